@@ -1,0 +1,54 @@
+"""Pure rule engines, one package per game system, reached through a small registry.
+
+Importing this package never imports Django (tests/systems/test_purity.py checks it).
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from .base import GameSystem, RuleError, RuleViolation, SettingSpec, SheetData
+
+# key -> module that defines a module-level ``SYSTEM`` (a GameSystem instance)
+_MODULES = {
+    "timemaster": "characters.systems.timemaster",
+    "time_to_kill": "characters.systems.time_to_kill",
+    "tempo": "characters.systems.tempo",
+    "d6": "characters.systems.d6",
+}
+
+SYSTEM_CHOICES = (
+    ("timemaster", "TIMEMASTER"),
+    ("time_to_kill", "Time to Kill"),
+    ("tempo", "Tempo"),
+    ("d6", "D6 System"),
+)
+
+
+class UnknownSystem(KeyError):
+    pass
+
+
+def get_system(key: str) -> GameSystem:
+    try:
+        module_name = _MODULES[key]
+    except (KeyError, TypeError):
+        raise UnknownSystem(key) from None
+    return importlib.import_module(module_name).SYSTEM
+
+
+def all_systems() -> list[GameSystem]:
+    return [get_system(key) for key in _MODULES]
+
+
+__all__ = [
+    "GameSystem",
+    "RuleError",
+    "RuleViolation",
+    "SettingSpec",
+    "SheetData",
+    "SYSTEM_CHOICES",
+    "UnknownSystem",
+    "all_systems",
+    "get_system",
+]

@@ -1,0 +1,161 @@
+"""Ledger entries of a ninja: mission results feed the player's ranking, a failed mission ends the
+ninja (time-to-kill.md §A4, §B12, §B13, §D14, §E5, §E18, §E24). ``apply_entry`` folds one entry into a
+NEW build; ``replay`` folds a whole ledger, skipping reversed entries.
+
+    {"kind": "mission_result", "outcome": "victory"|"out_of_time"|"fatally_wounded",
+     "die_rolls": int >= 0, "mission": str|int|None, "turns": int (optional)}
+    {"kind": "rename", "name": str}
+    {"kind": "rebuild", "abilities": {key: rating}, "use_ranking": bool}   # needs survivor_rebuild
+    {"kind": "reversal", "id": ..., "reverses": id, "reason": str}          # replay only
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterable
+from typing import Any
+
+from ..base import Build, RuleError, RuleViolation, refuse
+from . import creation
+from .settings import resolved
+from .tables import MAX_TEXT, OUTCOMES
+
+ENTRY_SHAPES: dict[str, str] = {
+    "mission_result": '{"outcome": "victory"|"out_of_time"|"fatally_wounded", "die_rolls": int>=0, '
+    '"mission": id or null, "turns": int (optional)}',
+    "rename": '{"name": str (empty = "the ninja")}',
+    "rebuild": '{"abilities": {ability: "-"|"0"|"+"}, "use_ranking": bool} (setting survivor_rebuild)',
+    "reversal": '{"reverses": entry id, "reason": str} (folded by replay only)',
+}
+ENTRY_KINDS: tuple[str, ...] = tuple(ENTRY_SHAPES)
+RULE_VICTORY = "time-to-kill.md §B13, §A4"
+RULE_FAILURE = "time-to-kill.md §B12, §E18"
+
+
+def _alive(build: Build) -> None:
+    if build.get("status") == "dead":
+        raise refuse("status", "This ninja is dead; a new ninja has to be made.", RULE_FAILURE)
+
+
+def _mission_result(build: Build, entry: dict[str, Any]) -> Build:
+    """Victory adds the die rolls to the player's points and one mission completed (§B13); a failed
+    mission, by time or by a fatal wound, ends the ninja and scores nothing (§B12, §E6, §E18)."""
+    _alive(build)
+    outcome = entry.get("outcome")
+    if outcome not in OUTCOMES:
+        raise refuse("outcome", f"A mission ends in one of: {', '.join(OUTCOMES)}.", RULE_VICTORY)
+    die_rolls = entry.get("die_rolls", 0)
+    if isinstance(die_rolls, bool) or not isinstance(die_rolls, int) or die_rolls < 0:
+        raise refuse("die_rolls", "The number of die rolls is a whole number, 0 or more.", RULE_VICTORY)
+    new = copy.deepcopy(build)
+    points = die_rolls if outcome == "victory" else 0
+    summary = {"mission": entry.get("mission"), "outcome": outcome, "die_rolls": die_rolls, "points": points}
+    if "turns" in entry:
+        summary["turns"] = entry["turns"]
+    new["missions"].append(summary)
+    if outcome == "victory":
+        new["record"]["ranking_points"] += points
+        new["record"]["missions_completed"] += 1
+    else:
+        new["status"] = "dead"
+        new["death"] = {"cause": outcome, "mission": entry.get("mission")}
+    return new
+
+
+def _rename(build: Build, entry: dict[str, Any]) -> Build:
+    name = entry.get("name")
+    if not isinstance(name, str) or len(name) > MAX_TEXT:
+        raise refuse("name", f"The name must be text of at most {MAX_TEXT} characters.")
+    new = copy.deepcopy(build)
+    new["name"] = name.strip()
+    return new
+
+
+def _rebuild(build: Build, entry: dict[str, Any], settings: dict[str, Any]) -> Build:
+    """A survivor re-spends with the budget the current ranking gives, when the campaign allows (§E24)."""
+    if not settings["survivor_rebuild"]:
+        raise refuse(
+            "kind",
+            "This campaign does not let a surviving ninja be rebuilt (setting survivor_rebuild).",
+            "time-to-kill.md §E24",
+        )
+    _alive(build)
+    if not build["missions"] or build["missions"][-1]["outcome"] != "victory":
+        raise refuse(
+            "kind", "Only a ninja who has just completed a mission may be rebuilt.", "time-to-kill.md §E24"
+        )
+    use_ranking = entry.get("use_ranking", False)
+    if not isinstance(use_ranking, bool):
+        raise refuse("use_ranking", "Say yes or no to adding the ranking to the budget.")
+    abilities = entry.get("abilities")
+    problems = creation.ability_shape_problems(abilities)
+    bonus = creation.ranking_bonus(build["record"]) if use_ranking else 0
+    if not problems:
+        problems = creation.ability_rule_problems(abilities, creation.BASE_POINTS + bonus)
+    if problems:
+        raise RuleError(problems)
+    new = copy.deepcopy(build)
+    new["abilities"] = dict(abilities)
+    new["creation"] = {"use_ranking": use_ranking, "ranking_bonus": bonus, "record": dict(build["record"])}
+    return new
+
+
+def apply_entry(build: Build, entry: dict[str, Any], settings: dict[str, Any] | None = None) -> Build:
+    """Fold one ledger entry into a NEW build; illegal entries raise RuleError."""
+    if not isinstance(entry, dict):
+        raise refuse("entry", "A ledger entry must be an object with a kind.")
+    kind = entry.get("kind")
+    if kind == "mission_result":
+        return _mission_result(build, entry)
+    if kind == "rename":
+        return _rename(build, entry)
+    if kind == "rebuild":
+        return _rebuild(build, entry, resolved(settings))
+    if kind == "reversal":
+        raise refuse("kind", "A reversal is folded by replaying the whole ledger, not applied on its own.")
+    raise refuse("kind", f"Unknown ledger entry kind {kind!r}; Time to Kill knows {', '.join(ENTRY_KINDS)}.")
+
+
+def reversed_ids(entries: Iterable[dict]) -> set[str]:
+    """Ids undone by a later reversal; malformed reversals are refused."""
+    seen: dict[str, dict] = {}
+    undone: set[str] = set()
+    for entry in entries:
+        if not isinstance(entry, dict) or entry.get("id") is None:
+            raise refuse("ledger", "Every ledger entry needs an id.")
+        entry_id = str(entry["id"])
+        if entry_id in seen:
+            raise refuse("ledger", f"Two ledger entries share the id {entry_id}.")
+        if entry.get("kind") == "reversal":
+            target = None if entry.get("reverses") is None else str(entry["reverses"])
+            where = f"ledger.{entry_id}"
+            if target not in seen:
+                raise refuse(where, f"Reversal {entry_id} names no earlier entry.")
+            if seen[target].get("kind") == "reversal":
+                raise refuse(where, "A reversal cannot be reversed; enter the entry again instead.")
+            if target in undone:
+                raise refuse(where, f"Entry {target} was already reversed.")
+            if not isinstance(entry.get("reason"), str) or not entry["reason"].strip():
+                raise refuse(where, f"Reversal {entry_id} needs a reason.")
+            undone.add(target)
+        seen[entry_id] = entry
+    return undone
+
+
+def replay(creation_build: Build, entries: list[dict], settings: dict[str, Any] | None = None) -> Build:
+    """The current build: creation plus every entry not reversed, in order."""
+    undone = reversed_ids(entries)
+    build = copy.deepcopy(creation_build)
+    for entry in entries:
+        if entry.get("kind") == "reversal" or str(entry["id"]) in undone:
+            continue
+        try:
+            build = apply_entry(build, entry, settings)
+        except RuleError as error:
+            raise RuleError(
+                [
+                    RuleViolation(f"ledger.{entry['id']}.{v.field}", v.message, v.rule)
+                    for v in error.violations
+                ]
+            ) from None
+    return build

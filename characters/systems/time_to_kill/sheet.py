@@ -1,0 +1,135 @@
+"""The Character Record Sheet (time-to-kill.md §C1): plain data, everything computed here.
+
+``sheet(build, mission_view=None)``: pass a ``player_view`` to fill the mission boxes (current ratings,
+stones held, die-roll tally); it never reads a GM state, so nothing secret reaches the player's PDF.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..base import Build, SheetData
+from .derived import derive
+from .tables import (
+    ABILITY_KEYS,
+    COMBAT,
+    GAME_TITLE,
+    GROUP_LABEL,
+    NON_COMBAT,
+    RAISE_COST,
+    RATING_NAME,
+    STONE_USES,
+    TURN_STEPS,
+    action_table_rows,
+)
+
+TEMPLATE = "sheets/time_to_kill.html"
+TRACK = ("+", "0", "-")
+
+
+def _mission_state(mission_view: dict[str, Any] | None) -> dict[str, dict[str, Any]]:
+    if not mission_view:
+        return {}
+    return {entry["key"]: entry for entry in mission_view["ninja"]["abilities"]}
+
+
+def _ability_row(info: dict[str, Any], in_mission: dict[str, Any] | None) -> dict[str, Any]:
+    current = in_mission["current"] if in_mission else info["rating"]
+    disabled = bool(in_mission and in_mission["disabled"])
+    row = {
+        "key": info["key"],
+        "name": info["name"],
+        "scope": info["scope"],
+        "creation": info["rating"],
+        "creation_name": info["rating_name"],
+        "current": current if in_mission else "",
+        "track": [{"rating": r, "marked": bool(in_mission) and r == current} for r in TRACK],
+    }
+    if info["group"] == NON_COMBAT:
+        row["disabled_box"] = True
+        row["disabled"] = disabled
+    return row
+
+
+def _mission_block(mission_view: dict[str, Any] | None) -> dict[str, Any]:
+    if not mission_view:
+        return {
+            "in_mission": False,
+            "preparation_stones": None,
+            "wait_stones": None,
+            "die_roll_tally": None,
+            "victory_conditions": "",
+            "escape_required": None,
+            "target_in_sight": None,
+            "turn": None,
+            "revealed_fates": [],
+        }
+    return {
+        "in_mission": True,
+        "preparation_stones": mission_view["stones"]["preparation"],
+        "wait_stones": mission_view["stones"]["wait"],
+        "die_roll_tally": mission_view["die_roll_count"],
+        "victory_conditions": mission_view["mission"]["victory_conditions"],
+        "escape_required": mission_view["mission"]["escape_required"],
+        "target_in_sight": mission_view["target_in_sight"],
+        "turn": mission_view["turn"],
+        "revealed_fates": [
+            {"label": fate["label"], "value": fate["value"]}
+            for fate in mission_view["fates"]
+            if fate["revealed"]
+        ],
+    }
+
+
+def sheet(build: Build, mission_view: dict[str, Any] | None = None) -> SheetData:
+    """Header, creation block, the two ability groups with tracks and boxes, mission tracking, the
+    player's record and a reference panel (§C1)."""
+    derived = derive(build)
+    in_mission = _mission_state(mission_view)
+    groups = []
+    for group in (COMBAT, NON_COMBAT):
+        rows = [
+            _ability_row(derived["abilities"][key], in_mission.get(key))
+            for key in ABILITY_KEYS
+            if derived["abilities"][key]["group"] == group
+        ]
+        groups.append(
+            {"group": group, "label": GROUP_LABEL[group], "raise_cost": RAISE_COST[group], "abilities": rows}
+        )
+    record = derived["record"]
+    fields = {
+        "header": {
+            "game": GAME_TITLE,
+            "character": derived["label"],
+            "player": build.get("player", ""),
+            "campaign": build.get("campaign", ""),
+            "status": derived["status"],
+        },
+        "creation": {
+            "base_points": derived["budget"]["base"],
+            "ranking_bonus": derived["budget"]["ranking_bonus"],
+            "budget": derived["budget"]["total"],
+            "points_spent": derived["points_spent"],
+            "points_unspent": derived["points_unspent"],
+            "trade_used": derived["trade"]["used"],
+            "trade_lowered": derived["trade"]["lowered_name"],
+        },
+        "ability_groups": groups,
+        "fatally_wounded": bool(mission_view and mission_view["ninja"]["fatally_wounded"])
+        or (build["death"] or {}).get("cause") == "fatally_wounded",
+        "mission": _mission_block(mission_view),
+        "record": {
+            "missions_completed": record["missions_completed"],
+            "total_points": record["ranking_points"],
+            "ranking": record["ranking_text"],
+            "next_creation_budget": derived["next_creation_budget"],
+        },
+        "missions": [dict(m) for m in build["missions"]],
+        "reference": {
+            "rating_scale": [{"rating": r, "name": RATING_NAME[r]} for r in TRACK],
+            "action_table": action_table_rows(),
+            "turn_steps": [dict(step) for step in TURN_STEPS],
+            "stone_uses": [dict(use) for use in STONE_USES],
+        },
+    }
+    return SheetData("time_to_kill", TEMPLATE, derived["label"], fields)
