@@ -1,0 +1,45 @@
+# Dossier: `make run` serves the demo, `make test` runs the suite. Everything installs itself.
+SHELL := /bin/bash
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed-stamp
+# Development defaults: DEBUG on (no secret key needed), SQLite file and embedded broker in var/.
+DEV_ENV := DEBUG=$${DEBUG:-1}
+
+.PHONY: install run test lint e2e bench services-test clean
+
+$(STAMP): pyproject.toml
+	@bash scripts/system-deps.sh
+	@test -x $(PY) || python3 -m venv $(VENV)
+	$(PY) -m pip install -q --disable-pip-version-check --upgrade pip
+	$(PY) -m pip install -q --disable-pip-version-check -e ".[dev]"
+	@touch $(STAMP)
+
+install: $(STAMP)
+
+run: install
+	$(DEV_ENV) $(PY) manage.py migrate --noinput
+	$(DEV_ENV) $(PY) manage.py seed_demo
+	$(DEV_ENV) bash scripts/run.sh
+
+test: install
+	$(DEV_ENV) $(PY) -m pytest -m "not e2e and not services" -p no:cacheprovider
+
+lint: install
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/lint-imports
+
+# Against PostgreSQL and Redis (DATABASE_URL and CELERY_BROKER_URL must point at them).
+services-test: install
+	$(DEV_ENV) $(PY) -m pytest -m "not e2e" -p no:cacheprovider
+
+e2e: install
+	@bash scripts/system-deps.sh --browser
+	$(DEV_ENV) $(PY) -m pytest -m e2e -p no:cacheprovider tests/e2e
+
+bench: install
+	$(DEV_ENV) $(PY) bench/run_all.py
+
+clean:
+	rm -rf $(VENV) var/*.sqlite3* var/media var/static

@@ -1,0 +1,358 @@
+"""API v1 for campaigns, members, invitations, missions and the dice log. Thin views."""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import mixins, serializers, status, viewsets
+from rest_framework.decorators import api_view, permission_classes
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.response import Response
+
+from campaigns import services
+from campaigns.access import get_campaign_for_user, require
+from campaigns.models import Campaign, Invitation, Membership, Mission, Role, Roll
+from characters.models import Character
+from characters.systems import SYSTEM_CHOICES, all_systems
+from characters.systems.dice import ROLLER_KINDS
+
+
+def as_drf(error: DjangoValidationError) -> serializers.ValidationError:
+    if hasattr(error, "message_dict"):
+        return serializers.ValidationError(error.message_dict)
+    return serializers.ValidationError({"non_field_errors": error.messages})
+
+
+# --- serializers ---------------------------------------------------------------------------------
+class CampaignSerializer(serializers.ModelSerializer):
+    name = serializers.CharField(max_length=120)
+    system = serializers.ChoiceField(choices=SYSTEM_CHOICES)
+    module = serializers.CharField(max_length=40, required=False, allow_blank=True, default="")
+    description = serializers.CharField(max_length=5000, required=False, allow_blank=True, default="")
+    settings = serializers.JSONField(required=False, default=dict)
+    my_role = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Campaign
+        fields = ["id", "name", "system", "module", "description", "settings", "my_role", "created_at"]
+        read_only_fields = ["id", "created_at", "my_role"]
+
+    def get_my_role(self, campaign) -> str:
+        return getattr(campaign, "my_role", None) or self.context.get("my_role", "")
+
+
+class CampaignUpdateSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=120, required=False)
+    description = serializers.CharField(max_length=5000, required=False, allow_blank=True)
+    settings = serializers.JSONField(required=False)
+
+
+class MembershipSerializer(serializers.ModelSerializer):
+    username = serializers.CharField(source="user.username", read_only=True)
+
+    class Meta:
+        model = Membership
+        fields = ["id", "username", "role", "joined_at"]
+        read_only_fields = ["id", "username", "joined_at"]
+
+
+class RoleSerializer(serializers.Serializer):
+    role = serializers.ChoiceField(choices=Role.choices)
+
+
+class InvitationSerializer(serializers.ModelSerializer):
+    days = serializers.IntegerField(min_value=1, max_value=90, default=7, write_only=True)
+    max_uses = serializers.IntegerField(min_value=1, max_value=100, required=False, allow_null=True)
+    active = serializers.BooleanField(source="is_active", read_only=True)
+    link = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Invitation
+        fields = [
+            "id",
+            "code",
+            "link",
+            "created_at",
+            "expires_at",
+            "revoked_at",
+            "max_uses",
+            "uses",
+            "active",
+            "days",
+        ]
+        read_only_fields = ["id", "code", "link", "created_at", "expires_at", "revoked_at", "uses", "active"]
+
+    def get_link(self, invitation) -> str:
+        request = self.context.get("request")
+        path = f"/join/{invitation.code}/"
+        return request.build_absolute_uri(path) if request else path
+
+
+class AcceptSerializer(serializers.Serializer):
+    code = serializers.CharField(max_length=40)
+
+
+class MissionSerializer(serializers.ModelSerializer):
+    title = serializers.CharField(max_length=200)
+    briefing = serializers.CharField(max_length=20000, required=False, allow_blank=True, default="")
+
+    class Meta:
+        model = Mission
+        fields = ["id", "title", "briefing", "status", "created_at"]
+        read_only_fields = ["id", "status", "created_at"]
+
+
+class RollSerializer(serializers.ModelSerializer):
+    roller = serializers.CharField(source="roller.username", read_only=True, default=None)
+
+    class Meta:
+        model = Roll
+        fields = [
+            "id",
+            "kind",
+            "count",
+            "modifier",
+            "faces",
+            "kept",
+            "total",
+            "purpose",
+            "secret",
+            "mission",
+            "character",
+            "roller",
+            "detail",
+            "created_at",
+        ]
+        read_only_fields = fields
+
+
+class RollRequestSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=sorted(ROLLER_KINDS))
+    count = serializers.IntegerField(min_value=0, max_value=30, default=1)
+    modifier = serializers.IntegerField(min_value=-1000, max_value=1000, default=0)
+    purpose = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
+    secret = serializers.BooleanField(default=False)
+    mission = serializers.IntegerField(required=False, allow_null=True, min_value=1)
+    character = serializers.IntegerField(required=False, allow_null=True, min_value=1)
+
+
+# --- views -----------------------------------------------------------------------------------------
+class CampaignViewSet(
+    mixins.ListModelMixin, mixins.CreateModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet
+):
+    lookup_value_regex = r"[0-9]{1,18}"  # ids beyond 64 bits are 404, not an overflow
+    serializer_class = CampaignSerializer
+    queryset = Campaign.objects.none()
+
+    def get_queryset(self):
+        from django.db.models import F
+
+        # One join: the filter's membership row also gives the user's role.
+        return Campaign.objects.filter(memberships__user=self.request.user).annotate(
+            my_role=F("memberships__role")
+        )
+
+    def get_object(self):
+        campaign, membership = get_campaign_for_user(self.request.user, self.kwargs["pk"])
+        campaign.my_role = membership.role
+        return campaign
+
+    def perform_create(self, serializer):
+        data = serializer.validated_data
+        try:
+            campaign = services.create_campaign(self.request.user, **data)
+        except DjangoValidationError as error:
+            raise as_drf(error) from None
+        campaign.my_role = Role.GM
+        serializer.instance = campaign
+
+    @extend_schema(request=CampaignUpdateSerializer, responses=CampaignSerializer)
+    def partial_update(self, request, pk=None):
+        campaign, membership = get_campaign_for_user(request.user, pk, need="gm")
+        update = CampaignUpdateSerializer(data=request.data, partial=True)
+        update.is_valid(raise_exception=True)
+        data = update.validated_data
+        try:
+            if "settings" in data:
+                services.update_campaign_settings(campaign, data["settings"])
+        except DjangoValidationError as error:
+            raise as_drf(error) from None
+        for field in ("name", "description"):
+            if field in data:
+                setattr(campaign, field, data[field])
+        campaign.save()
+        campaign.my_role = membership.role
+        return Response(CampaignSerializer(campaign, context={"request": request}).data)
+
+
+class MembershipViewSet(viewsets.GenericViewSet, mixins.ListModelMixin):
+    lookup_value_regex = r"[0-9]{1,18}"  # ids beyond 64 bits are 404, not an overflow
+    serializer_class = MembershipSerializer
+    queryset = Membership.objects.none()
+
+    def get_queryset(self):
+        campaign, _ = get_campaign_for_user(self.request.user, self.kwargs["campaign_pk"])
+        return campaign.memberships.select_related("user")
+
+    @extend_schema(request=RoleSerializer, responses=MembershipSerializer)
+    def partial_update(self, request, campaign_pk=None, pk=None):
+        campaign, _ = get_campaign_for_user(request.user, campaign_pk, need="gm")
+        get_object_or_404(Membership, campaign=campaign, pk=pk)
+        body = RoleSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        try:
+            member = services.change_role(campaign, int(pk), body.validated_data["role"])
+        except DjangoValidationError as error:
+            raise as_drf(error) from None
+        return Response(MembershipSerializer(member).data)
+
+    def destroy(self, request, campaign_pk=None, pk=None):
+        campaign, _ = get_campaign_for_user(request.user, campaign_pk, need="gm")
+        get_object_or_404(Membership, campaign=campaign, pk=pk)
+        try:
+            services.remove_member(campaign, int(pk))
+        except DjangoValidationError as error:
+            raise as_drf(error) from None
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+class InvitationViewSet(viewsets.GenericViewSet, mixins.ListModelMixin, mixins.CreateModelMixin):
+    lookup_value_regex = r"[0-9]{1,18}"  # ids beyond 64 bits are 404, not an overflow
+    serializer_class = InvitationSerializer
+    queryset = Invitation.objects.none()
+
+    def _campaign(self):
+        campaign, _ = get_campaign_for_user(self.request.user, self.kwargs["campaign_pk"], need="gm")
+        return campaign
+
+    def get_queryset(self):
+        return self._campaign().invitations.all()
+
+    def perform_create(self, serializer):
+        data = serializer.validated_data
+        serializer.instance = services.create_invitation(
+            self._campaign(), self.request.user, days=data.get("days", 7), max_uses=data.get("max_uses")
+        )
+
+    @extend_schema(responses=InvitationSerializer)
+    def destroy(self, request, campaign_pk=None, pk=None):
+        """Revoke the invitation (it stays listed, marked revoked)."""
+        invitation = get_object_or_404(Invitation, campaign=self._campaign(), pk=pk)
+        services.revoke_invitation(invitation)
+        return Response(InvitationSerializer(invitation, context={"request": request}).data)
+
+
+class MissionViewSet(viewsets.GenericViewSet, mixins.ListModelMixin, mixins.CreateModelMixin):
+    lookup_value_regex = r"[0-9]{1,18}"  # ids beyond 64 bits are 404, not an overflow
+    serializer_class = MissionSerializer
+    queryset = Mission.objects.none()
+
+    def get_queryset(self):
+        campaign, _ = get_campaign_for_user(self.request.user, self.kwargs["campaign_pk"])
+        return campaign.missions.all()
+
+    def perform_create(self, serializer):
+        campaign, _ = get_campaign_for_user(self.request.user, self.kwargs["campaign_pk"], need="gm")
+        serializer.save(campaign=campaign)
+
+
+class RollViewSet(viewsets.GenericViewSet, mixins.ListModelMixin, mixins.RetrieveModelMixin):
+    lookup_value_regex = r"[0-9]{1,18}"  # ids beyond 64 bits are 404, not an overflow
+    serializer_class = RollSerializer
+    queryset = Roll.objects.none()
+    filterset_fields = ["mission", "character"]
+
+    def get_queryset(self):
+        _, membership = get_campaign_for_user(self.request.user, self.kwargs["campaign_pk"])
+        return Roll.objects.visible_to(self.request.user, membership).select_related("roller")
+
+    @extend_schema(request=RollRequestSerializer, responses={201: RollSerializer})
+    def create(self, request, campaign_pk=None):
+        campaign, membership = get_campaign_for_user(request.user, campaign_pk)
+        require(membership, "player")
+        body = RollRequestSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        data = dict(body.validated_data)
+        mission_id, character_id = data.pop("mission", None), data.pop("character", None)
+        mission = character = None
+        if mission_id:
+            mission = campaign.missions.filter(pk=mission_id).first()
+            if mission is None:
+                raise serializers.ValidationError({"mission": "No mission with this id in this campaign."})
+        if character_id:
+            character = (
+                Character.objects.visible_to(request.user).filter(campaign=campaign, pk=character_id).first()
+            )
+            if character is None:
+                raise serializers.ValidationError(
+                    {"character": "No character with this id in this campaign."}
+                )
+        try:
+            roll = services.record_roll(membership, mission=mission, character=character, **data)
+        except DjangoValidationError as error:
+            raise as_drf(error) from None
+        return Response(RollSerializer(roll).data, status=status.HTTP_201_CREATED)
+
+
+@extend_schema(request=AcceptSerializer, responses={200: MembershipSerializer})
+@api_view(["POST"])
+@permission_classes([IsAuthenticated])
+def accept_invitation(request):
+    body = AcceptSerializer(data=request.data)
+    body.is_valid(raise_exception=True)
+    try:
+        membership = services.accept_invitation(request.user, body.validated_data["code"])
+    except DjangoValidationError as error:
+        raise as_drf(error) from None
+    return Response({**MembershipSerializer(membership).data, "campaign": membership.campaign_id})
+
+
+@extend_schema(
+    responses=inline_serializer(
+        "System",
+        {
+            "key": serializers.CharField(),
+            "label": serializers.CharField(),
+            "modules": serializers.ListField(child=serializers.CharField()),
+            "settings": serializers.ListField(child=serializers.DictField()),
+        },
+        many=True,
+    )
+)
+@api_view(["GET"])
+@permission_classes([IsAuthenticated])
+def systems(request):
+    """The game systems, their modules and the campaign settings each offers (with defaults)."""
+    return Response(
+        [
+            {
+                "key": system.key,
+                "label": system.label,
+                "modules": list(system.modules),
+                "settings": [
+                    {
+                        "name": spec.name,
+                        "label": spec.label,
+                        "kind": spec.kind,
+                        "default": spec.default,
+                        "help": spec.help,
+                        "minimum": spec.minimum,
+                        "maximum": spec.maximum,
+                        "choices": list(spec.choices),
+                    }
+                    for spec in system.settings
+                ],
+            }
+            for system in all_systems()
+        ]
+    )
+
+
+@extend_schema(
+    responses=inline_serializer("Me", {"id": serializers.IntegerField(), "username": serializers.CharField()})
+)
+@api_view(["GET"])
+@permission_classes([IsAuthenticated])
+def me(request):
+    return Response({"id": request.user.id, "username": request.user.username})

@@ -1,0 +1,198 @@
+"""Campaigns, who belongs to them and in which role, invitations, missions and the dice log."""
+
+from __future__ import annotations
+
+import secrets
+from datetime import timedelta
+
+from django.conf import settings as django_settings
+from django.db import models
+from django.utils import timezone
+
+from characters.systems import SYSTEM_CHOICES
+
+
+class Role(models.TextChoices):
+    GM = "gm", "Game master"
+    PLAYER = "player", "Player"
+    OBSERVER = "observer", "Observer"
+
+
+# What each role may do, from least to most: "need" in access.py names one of these.
+ROLE_LEVEL = {Role.OBSERVER: 0, Role.PLAYER: 1, Role.GM: 2}
+
+
+class CampaignQuerySet(models.QuerySet):
+    def visible_to(self, user):
+        if not user.is_authenticated:
+            return self.none()
+        return self.filter(memberships__user=user)
+
+
+class Campaign(models.Model):
+    name = models.CharField(max_length=120)
+    system = models.CharField(max_length=20, choices=SYSTEM_CHOICES)
+    module = models.CharField(max_length=40, blank=True, default="")
+    description = models.TextField(blank=True, default="", max_length=5000)
+    settings = models.JSONField(default=dict, blank=True)
+    created_by = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = CampaignQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["name", "id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def system_label(self) -> str:
+        label = dict(SYSTEM_CHOICES).get(self.system, self.system)
+        return f"{label} ({self.module.title()})" if self.module else label
+
+
+class Membership(models.Model):
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
+    )
+    role = models.CharField(max_length=10, choices=Role.choices, default=Role.PLAYER)
+    joined_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["joined_at", "id"]
+        constraints = [models.UniqueConstraint(fields=["campaign", "user"], name="one_membership_per_user")]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.campaign} as {self.role}"
+
+    @property
+    def is_gm(self) -> bool:
+        return self.role == Role.GM
+
+    def at_least(self, need: str) -> bool:
+        return ROLE_LEVEL[Role(self.role)] >= ROLE_LEVEL[Role(need)]
+
+
+def new_invitation_code() -> str:
+    return secrets.token_urlsafe(16)
+
+
+def default_expiry():
+    return timezone.now() + timedelta(days=7)
+
+
+class Invitation(models.Model):
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="invitations")
+    code = models.CharField(max_length=40, unique=True, default=new_invitation_code)
+    created_by = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    expires_at = models.DateTimeField(default=default_expiry)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+    max_uses = models.PositiveIntegerField(null=True, blank=True)
+    uses = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"invitation to {self.campaign_id} (expires {self.expires_at:%Y-%m-%d})"
+
+    def problem(self) -> str | None:
+        """Why this invitation cannot be used now, or None."""
+        if self.revoked_at:
+            return "This invitation was revoked by the game master."
+        if self.expires_at <= timezone.now():
+            return "This invitation has expired. Ask the game master for a new one."
+        if self.max_uses is not None and self.uses >= self.max_uses:
+            return "This invitation has been used as often as it may be."
+        return None
+
+    @property
+    def is_active(self) -> bool:
+        return self.problem() is None
+
+
+class Mission(models.Model):
+    """A mission (adventure) of a campaign. The system issues add their own records to it."""
+
+    class Status(models.TextChoices):
+        PLANNED = "planned", "Planned"
+        ACTIVE = "active", "Active"
+        COMPLETED = "completed", "Completed"
+        FAILED = "failed", "Failed"
+        ABORTED = "aborted", "Aborted"
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="missions")
+    title = models.CharField(max_length=200)
+    briefing = models.TextField(blank=True, default="", max_length=20000)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLANNED)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return self.title
+
+
+class RollQuerySet(models.QuerySet):
+    def visible_to(self, user, membership: Membership | None = None):
+        """GMs see every roll of their campaigns; everyone else sees only the open ones."""
+        if not user.is_authenticated:
+            return self.none()
+        if membership is not None:
+            qs = self.filter(campaign_id=membership.campaign_id)
+            return qs if membership.is_gm else qs.filter(secret=False)
+        gm_of = Membership.objects.filter(user=user, role=Role.GM).values("campaign_id")
+        member_of = Membership.objects.filter(user=user).values("campaign_id")
+        return self.filter(campaign_id__in=member_of).filter(
+            models.Q(secret=False) | models.Q(campaign_id__in=gm_of)
+        )
+
+
+class Roll(models.Model):
+    """One entry of the campaign's dice log. Append-only: never edited or deleted by the app."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="rolls")
+    mission = models.ForeignKey(
+        Mission, on_delete=models.SET_NULL, null=True, blank=True, related_name="rolls"
+    )
+    character = models.ForeignKey(
+        "characters.Character", on_delete=models.SET_NULL, null=True, blank=True, related_name="rolls"
+    )
+    roller = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    kind = models.CharField(max_length=30)
+    count = models.PositiveSmallIntegerField(default=1)
+    modifier = models.SmallIntegerField(default=0)
+    faces = models.JSONField(default=list)
+    kept = models.JSONField(default=list)
+    total = models.IntegerField()
+    purpose = models.CharField(max_length=200, blank=True, default="")
+    detail = models.JSONField(default=dict, blank=True)  # e.g. a check's margin, column and result
+    secret = models.BooleanField(default=False)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    objects = RollQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["campaign", "-created_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.kind} = {self.total}"
+
+    def save(self, *args, **kwargs):
+        if self.pk is not None and not kwargs.pop("_allow_update", False):
+            raise ValueError("The roll log is append-only: a roll cannot be changed.")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise ValueError("The roll log is append-only: a roll cannot be deleted.")

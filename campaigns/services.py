@@ -1,0 +1,152 @@
+"""Writes on campaigns that span models or have side effects."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from campaigns.models import Campaign, Invitation, Membership, Mission, Role, Roll
+from characters.systems import UnknownSystem, get_system
+from characters.systems.dice import ROLLER_KINDS, roll_kind, system_rng
+
+
+def settings_for(system_key: str, module: str, values) -> dict:
+    """The campaign settings merged over the system's defaults, or ValidationError per field."""
+    try:
+        system = get_system(system_key)
+    except UnknownSystem:
+        raise ValidationError({"system": f"Unknown game system {system_key!r}."}) from None
+    if system.modules and module not in system.modules:
+        choices = ", ".join(system.modules)
+        raise ValidationError({"module": f"{system.label} needs a module: one of {choices}."})
+    if not system.modules and module:
+        raise ValidationError({"module": f"{system.label} has no modules."})
+    merged, problems = system.validate_settings(values)
+    if problems:
+        raise ValidationError({p.field: p.message for p in problems})
+    return merged
+
+
+@transaction.atomic
+def create_campaign(user, *, name: str, system: str, module: str = "", description: str = "", settings=None):
+    merged = settings_for(system, module, settings or {})
+    campaign = Campaign.objects.create(
+        name=name, system=system, module=module, description=description, settings=merged, created_by=user
+    )
+    Membership.objects.create(campaign=campaign, user=user, role=Role.GM)
+    return campaign
+
+
+def update_campaign_settings(campaign: Campaign, values) -> Campaign:
+    current = dict(campaign.settings)
+    if not isinstance(values, dict):
+        raise ValidationError({"settings": "Settings must be an object."})
+    current.update(values)
+    campaign.settings = settings_for(campaign.system, campaign.module, current)
+    campaign.save(update_fields=["settings"])
+    return campaign
+
+
+@transaction.atomic
+def change_role(campaign: Campaign, membership_id: int, role: str) -> Membership:
+    if role not in Role.values:
+        raise ValidationError({"role": f"Role must be one of: {', '.join(Role.values)}."})
+    member = Membership.objects.select_for_update().get(campaign=campaign, pk=membership_id)
+    if member.role == Role.GM and role != Role.GM:
+        _keep_one_gm(campaign, leaving=member)
+    member.role = role
+    member.save(update_fields=["role"])
+    return member
+
+
+@transaction.atomic
+def remove_member(campaign: Campaign, membership_id: int) -> None:
+    member = Membership.objects.select_for_update().get(campaign=campaign, pk=membership_id)
+    if member.role == Role.GM:
+        _keep_one_gm(campaign, leaving=member)
+    member.delete()
+
+
+def _keep_one_gm(campaign: Campaign, leaving: Membership) -> None:
+    # Lock every GM row so two concurrent demotions cannot both pass this check.
+    gms = list(Membership.objects.select_for_update().filter(campaign=campaign, role=Role.GM))
+    if all(m.pk == leaving.pk for m in gms):
+        raise ValidationError(
+            {"role": "A campaign must keep at least one game master: make someone else GM first."}
+        )
+
+
+def create_invitation(campaign: Campaign, user, *, days: int = 7, max_uses: int | None = None) -> Invitation:
+    return Invitation.objects.create(
+        campaign=campaign,
+        created_by=user,
+        expires_at=timezone.now() + timedelta(days=days),
+        max_uses=max_uses,
+    )
+
+
+def revoke_invitation(invitation: Invitation) -> Invitation:
+    if invitation.revoked_at is None:
+        invitation.revoked_at = timezone.now()
+        invitation.save(update_fields=["revoked_at"])
+    return invitation
+
+
+@transaction.atomic
+def accept_invitation(user, code: str) -> Membership:
+    invitation = Invitation.objects.select_for_update().select_related("campaign").filter(code=code).first()
+    if invitation is None:
+        raise ValidationError({"code": "No invitation has this code. Check the link you were given."})
+    existing = Membership.objects.filter(campaign=invitation.campaign, user=user).first()
+    if existing is not None:
+        return existing
+    problem = invitation.problem()
+    if problem:
+        raise ValidationError({"code": problem})
+    invitation.uses += 1
+    invitation.save(update_fields=["uses"])
+    return Membership.objects.create(campaign=invitation.campaign, user=user, role=Role.PLAYER)
+
+
+def record_roll(
+    membership: Membership,
+    *,
+    kind: str,
+    count: int = 1,
+    modifier: int = 0,
+    purpose: str = "",
+    secret: bool = False,
+    mission: Mission | None = None,
+    character=None,
+    rng=None,
+) -> Roll:
+    """Roll dice and append the result to the campaign's log."""
+    if secret and not membership.is_gm:
+        raise PermissionDenied("Only the game master can roll in secret.")
+    spec = ROLLER_KINDS.get(kind)
+    if spec is None:
+        raise ValidationError(
+            {"kind": f"Unknown dice kind {kind!r}: choose one of {', '.join(ROLLER_KINDS)}."}
+        )
+    if not spec["min_count"] <= count <= spec["max_count"]:
+        raise ValidationError(
+            {"count": f"{spec['label']} takes a count from {spec['min_count']} to {spec['max_count']}."}
+        )
+    result = roll_kind(rng or system_rng(), kind, count, modifier)
+    return Roll.objects.create(
+        campaign=membership.campaign,
+        mission=mission,
+        character=character,
+        roller=membership.user,
+        kind=kind,
+        count=count,
+        modifier=modifier,
+        faces=list(result.faces),
+        kept=list(result.kept or result.faces),
+        total=result.total,
+        purpose=purpose,
+        secret=secret,
+    )

@@ -1,0 +1,44 @@
+from django.contrib.auth import views as auth_views
+from django.urls import path, register_converter
+
+from campaigns import views
+
+
+class IdConverter:
+    """Database ids: digits that fit a 64-bit integer (longer ones are a 404, not an overflow)."""
+
+    regex = "[0-9]{1,18}"
+
+    def to_python(self, value):
+        return int(value)
+
+    def to_url(self, value):
+        return str(value)
+
+
+register_converter(IdConverter, "id")
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("accounts/signup/", views.signup, name="signup"),
+    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/password/", auth_views.PasswordChangeView.as_view(), name="password_change"),
+    path("accounts/password/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"),
+    path("campaigns/", views.campaign_list, name="campaign-list"),
+    path("campaigns/new/", views.campaign_create, name="campaign-create"),
+    path("campaigns/<id:pk>/", views.campaign_detail, name="campaign-detail"),
+    path("campaigns/<id:pk>/settings/", views.campaign_settings, name="campaign-settings"),
+    path("campaigns/<id:pk>/members/", views.campaign_members, name="campaign-members"),
+    path("campaigns/<id:pk>/invitations/", views.invitation_create, name="invitation-create"),
+    path(
+        "campaigns/<id:pk>/invitations/<id:invitation_pk>/revoke/",
+        views.invitation_revoke,
+        name="invitation-revoke",
+    ),
+    path("campaigns/<id:pk>/members/<id:member_pk>/role/", views.member_role, name="member-role"),
+    path("campaigns/<id:pk>/members/<id:member_pk>/remove/", views.member_remove, name="member-remove"),
+    path("campaigns/<id:pk>/dice/", views.dice, name="campaign-dice"),
+    path("campaigns/<id:pk>/dice/log/", views.dice_log, name="campaign-dice-log"),
+    path("join/<str:code>/", views.join, name="join"),
+]

@@ -1,0 +1,326 @@
+"""Web pages: accounts, campaigns, members and invitations, the dice roller and its log."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db.models import F
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods, require_POST
+
+from campaigns import services
+from campaigns.access import get_campaign_for_user, require
+from campaigns.forms import CampaignForm, InvitationForm, RoleForm, RollForm, SignupForm, settings_form_class
+from campaigns.models import Campaign, Invitation, Membership, Roll
+from characters.models import Character
+from characters.systems import get_system
+
+ROLL_LOG_SIZE = 50
+
+
+def _errors_of(error: ValidationError) -> list[str]:
+    if hasattr(error, "message_dict"):
+        return [
+            f"{field}: {', '.join(msgs)}" if field != "__all__" else ", ".join(msgs)
+            for field, msgs in error.message_dict.items()
+        ]
+    return list(error.messages)
+
+
+# --- accounts -------------------------------------------------------------------------------------
+@require_http_methods(["GET", "POST"])
+def signup(request):
+    form = SignupForm(request.POST or None)
+    if request.method == "POST":
+        if form.is_valid():
+            user = form.save()
+            login(request, user)
+            messages.success(request, f"Welcome, {user.username}.")
+            return redirect(request.GET.get("next") or "campaign-list")
+        return render(request, "registration/signup.html", {"form": form}, status=400)
+    return render(request, "registration/signup.html", {"form": form})
+
+
+def home(request):
+    return redirect("campaign-list" if request.user.is_authenticated else "login")
+
+
+# --- campaigns ------------------------------------------------------------------------------------
+@login_required
+def campaign_list(request):
+    campaigns = (
+        Campaign.objects.filter(memberships__user=request.user)
+        .annotate(my_role=F("memberships__role"))
+        .order_by("name", "id")
+    )
+    return render(request, "campaigns/list.html", {"campaigns": campaigns})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def campaign_create(request):
+    form = CampaignForm(request.POST or None)
+    if request.method == "POST":
+        if form.is_valid():
+            system, module = form.system_and_module()
+            try:
+                campaign = services.create_campaign(
+                    request.user,
+                    name=form.cleaned_data["name"],
+                    system=system,
+                    module=module,
+                    description=form.cleaned_data["description"],
+                )
+            except ValidationError as error:
+                for message in _errors_of(error):
+                    form.add_error(None, message)
+            else:
+                messages.success(request, f"Campaign “{campaign.name}” created. You are its game master.")
+                return redirect("campaign-detail", campaign.pk)
+        return render(request, "campaigns/create.html", {"form": form}, status=400)
+    return render(request, "campaigns/create.html", {"form": form})
+
+
+@login_required
+def campaign_detail(request, pk):
+    campaign, membership = get_campaign_for_user(request.user, pk)
+    system = get_system(campaign.system)
+    settings_rows = [
+        {"label": spec.label, "value": campaign.settings.get(spec.name, spec.default), "help": spec.help}
+        for spec in system.settings
+    ]
+    characters = Character.objects.visible_to(request.user).filter(campaign=campaign).select_related("owner")
+    context = {
+        "campaign": campaign,
+        "membership": membership,
+        "members": campaign.memberships.select_related("user"),
+        "settings_rows": settings_rows,
+        "missions": campaign.missions.all()[:20],
+        "characters": characters,
+    }
+    return render(request, "campaigns/detail.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def campaign_settings(request, pk):
+    campaign, membership = get_campaign_for_user(request.user, pk, need="gm")
+    system = get_system(campaign.system)
+    Form = settings_form_class(system.settings)
+    form = Form(request.POST or None, initial=campaign.settings)
+    if request.method == "POST":
+        if form.is_valid():
+            try:
+                services.update_campaign_settings(campaign, form.cleaned_data)
+            except ValidationError as error:
+                for message in _errors_of(error):
+                    form.add_error(None, message)
+            else:
+                messages.success(request, "Settings saved.")
+                return redirect("campaign-detail", campaign.pk)
+        return render(request, "campaigns/settings.html", {"campaign": campaign, "form": form}, status=400)
+    return render(request, "campaigns/settings.html", {"campaign": campaign, "form": form})
+
+
+# --- members and invitations ----------------------------------------------------------------------
+@login_required
+def campaign_members(request, pk):
+    campaign, membership = get_campaign_for_user(request.user, pk)
+    context = {
+        "campaign": campaign,
+        "membership": membership,
+        "members": campaign.memberships.select_related("user"),
+        "invitations": campaign.invitations.all() if membership.is_gm else [],
+        "invitation_form": InvitationForm(),
+        "role_choices": RoleForm.base_fields["role"].choices,
+    }
+    return render(request, "campaigns/members.html", context)
+
+
+@login_required
+@require_POST
+def invitation_create(request, pk):
+    campaign, _ = get_campaign_for_user(request.user, pk, need="gm")
+    form = InvitationForm(request.POST)
+    if not form.is_valid():
+        for field, errors in form.errors.items():
+            messages.error(request, f"{form.fields[field].label}: {' '.join(errors)}")
+        return redirect("campaign-members", campaign.pk)
+    invitation = services.create_invitation(
+        campaign, request.user, days=form.cleaned_data["days"], max_uses=form.cleaned_data["max_uses"]
+    )
+    link = request.build_absolute_uri(reverse("join", args=[invitation.code]))
+    messages.success(request, f"Invitation created. Share this link: {link}")
+    return redirect("campaign-members", campaign.pk)
+
+
+@login_required
+@require_POST
+def invitation_revoke(request, pk, invitation_pk):
+    campaign, _ = get_campaign_for_user(request.user, pk, need="gm")
+    services.revoke_invitation(get_object_or_404(Invitation, campaign=campaign, pk=invitation_pk))
+    messages.success(request, "Invitation revoked: its link no longer works.")
+    return redirect("campaign-members", campaign.pk)
+
+
+@login_required
+@require_POST
+def member_role(request, pk, member_pk):
+    campaign, _ = get_campaign_for_user(request.user, pk, need="gm")
+    member = get_object_or_404(Membership, campaign=campaign, pk=member_pk)
+    form = RoleForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Choose a role: game master, player or observer.")
+        return redirect("campaign-members", campaign.pk)
+    try:
+        services.change_role(campaign, member.pk, form.cleaned_data["role"])
+        messages.success(request, f"{member.user.username} is now {form.cleaned_data['role']}.")
+    except ValidationError as error:
+        for message in _errors_of(error):
+            messages.error(request, message)
+    return redirect("campaign-members", campaign.pk)
+
+
+@login_required
+@require_POST
+def member_remove(request, pk, member_pk):
+    campaign, _ = get_campaign_for_user(request.user, pk, need="gm")
+    member = get_object_or_404(Membership, campaign=campaign, pk=member_pk)
+    try:
+        services.remove_member(campaign, member.pk)
+        messages.success(request, f"{member.user.username} was removed from the campaign.")
+    except ValidationError as error:
+        for message in _errors_of(error):
+            messages.error(request, message)
+    return redirect("campaign-members", campaign.pk)
+
+
+@require_http_methods(["GET", "POST"])
+def join(request, code):
+    invitation = Invitation.objects.select_related("campaign").filter(code=code[:40]).first()
+    if invitation is None:
+        return render(request, "campaigns/join.html", {"problem": "No invitation has this code."}, status=404)
+    if not request.user.is_authenticated:
+        return render(request, "campaigns/join.html", {"invitation": invitation, "need_login": True})
+    if request.method == "POST":
+        try:
+            membership = services.accept_invitation(request.user, code)
+        except ValidationError as error:
+            problem = " ".join(_errors_of(error)).removeprefix("code: ")
+            return render(
+                request, "campaigns/join.html", {"invitation": invitation, "problem": problem}, status=400
+            )
+        messages.success(request, f"You joined “{membership.campaign.name}” as {membership.role}.")
+        return redirect("campaign-detail", membership.campaign_id)
+    already = Membership.objects.filter(campaign=invitation.campaign, user=request.user).exists()
+    return render(
+        request,
+        "campaigns/join.html",
+        {"invitation": invitation, "problem": invitation.problem(), "already": already},
+    )
+
+
+# --- dice ------------------------------------------------------------------------------------------
+def _roll_form(campaign, membership, request, data=None):
+    characters = Character.objects.visible_to(request.user).filter(campaign=campaign).only("id", "name")
+    return RollForm(
+        data,
+        missions=campaign.missions.only("id", "title"),
+        characters=characters,
+        can_roll_secret=membership.is_gm,
+    )
+
+
+def _roll_log(request, membership):
+    rolls = Roll.objects.visible_to(request.user, membership).select_related("roller", "mission", "character")
+    mission, character = request.GET.get("mission"), request.GET.get("character")
+    if mission and mission.isdigit():
+        rolls = rolls.filter(mission_id=int(mission))
+    if character and character.isdigit():
+        rolls = rolls.filter(character_id=int(character))
+    return rolls[:ROLL_LOG_SIZE]
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def dice(request, pk):
+    campaign, membership = get_campaign_for_user(request.user, pk)
+    status = 200
+    last_roll = None
+    form = _roll_form(campaign, membership, request)
+    if request.method == "POST":
+        require(membership, "player")
+        form = _roll_form(campaign, membership, request, request.POST)
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                last_roll = services.record_roll(
+                    membership,
+                    kind=data["kind"],
+                    count=data["count"],
+                    modifier=data["modifier"],
+                    purpose=data["purpose"],
+                    secret=data.get("secret", False),
+                    mission=campaign.missions.filter(pk=data["mission"]).first() if data["mission"] else None,
+                    character=Character.objects.visible_to(request.user)
+                    .filter(campaign=campaign, pk=data["character"])
+                    .first()
+                    if data["character"]
+                    else None,
+                )
+            except (ValidationError, PermissionDenied) as error:
+                messages_ = _errors_of(error) if isinstance(error, ValidationError) else [str(error)]
+                for message in messages_:
+                    form.add_error(None, message)
+                status = 400
+        else:
+            status = 400
+    context = {
+        "campaign": campaign,
+        "membership": membership,
+        "form": form,
+        "rolls": _roll_log(request, membership),
+        "last_roll": last_roll,
+        "missions": campaign.missions.only("id", "title"),
+    }
+    template = "campaigns/_dice_panel.html" if request.htmx else "campaigns/dice.html"
+    return render(request, template, context, status=status)
+
+
+@login_required
+def dice_log(request, pk):
+    campaign, membership = get_campaign_for_user(request.user, pk)
+    return render(
+        request, "campaigns/_roll_log.html", {"rolls": _roll_log(request, membership), "campaign": campaign}
+    )
+
+
+# --- error pages ------------------------------------------------------------------------------------
+def _error(request, status: int, title: str, message: str):
+    if request.path.startswith("/api/"):
+        import json
+
+        body = json.dumps({"status": status, "detail": title, "errors": [{"field": "", "message": message}]})
+        return HttpResponse(body, status=status, content_type="application/json")
+    return render(request, "error.html", {"title": title, "message": message}, status=status)
+
+
+def bad_request(request, exception=None):
+    return _error(request, 400, "Bad request", "The request could not be understood.")
+
+
+def forbidden(request, exception=None):
+    message = str(exception) if exception and str(exception) else "You are not allowed to do that."
+    return _error(request, 403, "Not allowed", message)
+
+
+def not_found(request, exception=None):
+    return _error(request, 404, "Not found", "There is nothing here, or you do not have access to it.")
+
+
+def server_error(request):
+    return _error(request, 500, "Something went wrong", "The error was logged. Please try again.")

@@ -1,0 +1,43 @@
+from django.contrib import admin
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from rest_framework.authtoken.views import obtain_auth_token
+from rest_framework.routers import SimpleRouter
+
+from campaigns import api as campaigns_api
+
+router = SimpleRouter()
+router.register("campaigns", campaigns_api.CampaignViewSet, basename="campaign")
+router.register(
+    r"campaigns/(?P<campaign_pk>[0-9]{1,18})/members", campaigns_api.MembershipViewSet, basename="member"
+)
+router.register(
+    r"campaigns/(?P<campaign_pk>[0-9]{1,18})/invitations",
+    campaigns_api.InvitationViewSet,
+    basename="invitation",
+)
+router.register(
+    r"campaigns/(?P<campaign_pk>[0-9]{1,18})/missions", campaigns_api.MissionViewSet, basename="mission"
+)
+router.register(r"campaigns/(?P<campaign_pk>[0-9]{1,18})/rolls", campaigns_api.RollViewSet, basename="roll")
+
+api_v1 = [
+    path("auth/token/", obtain_auth_token, name="api-token"),
+    path("me/", campaigns_api.me, name="api-me"),
+    path("systems/", campaigns_api.systems, name="api-systems"),
+    path("invitations/accept/", campaigns_api.accept_invitation, name="api-accept-invitation"),
+    *router.urls,
+]
+
+urlpatterns = [
+    path("api/v1/", include(api_v1)),
+    path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("admin/", admin.site.urls),
+    path("", include("campaigns.urls")),
+]
+
+handler400 = "campaigns.views.bad_request"
+handler403 = "campaigns.views.forbidden"
+handler404 = "campaigns.views.not_found"
+handler500 = "campaigns.views.server_error"

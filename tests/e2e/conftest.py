@@ -1,0 +1,72 @@
+"""Browser tests: Playwright driving Debian's Chromium (never a downloaded browser)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+ARTIFACTS = Path(__file__).parent / "artifacts"
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if "tests/e2e/" in str(item.fspath):
+            item.add_marker(pytest.mark.e2e)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    # Playwright's sync API runs an event loop in this thread; the ORM calls the tests make are
+    # fine. Set only while the browser tests run, so no other test's subprocess inherits it.
+    os.environ["DJANGO_ALLOW_ASYNC_UNSAFE"] = "true"
+
+    if not Path(CHROMIUM).exists():
+        pytest.fail("Debian's chromium is not installed: run `bash scripts/system-deps.sh --browser`")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(
+            executable_path=CHROMIUM,
+            headless=True,
+            args=[
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--disable-dev-shm-usage",
+            ],
+        )
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def new_page(browser, live_server):
+    contexts = []
+
+    def make(width: int = 1280, height: int = 900):
+        context = browser.new_context(viewport={"width": width, "height": height}, base_url=live_server.url)
+        context.set_default_timeout(15_000)
+        contexts.append(context)
+        return context.new_page()
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture
+def shot():
+    ARTIFACTS.mkdir(exist_ok=True)
+
+    def take(page, name: str):
+        page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+    return take
