@@ -27,6 +27,8 @@ api_v1 = [
     path("systems/", campaigns_api.systems, name="api-systems"),
     path("invitations/accept/", campaigns_api.accept_invitation, name="api-accept-invitation"),
     *router.urls,
+    path("", include("characters.api_urls")),
+    path("", include("sheets.api_urls")),
 ]
 
 urlpatterns = [
@@ -34,6 +36,8 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
     path("admin/", admin.site.urls),
+    path("", include("characters.urls")),
+    path("", include("sheets.urls")),
     path("", include("campaigns.urls")),
 ]
 

@@ -1,0 +1,3 @@
+"""Web pages of the characters app (filled in by its issue)."""
+
+urlpatterns: list = []
