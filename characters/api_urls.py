@@ -1,3 +1,12 @@
 """API v1 routes of the characters app, included under /api/v1/ by config/urls.py."""
 
-urlpatterns: list = []
+from rest_framework.routers import SimpleRouter
+
+from characters import api
+
+router = SimpleRouter()
+router.register(
+    r"campaigns/(?P<campaign_pk>[0-9]{1,18})/characters", api.CharacterViewSet, basename="character"
+)
+
+urlpatterns: list = router.urls

@@ -40,6 +40,8 @@ class Character(models.Model):
     creation_build = models.JSONField(default=dict, blank=True)
     build = models.JSONField(default=dict, blank=True)
     revision = models.PositiveIntegerField(default=0)
+    # A draft's wizard choices (what the engine's new_build reads); kept after finalizing as a record.
+    choices = models.JSONField(default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -51,3 +53,62 @@ class Character(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def is_draft(self) -> bool:
+        return self.status == self.Status.DRAFT
+
+
+class AdvancementEntry(models.Model):
+    """One row of a character's advancement ledger. Append-only: a mistake is undone by a new
+    entry that reverses it, never by editing or deleting (ARCHITECTURE.md, "a document plus a ledger").
+    """
+
+    REVERSAL = "reversal"
+
+    character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="entries")
+    kind = models.CharField(max_length=40)
+    # What the engine's apply() folds in, besides the kind (amounts, skill keys, mission ids ...).
+    payload = models.JSONField(default=dict, blank=True)
+    reverses = models.ForeignKey(
+        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="reversed_by"
+    )
+    reason = models.CharField(max_length=500, blank=True, default="")
+    mission = models.ForeignKey(
+        "campaigns.Mission",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="advancement_entries",
+    )
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    revision_after = models.PositiveIntegerField()
+
+    class Meta:
+        ordering = ["id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["reverses"], condition=Q(reverses__isnull=False), name="an_entry_is_reversed_once"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.kind} on {self.character_id} (revision {self.revision_after})"
+
+    def save(self, *args, **kwargs):
+        if not self._state.adding:
+            raise ValueError("The advancement ledger is append-only: an entry cannot be changed.")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise ValueError("The advancement ledger is append-only: revert an entry instead of deleting it.")
+
+    def as_engine_entry(self) -> dict:
+        """The dict the engine's apply()/replay() reads."""
+        entry = {**self.payload, "kind": self.kind, "id": self.pk}
+        if self.kind == self.REVERSAL:
+            entry.update(reverses=self.reverses_id, reason=self.reason)
+        return entry
