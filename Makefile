@@ -5,6 +5,9 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-stamp
 # Development defaults: DEBUG on (no secret key needed), SQLite file and embedded broker in var/.
 DEV_ENV := DEBUG=$${DEBUG:-1}
+# The project's own temp folder: pytest prunes old /tmp/pytest-of-$USER folders, which pulls the
+# files out from under another pytest run going on at the same time on the machine.
+PYTEST := $(DEV_ENV) $(PY) -m pytest -p no:cacheprovider --basetemp=var/pytest-tmp
 
 .PHONY: install run test lint e2e bench services-test clean
 
@@ -23,7 +26,7 @@ run: install
 	$(DEV_ENV) bash scripts/run.sh
 
 test: install
-	$(DEV_ENV) $(PY) -m pytest -m "not e2e and not services" -p no:cacheprovider
+	$(PYTEST) -m "not e2e and not services"
 
 lint: install
 	$(VENV)/bin/ruff check .
@@ -32,11 +35,11 @@ lint: install
 
 # Against PostgreSQL and Redis (DATABASE_URL and CELERY_BROKER_URL must point at them).
 services-test: install
-	$(DEV_ENV) $(PY) -m pytest -m "not e2e" -p no:cacheprovider
+	$(PYTEST) -m "not e2e"
 
 e2e: install
 	@bash scripts/system-deps.sh --browser
-	$(DEV_ENV) $(PY) -m pytest -m e2e -p no:cacheprovider tests/e2e
+	$(PYTEST) -m e2e tests/e2e
 
 bench: install
 	$(DEV_ENV) $(PY) bench/run_all.py
