@@ -229,10 +229,14 @@ class InvitationViewSet(viewsets.GenericViewSet, mixins.ListModelMixin, mixins.C
     def get_queryset(self):
         return self._campaign().invitations.all()
 
+    def create(self, request, *args, **kwargs):
+        self.campaign = self._campaign()  # access before validation: a non-member learns nothing
+        return super().create(request, *args, **kwargs)
+
     def perform_create(self, serializer):
         data = serializer.validated_data
         serializer.instance = services.create_invitation(
-            self._campaign(), self.request.user, days=data.get("days", 7), max_uses=data.get("max_uses")
+            self.campaign, self.request.user, days=data.get("days", 7), max_uses=data.get("max_uses")
         )
 
     @extend_schema(responses=InvitationSerializer)
@@ -252,9 +256,13 @@ class MissionViewSet(viewsets.GenericViewSet, mixins.ListModelMixin, mixins.Crea
         campaign, _ = get_campaign_for_user(self.request.user, self.kwargs["campaign_pk"])
         return campaign.missions.all()
 
+    def create(self, request, *args, **kwargs):
+        # Access before validation: a non-member learns nothing, an observer gets 403 not 400.
+        self.campaign, _ = get_campaign_for_user(request.user, self.kwargs["campaign_pk"], need="gm")
+        return super().create(request, *args, **kwargs)
+
     def perform_create(self, serializer):
-        campaign, _ = get_campaign_for_user(self.request.user, self.kwargs["campaign_pk"], need="gm")
-        serializer.save(campaign=campaign)
+        serializer.save(campaign=self.campaign)
 
 
 class RollViewSet(viewsets.GenericViewSet, mixins.ListModelMixin, mixins.RetrieveModelMixin):

@@ -1,0 +1,159 @@
+"""Schemathesis fuzzes every operation of /api/schema/ as each persona.
+
+For every generated request (valid and invalid data, random and real path ids) the answer must:
+- never be a 5xx;
+- match the schema when its status is documented, and have a documented content type;
+- use the one error format of config/api.py when it is a 4xx;
+- never show a non-GM anything GM-only: a secret roll's purpose or an invitation code;
+- never tell a non-member that the campaign exists (404 whatever the request).
+
+The schema is loaded from the running app (``from_wsgi``), so endpoints added later are fuzzed
+too. Examples per operation: HARDENING_FUZZ_EXAMPLES (default 12); generation is derandomized so
+CI is stable, set HARDENING_FUZZ_RANDOM=1 to explore new inputs locally.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+import schemathesis
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from schemathesis import GenerationMode
+from schemathesis.checks import not_a_server_error
+from schemathesis.specs.openapi.checks import content_type_conformance, response_schema_conformance
+
+EXAMPLES = int(os.environ.get("HARDENING_FUZZ_EXAMPLES", "12"))
+DERANDOMIZE = os.environ.get("HARDENING_FUZZ_RANDOM", "") != "1"
+PERSONAS = ["gm", "player", "observer", "outsider", "anonymous"]
+SECRET_PURPOSE = "gm-only-marker-7f3a9c"
+CHECKS = [not_a_server_error, response_schema_conformance, content_type_conformance]
+
+
+@pytest.fixture
+def planted(world):
+    """The world plus GM-only data that no other persona may ever be shown."""
+    from rest_framework.authtoken.models import Token
+
+    from campaigns import services
+    from campaigns.models import Mission
+
+    gm = world.membership["gm"]
+    mission = Mission.objects.create(campaign=world.campaign, title="Operation Sundial")
+    world.secret_roll = services.record_roll(gm, kind="d1000", secret=True, purpose=SECRET_PURPOSE)
+    world.open_roll = services.record_roll(world.membership["player"], kind="d6", count=2, mission=mission)
+    world.invitation = services.create_invitation(world.campaign, world.users["gm"])
+    world.tokens = {name: Token.objects.create(user=user).key for name, user in world.users.items()}
+    world.gm_only = [SECRET_PURPOSE, world.invitation.code]
+    # Real ids, so generated requests reach real rows and not only 404s.
+    world.known_ids = sorted(
+        {
+            world.campaign.pk,
+            world.elsewhere.pk,
+            mission.pk,
+            world.secret_roll.pk,
+            world.open_roll.pk,
+            world.invitation.pk,
+            *(m.pk for m in world.membership.values()),
+        }
+    )
+    return world
+
+
+@pytest.fixture
+def api_schema(db):
+    from config.wsgi import application
+
+    return schemathesis.openapi.from_wsgi("/api/schema/?format=json", application)
+
+
+def _strategy(operation, world):
+    """Generated cases: free path ids, or the campaign's real ids; valid and invalid data."""
+    names = [p.name for p in operation.path_parameters]
+    modes = [GenerationMode.POSITIVE, GenerationMode.NEGATIVE]
+    free = [operation.as_strategy(generation_mode=mode) for mode in modes]
+    if not names:
+        return st.one_of(free)
+    campaign_ids = [world.campaign.pk, world.elsewhere.pk]
+    real = st.fixed_dictionaries(
+        {
+            name: st.sampled_from(campaign_ids if name in ("campaign_pk",) else world.known_ids)
+            for name in names
+        }
+    ).flatmap(lambda params: operation.as_strategy(path_parameters={k: str(v) for k, v in params.items()}))
+    return st.one_of([*free, real, real])
+
+
+def _error_format_problem(response) -> str | None:
+    if not 400 <= response.status_code < 500:
+        return None
+    try:
+        body = json.loads(response.content)
+    except ValueError:
+        return f"a {response.status_code} whose body is not JSON"
+    if not isinstance(body, dict) or set(body) != {"status", "detail", "errors"}:
+        return f"a {response.status_code} not in the error format: {str(body)[:200]}"
+    if body["status"] != response.status_code or not isinstance(body["errors"], list):
+        return f"a {response.status_code} with a wrong status or errors list: {str(body)[:200]}"
+    return None
+
+
+def _existence_leak(case, response, world, persona) -> str | None:
+    """A non-member learns nothing about the campaign: 404 (or 401 when anonymous), whatever the body."""
+    if persona not in ("outsider", "anonymous") or not case.operation.path.startswith("/api/v1/campaigns/{"):
+        return None
+    params = case.path_parameters or {}
+    campaign_id = params.get("campaign_pk", params.get("id"))
+    expected = 401 if persona == "anonymous" else 404
+    if str(campaign_id) == str(world.campaign.pk) and response.status_code != expected:
+        return f"{persona} got {response.status_code} (not {expected}) for a campaign it is not in"
+    return None
+
+
+def _fuzz_operation(operation, world, persona) -> list[str]:
+    headers = {} if persona == "anonymous" else {"Authorization": f"Token {world.tokens[persona]}"}
+    problems: list[str] = []
+
+    @settings(
+        max_examples=EXAMPLES,
+        deadline=None,
+        derandomize=DERANDOMIZE,
+        database=None,
+        suppress_health_check=list(HealthCheck),
+        report_multiple_bugs=False,
+    )
+    @given(case=_strategy(operation, world))
+    def run(case):
+        response = case.call(headers=headers)
+        try:
+            case.validate_response(response, checks=CHECKS, headers=headers)
+        except Exception as failure:  # schemathesis' FailureGroup: keep the text, go on fuzzing
+            problems.append(f"{operation.label}: {str(failure)[:1500]}")
+            raise
+        problem = _error_format_problem(response) or _existence_leak(case, response, world, persona)
+        if problem is None and persona != "gm":
+            leaked = [value for value in world.gm_only if value in response.text]
+            if leaked:
+                problem = f"GM-only data {leaked} shown to {persona}: {response.text[:300]}"
+        if problem:
+            problems.append(f"{operation.label}: {problem}\n    {case.as_curl_command(headers=headers)}")
+            raise AssertionError(problem)
+
+    try:
+        run()
+    except Exception:  # hypothesis re-raises the (shrunk) failure; the problems list keeps it
+        if not problems:
+            raise
+    return problems[-1:]
+
+
+@pytest.mark.parametrize("persona", PERSONAS)
+def test_no_generated_request_gets_a_5xx_a_schema_mismatch_or_gm_data(api_schema, planted, persona):
+    operations = [result.ok() for result in api_schema.get_all_operations()]
+    assert len(operations) >= 15, "the schema lists the API's operations"
+    problems: list[str] = []
+    for operation in operations:
+        problems.extend(_fuzz_operation(operation, planted, persona))
+    assert not problems, f"{len(problems)} operation(s) failed as {persona}:\n\n" + "\n\n".join(problems)
