@@ -229,7 +229,7 @@ def _roll_form(campaign, membership, request, data=None):
     characters = Character.objects.visible_to(request.user).filter(campaign=campaign).only("id", "name")
     return RollForm(
         data,
-        missions=campaign.missions.only("id", "title"),
+        missions=campaign.missions.only("id", "title", "campaign"),
         characters=characters,
         can_roll_secret=membership.is_gm,
     )
@@ -285,7 +285,7 @@ def dice(request, pk):
         "form": form,
         "rolls": _roll_log(request, membership),
         "last_roll": last_roll,
-        "missions": campaign.missions.only("id", "title"),
+        "missions": campaign.missions.only("id", "title", "campaign"),
     }
     template = "campaigns/_dice_panel.html" if request.htmx else "campaigns/dice.html"
     return render(request, template, context, status=status)

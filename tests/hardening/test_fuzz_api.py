@@ -8,7 +8,7 @@ For every generated request (valid and invalid data, random and real path ids) t
 - never tell a non-member that the campaign exists (404 whatever the request).
 
 The schema is loaded from the running app (``from_wsgi``), so endpoints added later are fuzzed
-too. Examples per operation: HARDENING_FUZZ_EXAMPLES (default 12); generation is derandomized so
+too. Examples per operation: HARDENING_FUZZ_EXAMPLES (default 20); generation is derandomized so
 CI is stable, set HARDENING_FUZZ_RANDOM=1 to explore new inputs locally.
 """
 
@@ -25,7 +25,7 @@ from schemathesis import GenerationMode
 from schemathesis.checks import not_a_server_error
 from schemathesis.specs.openapi.checks import content_type_conformance, response_schema_conformance
 
-EXAMPLES = int(os.environ.get("HARDENING_FUZZ_EXAMPLES", "12"))
+EXAMPLES = int(os.environ.get("HARDENING_FUZZ_EXAMPLES", "20"))
 DERANDOMIZE = os.environ.get("HARDENING_FUZZ_RANDOM", "") != "1"
 PERSONAS = ["gm", "player", "observer", "outsider", "anonymous"]
 SECRET_PURPOSE = "gm-only-marker-7f3a9c"
