@@ -23,6 +23,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from schemathesis import GenerationMode
 from schemathesis.checks import not_a_server_error
+from schemathesis.core.failures import FailureGroup
 from schemathesis.specs.openapi.checks import content_type_conformance, response_schema_conformance
 
 EXAMPLES = int(os.environ.get("HARDENING_FUZZ_EXAMPLES", "20"))
@@ -129,7 +130,7 @@ def _fuzz_operation(operation, world, persona) -> list[str]:
         response = case.call(headers=headers)
         try:
             case.validate_response(response, checks=CHECKS, headers=headers)
-        except Exception as failure:  # schemathesis' FailureGroup: keep the text, go on fuzzing
+        except FailureGroup as failure:  # keep the text for the report, let hypothesis shrink it
             problems.append(f"{operation.label}: {str(failure)[:1500]}")
             raise
         problem = _error_format_problem(response) or _existence_leak(case, response, world, persona)
@@ -143,7 +144,7 @@ def _fuzz_operation(operation, world, persona) -> list[str]:
 
     try:
         run()
-    except Exception:  # hypothesis re-raises the (shrunk) failure; the problems list keeps it
+    except (Exception, FailureGroup):  # hypothesis re-raises the shrunk failure; problems keeps it
         if not problems:
             raise
     return problems[-1:]
