@@ -65,9 +65,23 @@ def planted(world):
 
 @pytest.fixture
 def api_schema(db):
+    """The schema, served by the WSGI app that the generated requests then go to.
+
+    Like Django's test client, keep the request signals from closing the test's connection
+    (on PostgreSQL, close_old_connections would drop it mid-transaction).
+    """
+    from django.core.signals import request_finished, request_started
+    from django.db import close_old_connections
+
     from config.wsgi import application
 
-    return schemathesis.openapi.from_wsgi("/api/schema/?format=json", application)
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    try:
+        yield schemathesis.openapi.from_wsgi("/api/schema/?format=json", application)
+    finally:
+        request_started.connect(close_old_connections)
+        request_finished.connect(close_old_connections)
 
 
 def _strategy(operation, world):
