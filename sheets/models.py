@@ -1,0 +1,114 @@
+"""SheetRender: one printable PDF, the row that is the source of truth for its status.
+
+A render is keyed by what it shows (kind, campaign, character or mission, the content key made
+from the revisions it shows, the audience) and the template version. A second request for the same
+key while one is queued, running or done gets that row back: no second render.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+class SheetKind(models.TextChoices):
+    CHARACTER = "character", "Character sheet"
+    BLANK = "blank", "Blank sheet"
+    FATE_RECORD = "fate_record", "Fate Record Sheet"
+    AFTER_ACTION = "after_action", "After-action report"
+    PARTY_BUNDLE = "party_bundle", "Party bundle"
+
+
+#: Kinds only a campaign's GM may request or download.
+GM_ONLY_KINDS = frozenset({SheetKind.FATE_RECORD})
+
+
+class RenderStatus(models.TextChoices):
+    QUEUED = "queued", "Queued"
+    RUNNING = "running", "Running"
+    DONE = "done", "Done"
+    FAILED = "failed", "Failed"
+
+
+LIVE_STATUSES = (RenderStatus.QUEUED, RenderStatus.RUNNING, RenderStatus.DONE)
+
+
+def render_path(instance: SheetRender, filename: str) -> str:
+    return f"sheets/{instance.campaign_id}/{filename}"
+
+
+class SheetRenderQuerySet(models.QuerySet):
+    def stuck(self, older_than):
+        """Renders queued or running since before ``older_than`` (a lost job, a killed worker)."""
+        return self.filter(
+            Q(status=RenderStatus.QUEUED, queued_at__lt=older_than)
+            | Q(status=RenderStatus.RUNNING, started_at__lt=older_than)
+        )
+
+
+class SheetRender(models.Model):
+    kind = models.CharField(max_length=20, choices=SheetKind.choices)
+    system = models.CharField(max_length=20)
+    campaign = models.ForeignKey("campaigns.Campaign", on_delete=models.CASCADE, related_name="sheet_renders")
+    character = models.ForeignKey(
+        "characters.Character", on_delete=models.CASCADE, null=True, blank=True, related_name="sheet_renders"
+    )
+    mission = models.ForeignKey(
+        "campaigns.Mission", on_delete=models.CASCADE, null=True, blank=True, related_name="sheet_renders"
+    )
+    # A GM's copy may hold GM-only pages (a bundle with the Fate Record Sheet); a player's never does.
+    gm_copy = models.BooleanField(default=False)
+    # The character's revision shown (0 for sheets without a character; a bundle: the highest).
+    revision = models.PositiveIntegerField(default=0)
+    # What the PDF shows, as a short stable key: "c12@3" or, for a bundle, every "id@revision".
+    content_key = models.CharField(max_length=64)
+    template_version = models.CharField(max_length=20)
+    # The data rendered, frozen at request time, so a later edit never changes what this row shows.
+    snapshot = models.JSONField(default=dict, blank=True)
+
+    status = models.CharField(max_length=10, choices=RenderStatus.choices, default=RenderStatus.QUEUED)
+    error = models.CharField(max_length=500, blank=True, default="")
+    attempts = models.PositiveSmallIntegerField(default=0)
+    file = models.FileField(upload_to=render_path, blank=True, max_length=200)
+    size = models.PositiveIntegerField(default=0)
+    pages = models.PositiveSmallIntegerField(default=0)
+
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    queued_at = models.DateTimeField()
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    objects = SheetRenderQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["-queued_at", "-id"]
+        indexes = [models.Index(fields=["status", "queued_at"])]
+        constraints = [
+            # Failed rows stay as a record; a new request after a failure makes a new row.
+            models.UniqueConstraint(
+                fields=["kind", "campaign", "content_key", "template_version", "gm_copy"],
+                condition=Q(status__in=["queued", "running", "done"]),
+                name="one_live_render_per_content",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} #{self.pk} ({self.status})"
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status in (RenderStatus.DONE, RenderStatus.FAILED)
+
+    @property
+    def duration_seconds(self) -> float | None:
+        if self.started_at and self.finished_at:
+            return (self.finished_at - self.started_at).total_seconds()
+        return None
+
+    def download_name(self) -> str:
+        subject = self.snapshot.get("subject") or self.get_kind_display()
+        safe = "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in subject)[:60].strip("-")
+        return f"{safe or 'sheet'}-{self.kind}-r{self.revision}.pdf"
