@@ -6,7 +6,7 @@ from characters import api
 
 router = SimpleRouter()
 router.register(
-    r"campaigns/(?P<campaign_pk>[0-9]{1,18})/characters", api.CharacterViewSet, basename="character"
+    r"campaigns/(?P<campaign_pk>[0-9]{1,18})/characters", api.CharacterViewSet, basename="api-character"
 )
 
 urlpatterns: list = router.urls

@@ -41,19 +41,19 @@ OWNER_DRAFT = {
 }
 GM_ONLY = {"gm": 201, "player": 403, "other_player": 403, "observer": 403, "outsider": 404, "anonymous": 401}
 ENDPOINTS = [
-    ("character-list", "get", BASE, None, MEMBER_READ),
+    ("api-character-list", "get", BASE, None, MEMBER_READ),
     (
-        "character-list",
+        "api-character-list",
         "post",
         BASE,
         {"choices": {"name": "New agent"}},
         {"default": 201, "observer": 403, "outsider": 404, "anonymous": 401},
     ),
-    ("character-detail", "get", BASE + "{agent}/", None, MEMBER_READ),
-    ("character-detail", "get", BASE + "{draft}/", None, OWNER_DRAFT),
-    ("character-detail", "patch", BASE + "{draft}/", {"choices": {"name": "Renamed"}}, OWNER_DRAFT),
+    ("api-character-detail", "get", BASE + "{agent}/", None, MEMBER_READ),
+    ("api-character-detail", "get", BASE + "{draft}/", None, OWNER_DRAFT),
+    ("api-character-detail", "patch", BASE + "{draft}/", {"choices": {"name": "Renamed"}}, OWNER_DRAFT),
     (
-        "character-detail",
+        "api-character-detail",
         "patch",
         BASE + "{agent}/",
         {"choices": {"name": "Renamed"}},
@@ -61,17 +61,17 @@ ENDPOINTS = [
         {"gm": 400, "player": 403, "other_player": 403, "observer": 403, "outsider": 404, "anonymous": 401},
     ),
     (
-        "character-finalize",
+        "api-character-finalize",
         "post",
         BASE + "{draft}/finalize/",
         None,
         # the player's draft waits for the GM's confirmations; the GM finalizing gives them
         {**OWNER_DRAFT, "player": 400},
     ),
-    ("character-history", "get", BASE + "{agent}/history/", None, MEMBER_READ),
-    ("character-history", "get", BASE + "{draft}/history/", None, OWNER_DRAFT),
+    ("api-character-history", "get", BASE + "{agent}/history/", None, MEMBER_READ),
+    ("api-character-history", "get", BASE + "{draft}/history/", None, OWNER_DRAFT),
     (
-        "character-revert",
+        "api-character-revert",
         "post",
         BASE + "{agent}/entries/{entry}/revert/",
         {"reason": "wrong session"},

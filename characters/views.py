@@ -1,0 +1,130 @@
+"""Web pages of characters: a campaign's character list, the creation wizard, the character page
+(everything the paper sheet shows) and its advancement history."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.template.loader import select_template
+from django.views.decorators.http import require_http_methods, require_POST
+
+from characters import access, services, wizard_timemaster
+from characters.forms import ReasonForm
+from characters.models import AdvancementEntry, Character
+
+# Systems with a web wizard; the others are created through the API until theirs exists.
+WIZARDS = {"timemaster": wizard_timemaster}
+NEW_LABEL = {"timemaster": "New agent"}
+
+
+def _membership_or_404(user, campaign_id):
+    membership = access.membership_for(user, campaign_id)
+    if membership is None:
+        raise Http404("No such campaign.")
+    return membership
+
+
+@login_required
+def character_list(request, pk):
+    membership = _membership_or_404(request.user, pk)
+    campaign = membership.campaign
+    characters = Character.objects.visible_to(request.user).filter(campaign=campaign).select_related("owner")
+    context = {
+        "campaign": campaign,
+        "membership": membership,
+        "characters": characters,
+        "can_create": membership.role != access.OBSERVER and campaign.system in WIZARDS,
+        "new_label": NEW_LABEL.get(campaign.system, "New character"),
+    }
+    return render(request, "characters/list.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def character_new(request, pk):
+    membership = _membership_or_404(request.user, pk)
+    if membership.role == access.OBSERVER:
+        raise PermissionDenied("Observers cannot create characters.")
+    campaign = membership.campaign
+    if campaign.system not in WIZARDS:
+        raise Http404("This system has no web wizard yet.")
+    if request.method == "GET":
+        context = {"campaign": campaign, "membership": membership, "new_label": NEW_LABEL[campaign.system]}
+        return render(request, "characters/new.html", context)
+    draft = services.create_draft(campaign, request.user, is_gm=membership.role == access.GM)
+    return redirect("character-wizard-step", draft.pk, wizard_timemaster.STEP_KEYS[0])
+
+
+@login_required
+def character_detail(request, pk):
+    character, membership = access.get_character_for_user(request.user, pk)
+    system = services.system_of(character)
+    context = {
+        "character": character,
+        "campaign": character.campaign,
+        "membership": membership,
+        "can_edit": access.can_edit(character, request.user, membership),
+        "is_gm": membership.role == access.GM,
+    }
+    if character.is_draft:
+        wizard = WIZARDS.get(character.system)
+        context["resume_url"] = wizard.resume_url(character) if wizard else None
+        return render(request, "characters/draft.html", context)
+    context["sheet"] = system.sheet(character.build).fields
+    context["derived"] = system.derive(character.build)
+    context["sheet_template"] = select_template(
+        [f"characters/_sheet_{character.system}.html", "characters/_sheet_generic.html"]
+    ).template.name
+    return render(request, "characters/detail.html", context)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def character_wizard(request, pk, step):
+    character, membership = access.get_character_for_user(request.user, pk, need="edit")
+    if not character.is_draft:
+        messages.info(request, f"{character.name} is finalized; it changes only through its ledger.")
+        return redirect("character-detail", character.pk)
+    wizard = WIZARDS.get(character.system)
+    if wizard is None:
+        raise Http404("This system has no web wizard yet.")
+    return wizard.wizard_step(request, character, membership, step)
+
+
+@login_required
+def character_history(request, pk):
+    character, membership = access.get_character_for_user(request.user, pk)
+    entries = list(character.entries.select_related("recorded_by", "mission", "reverses").order_by("id"))
+    reversed_ids = {entry.reverses_id for entry in entries if entry.reverses_id}
+    context = {
+        "character": character,
+        "campaign": character.campaign,
+        "membership": membership,
+        "entries": [{"entry": entry, "reversed": entry.pk in reversed_ids} for entry in reversed(entries)],
+        "is_gm": membership.role == access.GM,
+        "reason_form": ReasonForm(),
+    }
+    return render(request, "characters/history.html", context)
+
+
+@login_required
+@require_POST
+def entry_revert(request, pk, entry_pk):
+    character, _ = access.get_character_for_user(request.user, pk, need="gm")
+    entry = get_object_or_404(AdvancementEntry, character=character, pk=entry_pk)
+    form = ReasonForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, "Say why this entry is reverted.")
+        return redirect("character-history", character.pk)
+    try:
+        services.revert_entry(entry, request.user, form.cleaned_data["reason"])
+    except ValidationError as error:
+        for field_messages in error.message_dict.values():
+            for message in field_messages:
+                messages.error(request, message)
+    else:
+        messages.success(request, f"Entry {entry.pk} ({entry.kind}) was reverted.")
+    return redirect("character-history", character.pk)
