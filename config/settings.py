@@ -189,6 +189,13 @@ if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
         "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=120)
     }
 SHEET_RENDER_DEADLINE_SECONDS = env("SHEET_RENDER_DEADLINE_SECONDS")
+# The sheet reconciler (a worker started with -B runs it; `manage.py reconcile_sheets` does the same).
+CELERY_BEAT_SCHEDULE = {
+    "reconcile-sheet-renders": {
+        "task": "sheets.reconcile",
+        "schedule": max(30, SHEET_RENDER_DEADLINE_SECONDS // 2),
+    }
+}
 
 LOGGING = {
     "version": 1,

@@ -1,0 +1,72 @@
+"""Who may request and download which sheet. Views and the API get renders only through here.
+
+- A character sheet: its owner and the campaign's GM (another member gets 403, a non-member 404).
+- The party bundle: players get the players' copy (no GM-only pages); the GM gets the GM's copy.
+- GM-only kinds (the Time to Kill Fate Record Sheet): the GM only; anyone else gets 403 and no PDF.
+- Blank sheets hold nothing private: any member.
+"""
+
+from __future__ import annotations
+
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
+
+from campaigns.access import get_campaign_for_user, get_membership
+from campaigns.models import Membership
+from characters.access import get_character_for_user
+from sheets.models import GM_ONLY_KINDS, SheetKind, SheetRender
+
+REFUSALS = {
+    "gm_only": "Only the game master of this campaign can print this sheet.",
+    "not_yours": "Only the character's owner or the game master can print this character's sheet.",
+    "render": "This sheet was printed for someone else.",
+}
+
+
+def may_read(render: SheetRender, user, membership: Membership) -> bool:
+    """Whether a member of the render's campaign may see its status and download it."""
+    if membership.is_gm:
+        return True
+    if render.kind in GM_ONLY_KINDS or render.gm_copy:
+        return False
+    if render.kind == SheetKind.CHARACTER:
+        return render.character is not None and render.character.owner_id == user.id
+    if render.kind == SheetKind.PARTY_BUNDLE:
+        return membership.at_least("player")
+    return render.kind == SheetKind.BLANK
+
+
+def get_render_for_user(user, render_id) -> tuple[SheetRender, Membership]:
+    """The render, if the user may see it: 404 for a non-member (or no such render), else 403."""
+    not_found = Http404("No such sheet.")
+    try:
+        render_id = int(render_id)
+    except (TypeError, ValueError):
+        raise not_found from None
+    if not user.is_authenticated or not 0 < render_id < 2**63:
+        raise not_found
+    render = SheetRender.objects.select_related("campaign", "character").filter(pk=render_id).first()
+    if render is None:
+        raise not_found
+    membership = get_membership(user, render.campaign_id)
+    if not may_read(render, user, membership):
+        raise PermissionDenied(REFUSALS["render"])
+    return render, membership
+
+
+def check_request(user, campaign_id, kind: str, character_id=None):
+    """(campaign, membership, character or None) for a user allowed to request ``kind``.
+
+    Access comes before validation: a non-member learns nothing, whatever else is wrong.
+    """
+    campaign, membership = get_campaign_for_user(user, campaign_id, need="member")
+    character = None
+    if kind in GM_ONLY_KINDS and not membership.is_gm:
+        raise PermissionDenied(REFUSALS["gm_only"])
+    if kind == SheetKind.PARTY_BUNDLE and not membership.at_least("player"):
+        raise PermissionDenied("Observers cannot print the party bundle.")
+    if kind == SheetKind.CHARACTER and character_id is not None:
+        character, _ = get_character_for_user(user, character_id, need="view", campaign_id=campaign.pk)
+        if not membership.is_gm and character.owner_id != user.id:
+            raise PermissionDenied(REFUSALS["not_yours"])
+    return campaign, membership, character

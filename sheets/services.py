@@ -1,0 +1,188 @@
+"""Requesting a render, and turning a render's snapshot into the engine's SheetData.
+
+A request freezes what the PDF will show (the build at its revision) in the row's ``snapshot``, so
+the task renders exactly what was asked, whenever it runs, and a rerun gives the same PDF. A request
+for content that is already queued, running or done returns that row: no second render.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from campaigns.models import Campaign, Membership
+from characters.models import Character
+from characters.systems import SheetData, get_system
+from characters.systems.time_to_kill import fate_record_sheet_data
+from sheets.models import RenderStatus, SheetKind, SheetRender
+
+#: Kinds the API and pages accept today (blank character sheets and after-action reports need
+#: engine data that does not exist yet; see the issue note).
+REQUESTABLE_KINDS = (SheetKind.CHARACTER, SheetKind.FATE_RECORD, SheetKind.PARTY_BUNDLE)
+PAPERS = ("letter", "a4")
+#: Statuses a party bundle draws its characters from.
+BUNDLE_STATUSES = (Character.Status.ACTIVE,)
+
+
+class SheetRequestError(ValueError):
+    """The request cannot be rendered (wrong system, nothing to print ...); ``field`` says where."""
+
+    def __init__(self, field: str, message: str):
+        super().__init__(message)
+        self.field = field
+        self.message = message
+
+
+@dataclass
+class PageSource:
+    """One page of a document, as the renderer needs it (no WeasyPrint here)."""
+
+    sheet: SheetData
+    campaign: str
+    character: str
+    revision: int | None
+
+
+def template_version() -> str:
+    from sheets.rendering import TEMPLATE_VERSION  # the version lives beside the templates' renderer
+
+    return TEMPLATE_VERSION
+
+
+def _character_page(character: Character) -> dict[str, Any]:
+    return {
+        "kind": SheetKind.CHARACTER,
+        "character_id": character.pk,
+        "name": character.name,
+        "system": character.system,
+        "module": character.module,
+        "revision": character.revision,
+        "build": character.build,
+    }
+
+
+def _fate_record_page(state: dict | None = None) -> dict[str, Any]:
+    return {"kind": SheetKind.FATE_RECORD, "state": state}
+
+
+def _key(parts: list[str]) -> str:
+    return hashlib.sha256("|".join(parts).encode()).hexdigest()[:40]
+
+
+def plan(
+    kind: str,
+    campaign: Campaign,
+    membership: Membership,
+    character: Character | None = None,
+    paper: str = "letter",
+) -> dict[str, Any]:
+    """What a render will show: its snapshot, content key, revision and audience."""
+    if paper not in PAPERS:
+        raise SheetRequestError("paper", f"Paper must be one of: {', '.join(PAPERS)}.")
+    gm_copy = False
+    if kind == SheetKind.CHARACTER:
+        if character is None:
+            raise SheetRequestError("character", "Choose the character whose sheet to print.")
+        if character.is_draft or not character.build:
+            raise SheetRequestError("character", "A draft has no sheet yet; finish the character first.")
+        pages = [_character_page(character)]
+        subject, revision = character.name, character.revision
+        parts = [f"c{character.pk}@{character.revision}"]
+    elif kind == SheetKind.FATE_RECORD:
+        if campaign.system != "time_to_kill":
+            raise SheetRequestError("kind", "The Fate Record Sheet belongs to Time to Kill campaigns.")
+        # No mission state is stored yet, so the sheet is the blank one for play at the table.
+        pages, subject, revision, parts = [_fate_record_page()], "Fate Record Sheet", 0, ["blank"]
+        gm_copy = True
+    elif kind == SheetKind.PARTY_BUNDLE:
+        party = list(
+            Character.objects.filter(campaign=campaign, status__in=BUNDLE_STATUSES).order_by("name", "id")
+        )
+        if not party:
+            raise SheetRequestError("kind", "The party has no active characters to print yet.")
+        pages = [_character_page(c) for c in party]
+        gm_copy = membership.is_gm
+        if gm_copy and campaign.system == "time_to_kill":
+            pages.append(_fate_record_page())
+        subject, revision = f"{campaign.name} party", max(c.revision for c in party)
+        parts = [f"c{c.pk}@{c.revision}" for c in party]
+    else:
+        raise SheetRequestError("kind", f"Choose one of: {', '.join(REQUESTABLE_KINDS)}.")
+    return {
+        "snapshot": {"subject": subject, "campaign": campaign.name, "paper": paper, "pages": pages},
+        "content_key": _key([kind, paper, *parts]),
+        "revision": revision,
+        "gm_copy": gm_copy,
+        "system": campaign.system if character is None else character.system,
+    }
+
+
+def request_render(
+    user,
+    kind: str,
+    campaign: Campaign,
+    membership: Membership,
+    character: Character | None = None,
+    paper: str = "letter",
+) -> tuple[SheetRender, bool]:
+    """The live render for this content, queuing a new one if there is none. Returns (render, created)."""
+    planned = plan(kind, campaign, membership, character, paper)
+    version = template_version()
+    lookup = {
+        "kind": kind,
+        "campaign": campaign,
+        "content_key": planned["content_key"],
+        "template_version": version,
+        "gm_copy": planned["gm_copy"],
+        "status__in": [RenderStatus.QUEUED, RenderStatus.RUNNING, RenderStatus.DONE],
+    }
+    existing = SheetRender.objects.filter(**lookup).first()
+    if existing is not None:
+        return existing, False
+    try:
+        with transaction.atomic():
+            render = SheetRender.objects.create(
+                kind=kind,
+                system=planned["system"],
+                campaign=campaign,
+                character=character,
+                gm_copy=planned["gm_copy"],
+                revision=planned["revision"],
+                content_key=planned["content_key"],
+                template_version=version,
+                snapshot=planned["snapshot"],
+                requested_by=user,
+                queued_at=timezone.now(),
+            )
+            enqueue(render.pk)
+    except IntegrityError:
+        # Someone asked for the same content a moment earlier: theirs is the one.
+        return SheetRender.objects.get(**lookup), False
+    return render, True
+
+
+def enqueue(render_id: int) -> None:
+    """Send the render task once the row is committed (a worker must find it)."""
+    from sheets.tasks import render_sheet
+
+    transaction.on_commit(lambda: render_sheet.delay(render_id))
+
+
+def page_sources(render: SheetRender) -> list[PageSource]:
+    """The engine's SheetData for every page of a render, from its snapshot."""
+    snapshot = render.snapshot
+    campaign = snapshot.get("campaign", "")
+    sources = []
+    for page in snapshot.get("pages", []):
+        if page["kind"] == SheetKind.CHARACTER:
+            sheet = get_system(page["system"]).sheet(page["build"])
+            sources.append(PageSource(sheet, campaign, page["name"], page["revision"]))
+        elif page["kind"] == SheetKind.FATE_RECORD:
+            sources.append(PageSource(fate_record_sheet_data(page.get("state")), campaign, "", None))
+        else:
+            raise ValueError(f"unknown page kind {page['kind']!r}")
+    return sources

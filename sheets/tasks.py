@@ -1,0 +1,173 @@
+"""The render task and the reconciler (ARCHITECTURE.md "Background jobs").
+
+The SheetRender row is the source of truth. The task takes an id, is safe to run twice (a done
+render is not redone; the PDF is written to a temporary file and renamed into place), acks late and
+is rejected back to the broker if its worker dies, retries only transient errors with backoff, and
+has soft and hard time limits. The reconciler re-queues renders stuck queued or running past
+SHEET_RENDER_DEADLINE_SECONDS: the embedded brokers can lose a job when a whole worker is killed.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import tempfile
+from datetime import timedelta
+from pathlib import Path
+
+from celery import shared_task
+from celery.exceptions import SoftTimeLimitExceeded
+from django.conf import settings
+from django.db import DatabaseError, transaction
+from django.utils import timezone
+
+from sheets.models import RenderStatus, SheetKind, SheetRender
+
+log = logging.getLogger(__name__)
+
+MAX_RETRIES = 3
+#: A render re-queued this many times by the reconciler is given up as failed.
+MAX_ATTEMPTS = 5
+SOFT_TIME_LIMIT = 120
+HARD_TIME_LIMIT = 150
+
+#: Errors worth another try: the disk or the database hiccupped, not the sheet itself.
+TRANSIENT_ERRORS = (OSError, DatabaseError)
+
+
+def _file_name(render: SheetRender) -> str:
+    return f"sheets/{render.campaign_id}/{render.pk}-{render.kind}-v{render.template_version}.pdf"
+
+
+def _claim(render_id: int) -> SheetRender | None:
+    """Mark the render running and return it; None if there is nothing to do (done, failed, gone)."""
+    with transaction.atomic():
+        render = SheetRender.objects.select_for_update().filter(pk=render_id).first()
+        if render is None:
+            return None
+        if render.status == RenderStatus.DONE and render.file and Path(render.file.path).is_file():
+            return None
+        if render.status == RenderStatus.FAILED:
+            return None
+        render.status = RenderStatus.RUNNING
+        render.started_at = timezone.now()
+        render.attempts += 1
+        render.save(update_fields=["status", "started_at", "attempts"])
+        return render
+
+
+def _fail(render_id: int, message: str) -> None:
+    SheetRender.objects.filter(pk=render_id).exclude(status=RenderStatus.DONE).update(
+        status=RenderStatus.FAILED, error=message[:500], finished_at=timezone.now()
+    )
+
+
+def _write_atomically(relative_name: str, data: bytes) -> Path:
+    target = Path(settings.MEDIA_ROOT) / relative_name
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, temporary = tempfile.mkstemp(dir=target.parent, prefix=".render-", suffix=".part")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temporary, target)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    return target
+
+
+def _title(render: SheetRender) -> str:
+    subject = render.snapshot.get("subject", "")
+    if render.kind == SheetKind.CHARACTER:
+        return f"{subject}, revision {render.revision}"
+    return subject or render.get_kind_display()
+
+
+def run_render(render_id: int) -> str:
+    """Render one SheetRender to its PDF. Returns what happened (for logs and tests)."""
+    from sheets import rendering  # imported in the worker only: the web process never loads WeasyPrint
+    from sheets.services import page_sources
+
+    render = _claim(render_id)
+    if render is None:
+        return "skipped"
+    try:
+        pages = [
+            rendering.SheetPage(p.sheet, campaign=p.campaign, character=p.character, revision=p.revision)
+            for p in page_sources(render)
+        ]
+        result = rendering.render_pdf(
+            pages,
+            title=_title(render),
+            author=f"Dossier, for {render.snapshot.get('campaign', '')}",
+            paper=render.snapshot.get("paper", "letter"),
+        )
+    except TRANSIENT_ERRORS:
+        raise
+    except SoftTimeLimitExceeded:
+        _fail(render_id, "The sheet took too long to render and was stopped.")
+        return "failed"
+    except Exception as error:  # a broken sheet will not get better by retrying
+        log.exception("sheet render %s failed", render_id)
+        _fail(render_id, f"The sheet could not be rendered: {type(error).__name__}: {error}")
+        return "failed"
+    name = _file_name(render)
+    _write_atomically(name, result.pdf)
+    SheetRender.objects.filter(pk=render_id).update(
+        status=RenderStatus.DONE,
+        file=name,
+        size=len(result.pdf),
+        pages=result.pages,
+        error="",
+        finished_at=timezone.now(),
+    )
+    return "done"
+
+
+@shared_task(
+    bind=True,
+    name="sheets.render",
+    acks_late=True,
+    reject_on_worker_lost=True,
+    max_retries=MAX_RETRIES,
+    soft_time_limit=SOFT_TIME_LIMIT,
+    time_limit=HARD_TIME_LIMIT,
+)
+def render_sheet(self, render_id: int) -> str:
+    try:
+        return run_render(int(render_id))
+    except TRANSIENT_ERRORS as error:
+        if self.request.retries >= MAX_RETRIES:
+            _fail(render_id, f"The sheet could not be rendered after {MAX_RETRIES + 1} tries: {error}")
+            return "failed"
+        # Exponential backoff: 2, 4, 8 s.
+        raise self.retry(exc=error, countdown=2 ** (self.request.retries + 1)) from error
+
+
+def requeue_stuck(now=None) -> list[int]:
+    """Re-queue renders stuck queued or running past the deadline; give up after MAX_ATTEMPTS."""
+    now = now or timezone.now()
+    deadline = now - timedelta(seconds=settings.SHEET_RENDER_DEADLINE_SECONDS)
+    requeued = []
+    with transaction.atomic():
+        for render in SheetRender.objects.select_for_update().stuck(deadline):
+            if render.attempts >= MAX_ATTEMPTS:
+                render.status = RenderStatus.FAILED
+                render.error = f"Gave up after {render.attempts} attempts."
+                render.finished_at = now
+                render.save(update_fields=["status", "error", "finished_at"])
+                continue
+            render.status = RenderStatus.QUEUED
+            render.queued_at = now
+            render.save(update_fields=["status", "queued_at"])
+            requeued.append(render.pk)
+        for render_id in requeued:
+            transaction.on_commit(lambda render_id=render_id: render_sheet.delay(render_id))
+    return requeued
+
+
+@shared_task(name="sheets.reconcile", acks_late=True, soft_time_limit=60, time_limit=90)
+def reconcile_renders() -> list[int]:
+    return requeue_stuck()

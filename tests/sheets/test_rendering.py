@@ -1,0 +1,113 @@
+"""Real PDFs from the real templates, read back with pypdf; the fetcher refuses everything but assets."""
+
+from __future__ import annotations
+
+import pytest
+
+from characters.systems import get_system
+from sheets import rendering
+from tests.sheets.conftest import BUILDERS, pdf_metadata, pdf_text
+
+HOSTILE_NAMES = [
+    '<img src="http://127.0.0.1:1/x">',
+    '<link rel="stylesheet" href="file:///etc/passwd">',
+    "<style>@import url(http://127.0.0.1:1/y);</style>",
+]
+
+
+def render_one(system: str, name: str, revision: int = 3, paper: str = "letter"):
+    sheet = get_system(system).sheet(BUILDERS[system](name=name))
+    page = rendering.SheetPage(sheet, campaign="Time Corps", character=name, revision=revision)
+    return rendering.render_pdf([page], title=f"{name} sheet", author="Dossier test", paper=paper)
+
+
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+def test_a_timemaster_sheet_is_one_page_with_its_values_and_footer(paper):
+    result = render_one("timemaster", "Harry Adams", revision=7, paper=paper)
+    pages, text = pdf_text(result.pdf)
+    assert pages == result.pages == 1
+    assert "Harry Adams" in text
+    assert "Strength" in text and "72" in text  # make_build assigns STR 72
+    assert "Paranormal Memory" in text
+    assert "revision 7" in text
+    assert "page 1 of 1" in text
+    assert "Time Corps" in text
+
+
+def test_the_pdf_carries_title_and_author():
+    meta = pdf_metadata(render_one("timemaster", "Harry Adams").pdf)
+    assert meta.title == "Harry Adams sheet"
+    assert meta.author == "Dossier test"
+
+
+@pytest.mark.parametrize("system", ["timemaster", "time_to_kill", "tempo", "d6"])
+def test_every_system_sheet_fits_one_page_with_a_long_name(system):
+    long_name = "Bartholomew " * 8 + "Fortescue-Smythe"
+    result = render_one(system, long_name.strip())
+    pages, text = pdf_text(result.pdf)
+    assert pages == 1
+    assert "Fortescue-Smythe" in text
+    assert result.fetcher.refused == []
+
+
+@pytest.mark.parametrize("name", HOSTILE_NAMES)
+@pytest.mark.parametrize("system", ["timemaster", "d6"])
+def test_a_hostile_name_prints_as_text_and_fetches_nothing(system, name):
+    result = render_one(system, name)
+    _, text = pdf_text(result.pdf)
+    flat = "".join(text.split())
+    assert "".join(name.split()) in flat  # the markup itself is on the page, as text
+    assert result.fetcher.refused == []  # nobody even asked for the URLs
+    assert not any("127.0.0.1" in url or "passwd" in url for url in result.fetcher.served)
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://127.0.0.1:1/x",
+        "https://example.com/font.ttf",
+        "file:///etc/passwd",
+        "data:text/css,body{}",
+        f"{rendering.STYLESHEET.as_uri()}/../../../settings.py",
+        (rendering.ASSETS_DIR.parent / "models.py").as_uri(),
+        "ftp://127.0.0.1/x",
+    ],
+)
+def test_the_fetcher_refuses_everything_but_sheet_assets(url):
+    fetcher = rendering.SheetAssetFetcher()
+    with pytest.raises(rendering.RefusedURL):
+        fetcher.fetch(url)
+    assert fetcher.refused == [url]
+
+
+def test_the_fetcher_serves_the_sheet_stylesheet():
+    fetcher = rendering.SheetAssetFetcher()
+    response = fetcher.fetch(rendering.STYLESHEET.as_uri())
+    assert b"@page" in response.read()
+
+
+def test_a_bundle_is_one_document_with_a_page_per_character():
+    pages = []
+    for index, system in enumerate(["timemaster", "tempo", "d6", "time_to_kill"]):
+        name = f"Agent {index}"
+        sheet = get_system(system).sheet(BUILDERS[system](name=name))
+        pages.append(rendering.SheetPage(sheet, campaign="Mixed", character=name, revision=index + 1))
+    result = rendering.render_pdf(pages, title="Bundle", author="Dossier")
+    count, text = pdf_text(result.pdf)
+    assert count == 4
+    for index in range(4):
+        assert f"Agent {index}" in text
+        assert f"revision {index + 1}" in text
+    assert "page 4 of 4" in text
+
+
+def test_the_blank_fate_record_sheet_is_marked_for_the_gm():
+    from characters.systems.time_to_kill import fate_record_sheet_data
+
+    page = rendering.SheetPage(fate_record_sheet_data(None), campaign="Night Work")
+    result = rendering.render_pdf([page], title="Fate Record Sheet", author="Dossier")
+    pages, text = pdf_text(result.pdf)
+    assert pages == 1
+    for box in ("Opposition", "Concealment", "Terrain", "Circumstance"):
+        assert box in text
+    assert "GM ONLY" in text.upper()
