@@ -30,6 +30,8 @@ def as_drf(error: DjangoValidationError) -> serializers.ValidationError:
 # --- serializers ---------------------------------------------------------------------------------
 class CharacterSerializer(serializers.ModelSerializer):
     owner = serializers.CharField(source="owner.username", read_only=True)
+    # Plain text, not an enum: Mission.status already claims the "Status" enum name in the schema.
+    status = serializers.CharField(read_only=True, help_text="draft, active, retired or dead")
 
     class Meta:
         model = Character

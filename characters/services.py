@@ -20,8 +20,9 @@ from django.db import transaction
 from characters.models import AdvancementEntry, Character
 from characters.systems import RuleError, RuleViolation, UnknownSystem, get_system
 
-#: Choices only the server sets (a rolled record must come from our dice, settings from the campaign).
-SERVER_KEYS = ("ability_roll", "settings")
+#: Choices only the server sets: a rolled record comes from our dice, typed-in numbers from the
+#: wizard's own checked form, settings from the campaign.
+SERVER_KEYS = ("ability_roll", "manual_values", "settings")
 #: Choices only the game master sets (rulings that confirm or overrule a check).
 GM_KEYS = ("cm_approvals",)
 #: A draft's choices are small; anything bigger is a mistake or abuse.
@@ -175,7 +176,9 @@ def finalize(character: Character, is_gm: bool = False, rng: random.Random | Non
     block a player; the GM finalizing a draft gives them, and they are recorded in the build.
     """
     with transaction.atomic():
-        locked = Character.objects.select_for_update().select_related("campaign").get(pk=character.pk)
+        locked = (
+            Character.objects.select_for_update(of=("self",)).select_related("campaign").get(pk=character.pk)
+        )
         _require_draft(locked)
         system = system_of(locked)
         settings = locked.campaign.settings or None

@@ -80,9 +80,13 @@ def test_a_client_cannot_supply_its_own_ability_roll(world, api):
     forged = {"values": [80] * 8, "dice": [[10, 10, 10]] * 8, "rerolls_used": 0, "history": []}
     client = api(world.users["player"])
     base = BASE.format(c=world.campaign.pk)
-    pk = client.post(base, {"choices": {"ability_roll": forged}}, format="json").json()["id"]
-    client.patch(f"{base}{pk}/", {"choices": {"ability_roll": forged}}, format="json")
-    assert "ability_roll" not in Character.objects.get(pk=pk).choices
+    sneaky = {"ability_roll": forged, "manual_values": ["a", None], "settings": {"hopeless_reroll_rounds": 5}}
+    pk = client.post(base, {"choices": sneaky}, format="json").json()["id"]
+    client.patch(f"{base}{pk}/", {"choices": sneaky}, format="json")
+    assert set(sneaky).isdisjoint(Character.objects.get(pk=pk).choices)
+    # the wizard still opens: the numbers step asks for a roll
+    client.force_login(world.users["player"])
+    assert client.get(f"/characters/{pk}/build/assign/").status_code == 302
 
 
 def test_a_player_cannot_give_the_gms_confirmations_but_the_gm_can(world, api):
