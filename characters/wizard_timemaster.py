@@ -67,6 +67,9 @@ def numbers_of(choices: dict) -> list[int]:
     """The eight numbers to assign: the server's roll, or the ones typed in."""
     if choices.get("ability_method") == "manual":
         values = choices.get("manual_values")
+        typed = choices.get("abilities")
+        if not values and isinstance(typed, dict) and all(isinstance(v, int) for v in typed.values()):
+            values = list(typed.values())  # typed straight into the Abilities (e.g. through the API)
     else:
         values = (choices.get("ability_roll") or {}).get("values")
     return list(values) if isinstance(values, list) else []
@@ -226,7 +229,7 @@ def _check_abilities(character) -> list[RuleViolation]:
     if choices.get("ability_method") == "manual":
         abilities = choices.get("abilities")
         return tm_abilities.check_manual(abilities) or tm_abilities.check_assignment(
-            choices.get("manual_values") or [], abilities
+            numbers_of(choices), abilities
         )
     return _system().validate_step("abilities", choices, _settings(character)).errors
 

@@ -188,3 +188,20 @@ def test_only_the_gm_reverts_from_the_history_page(world, client, make_agent, aw
     assert agent.build["success_points"] == 0 and agent.revision == 3
     page = gm.get(reverse("character-history", args=[agent.pk])).content.decode()
     assert "Reverted" in page and "wrong session" in page
+
+
+@pytest.mark.parametrize(
+    "choices, step",
+    [
+        ({}, "roll"),
+        ({"ability_method": "manual", "abilities": {"STR": 72}}, "assign"),
+        (agent_choices(background={}), "background"),
+        (agent_choices(skills=[]), "skills"),
+        (agent_choices(talent=None), "talent"),
+        (agent_choices(), "review"),
+    ],
+)
+def test_a_draft_resumes_at_the_first_step_still_open(world, client, choices, step):
+    draft = services.create_draft(world.campaign, world.users["player"], choices=choices)
+    page = _client(client, world.users["player"]).get(reverse("character-detail", args=[draft.pk]))
+    assert page.context["resume_url"] == _step(draft.pk, step)
