@@ -70,8 +70,10 @@ class AdvancementEntry(models.Model):
     kind = models.CharField(max_length=40)
     # What the engine's apply() folds in, besides the kind (amounts, skill keys, mission ids ...).
     payload = models.JSONField(default=dict, blank=True)
+    # RESTRICT: an entry cannot go while its reversal stays, but a whole character (or campaign)
+    # can be deleted with its ledger.
     reverses = models.ForeignKey(
-        "self", on_delete=models.PROTECT, null=True, blank=True, related_name="reversed_by"
+        "self", on_delete=models.RESTRICT, null=True, blank=True, related_name="reversed_by"
     )
     reason = models.CharField(max_length=500, blank=True, default="")
     mission = models.ForeignKey(

@@ -31,7 +31,7 @@ class Migration(migrations.Migration):
                 ('character', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='entries', to='characters.character')),
                 ('mission', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='advancement_entries', to='campaigns.mission')),
                 ('recorded_by', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('reverses', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='reversed_by', to='characters.advancemententry')),
+                ('reverses', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.RESTRICT, related_name='reversed_by', to='characters.advancemententry')),
             ],
             options={
                 'ordering': ['id'],

@@ -87,3 +87,11 @@ def test_finalize_stores_creation_build_and_build_at_revision_one(world, make_ag
     assert agent.status == "active" and agent.revision == 1
     assert agent.build == agent.creation_build
     assert agent.build["rank"] == "Trainee" and agent.build["talents"][0] == "paranormal_memory"
+
+
+def test_a_campaign_can_be_deleted_with_its_characters_and_their_reverted_entries(world, make_agent, award):
+    agent = make_agent("player")
+    entry = award(agent, session=1)
+    services.revert_entry(entry, world.users["gm"], "mistake")
+    world.campaign.delete()
+    assert not Character.objects.exists() and not AdvancementEntry.objects.exists()
