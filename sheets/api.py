@@ -1,0 +1,135 @@
+"""Sheets API: request a render, watch its status, download the PDF. Access through sheets/access.py."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from django.http import FileResponse
+from django.urls import reverse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import serializers, status
+from rest_framework.decorators import api_view
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from campaigns.access import get_campaign_for_user
+from config.api import error_response
+from sheets import access, services
+from sheets.models import RenderStatus, SheetRender
+
+
+class SheetRenderSerializer(serializers.ModelSerializer):
+    status_url = serializers.SerializerMethodField()
+    download_url = serializers.SerializerMethodField()
+    page_url = serializers.SerializerMethodField()
+
+    class Meta:
+        model = SheetRender
+        fields = [
+            "id",
+            "kind",
+            "system",
+            "campaign",
+            "character",
+            "revision",
+            "template_version",
+            "status",
+            "error",
+            "size",
+            "pages",
+            "queued_at",
+            "started_at",
+            "finished_at",
+            "status_url",
+            "download_url",
+            "page_url",
+        ]
+        read_only_fields = fields
+
+    def get_status_url(self, render: SheetRender) -> str:
+        return reverse("api-sheet-render", args=[render.pk])
+
+    def get_download_url(self, render: SheetRender) -> str | None:
+        if render.status != RenderStatus.DONE:
+            return None
+        return reverse("api-sheet-download", args=[render.pk])
+
+    def get_page_url(self, render: SheetRender) -> str:
+        return reverse("sheet-render", args=[render.pk])
+
+
+class SheetRequestSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=[(k.value, k.label) for k in services.REQUESTABLE_KINDS])
+    character = serializers.IntegerField(required=False, min_value=1, max_value=2**63 - 1)
+    paper = serializers.ChoiceField(choices=services.PAPERS, default="letter")
+
+    def validate(self, attrs):
+        if attrs["kind"] == "character" and "character" not in attrs:
+            raise serializers.ValidationError({"character": "Choose the character whose sheet to print."})
+        return attrs
+
+
+@extend_schema(
+    request=SheetRequestSerializer,
+    responses={
+        200: SheetRenderSerializer,
+        202: SheetRenderSerializer,
+        400: OpenApiResponse(description="Not a valid request"),
+        403: OpenApiResponse(description="Not allowed (a player asking for a GM-only sheet)"),
+        404: OpenApiResponse(description="No such campaign or character"),
+    },
+)
+@api_view(["POST"])
+def request_sheet(request: Request, campaign_pk: str) -> Response:
+    """Queue a render, or get back the one already queued, running or done for the same content."""
+    get_campaign_for_user(request.user, campaign_pk, need="member")  # access before validation
+    incoming = SheetRequestSerializer(data=request.data)
+    incoming.is_valid(raise_exception=True)
+    data = incoming.validated_data
+    campaign, membership, character = access.check_request(
+        request.user, campaign_pk, data["kind"], data.get("character")
+    )
+    try:
+        render, created = services.request_render(
+            request.user, data["kind"], campaign, membership, character, data["paper"]
+        )
+    except services.SheetRequestError as error:
+        return error_response(400, [{"field": error.field, "message": error.message}])
+    code = status.HTTP_202_ACCEPTED if render.status != RenderStatus.DONE else status.HTTP_200_OK
+    return Response(SheetRenderSerializer(render).data, status=code)
+
+
+@extend_schema(responses={200: SheetRenderSerializer})
+@api_view(["GET"])
+def render_status(request: Request, render_pk: str) -> Response:
+    render, _ = access.get_render_for_user(request.user, render_pk)
+    return Response(SheetRenderSerializer(render).data)
+
+
+def pdf_response(render: SheetRender) -> FileResponse | None:
+    """The stored PDF as an attachment, or None if there is no finished file."""
+    if render.status != RenderStatus.DONE or not render.file:
+        return None
+    path = Path(render.file.path)
+    if not path.is_file():
+        return None
+    return FileResponse(
+        path.open("rb"), as_attachment=True, filename=render.download_name(), content_type="application/pdf"
+    )
+
+
+@extend_schema(
+    responses={
+        (200, "application/pdf"): OpenApiTypes.BINARY,
+        409: OpenApiResponse(description="The PDF is not ready (queued, running or failed)"),
+    }
+)
+@api_view(["GET"])
+def download(request: Request, render_pk: str):
+    render, _ = access.get_render_for_user(request.user, render_pk)
+    response = pdf_response(render)
+    if response is None:
+        message = render.error or f"The sheet is {render.get_status_display().lower()}, not ready yet."
+        return error_response(409, [{"field": "status", "message": message}])
+    return response

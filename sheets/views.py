@@ -1,0 +1,87 @@
+"""Web pages: a campaign's print page, a render's progress (htmx polling) and its download."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_http_methods
+
+from campaigns.access import get_campaign_for_user
+from characters.models import Character
+from sheets import access, services
+from sheets.api import pdf_response
+from sheets.models import GM_ONLY_KINDS, SheetKind, SheetRender
+
+#: How often the progress page asks for news while a render is queued or running.
+POLL_SECONDS = 1
+
+
+def _printable_characters(campaign, user, membership):
+    characters = Character.objects.filter(campaign=campaign).exclude(status=Character.Status.DRAFT)
+    if not membership.is_gm:
+        characters = characters.filter(owner=user)
+    return characters.order_by("name", "id")
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def campaign_sheets(request, campaign_pk):
+    """What the user may print in this campaign; POST queues one and goes to its progress page."""
+    campaign, membership = get_campaign_for_user(request.user, campaign_pk, need="member")
+    if request.method == "POST":
+        kind = request.POST.get("kind", "")
+        if kind not in services.REQUESTABLE_KINDS:
+            messages.error(request, "Choose a sheet to print.")
+            return redirect("campaign-sheets", campaign.pk)
+        character_id = request.POST.get("character") if kind == SheetKind.CHARACTER else None
+        _, membership, character = access.check_request(request.user, campaign.pk, kind, character_id)
+        paper = request.POST.get("paper", "letter")
+        try:
+            sheet, _ = services.request_render(request.user, kind, campaign, membership, character, paper)
+        except services.SheetRequestError as error:
+            messages.error(request, error.message)
+            return redirect("campaign-sheets", campaign.pk)
+        return redirect("sheet-render", sheet.pk)
+    renders = [
+        r
+        for r in SheetRender.objects.filter(campaign=campaign).select_related("character")[:50]
+        if access.may_read(r, request.user, membership)
+    ][:15]
+    context = {
+        "campaign": campaign,
+        "membership": membership,
+        "characters": _printable_characters(campaign, request.user, membership),
+        "can_bundle": membership.at_least("player"),
+        "fate_record": membership.is_gm and campaign.system == "time_to_kill",
+        "renders": renders,
+        "papers": services.PAPERS,
+        "gm_only_kinds": GM_ONLY_KINDS,
+    }
+    return render(request, "sheets/campaign_sheets.html", context)
+
+
+@login_required
+@require_GET
+def render_page(request, render_pk):
+    sheet, _ = access.get_render_for_user(request.user, render_pk)
+    return render(request, "sheets/render.html", {"render": sheet, "poll_seconds": POLL_SECONDS})
+
+
+@login_required
+@require_GET
+def render_status(request, render_pk):
+    """The progress fragment htmx swaps in; it stops polling once the render is done or failed."""
+    sheet, _ = access.get_render_for_user(request.user, render_pk)
+    return render(request, "sheets/_render_status.html", {"render": sheet, "poll_seconds": POLL_SECONDS})
+
+
+@login_required
+@require_GET
+def download(request, render_pk) -> HttpResponse:
+    sheet, _ = access.get_render_for_user(request.user, render_pk)
+    response = pdf_response(sheet)
+    if response is None:
+        raise Http404("This sheet has no PDF yet.")
+    return response
