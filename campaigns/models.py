@@ -196,3 +196,59 @@ class Roll(models.Model):
 
     def delete(self, *args, **kwargs):
         raise ValueError("The roll log is append-only: a roll cannot be deleted.")
+
+
+class NPCQuerySet(models.QuerySet):
+    def visible_to(self, user, membership: Membership | None = None):
+        """GMs see every NPC of their campaigns; everyone else sees only the revealed ones."""
+        if not user.is_authenticated:
+            return self.none()
+        if membership is not None:
+            qs = self.filter(campaign_id=membership.campaign_id)
+            return qs if membership.is_gm else qs.filter(revealed=True)
+        gm_of = Membership.objects.filter(user=user, role=Role.GM).values("campaign_id")
+        member_of = Membership.objects.filter(user=user).values("campaign_id")
+        return self.filter(campaign_id__in=member_of).filter(
+            models.Q(revealed=True) | models.Q(campaign_id__in=gm_of)
+        )
+
+
+class NPC(models.Model):
+    """A non-player character of a campaign.
+
+    Name and public description are what players may see once the GM reveals the NPC; everything
+    else (notes and statistics) is for the GM only. The statistics follow the rules of ``system``
+    (the campaign's system when the NPC was made), checked by that system's engine; systems without
+    NPC rules keep name, description and notes only.
+    """
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="npcs")
+    system = models.CharField(max_length=20, choices=SYSTEM_CHOICES)
+    name = models.CharField(max_length=120)
+    public_description = models.TextField(blank=True, default="", max_length=5000)
+    gm_notes = models.TextField(blank=True, default="", max_length=20000)
+    revealed = models.BooleanField(default=False)
+    # Statistics (GM only). For TIMEMASTER: kind human/demorean, the seven Abilities without Luck,
+    # significance rating, optional status rating, skills and talents (timemaster-characters.md §8).
+    kind = models.CharField(max_length=20, blank=True, default="")
+    abilities = models.JSONField(default=dict, blank=True)
+    significance_rating = models.IntegerField(null=True, blank=True)
+    status_rating = models.SmallIntegerField(null=True, blank=True)
+    skills = models.JSONField(default=dict, blank=True)
+    talents = models.JSONField(default=list, blank=True)
+    created_by = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    objects = NPCQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["name", "id"]
+        indexes = [models.Index(fields=["campaign", "revealed"])]
+        verbose_name = "NPC"
+        verbose_name_plural = "NPCs"
+
+    def __str__(self) -> str:
+        return self.name

@@ -5,6 +5,7 @@ from rest_framework.authtoken.views import obtain_auth_token
 from rest_framework.routers import SimpleRouter
 
 from campaigns import api as campaigns_api
+from campaigns import api_npcs as campaigns_api_npcs
 
 router = SimpleRouter()
 router.register("campaigns", campaigns_api.CampaignViewSet, basename="campaign")
@@ -20,6 +21,7 @@ router.register(
     r"campaigns/(?P<campaign_pk>[0-9]{1,18})/missions", campaigns_api.MissionViewSet, basename="mission"
 )
 router.register(r"campaigns/(?P<campaign_pk>[0-9]{1,18})/rolls", campaigns_api.RollViewSet, basename="roll")
+router.register(r"campaigns/(?P<campaign_pk>[0-9]{1,18})/npcs", campaigns_api_npcs.NPCViewSet, basename="npc")
 
 api_v1 = [
     path("auth/token/", obtain_auth_token, name="api-token"),
