@@ -11,6 +11,7 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status, viewsets
+from rest_framework.metadata import SimpleMetadata
 from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 
@@ -130,12 +131,21 @@ class NPCWriteSerializer(serializers.Serializer):
 
 
 # --- views ---------------------------------------------------------------------------------------
+class NoFieldsMetadata(SimpleMetadata):
+    """OPTIONS without the serializer's fields: they would name the statistics to any member.
+    The OpenAPI schema documents the fields."""
+
+    def determine_actions(self, request, view):
+        return {}
+
+
 class NPCViewSet(viewsets.GenericViewSet):
     lookup_value_regex = r"[0-9]{1,18}"  # ids beyond 64 bits are 404, not an overflow
     queryset = NPC.objects.none()
     serializer_class = NPCGMSerializer
     # JSON only: the browsable renderer would draw the GM's write form on a player's page.
     renderer_classes = [JSONRenderer]
+    metadata_class = NoFieldsMetadata
     http_method_names = ["get", "post", "patch", "delete", "head", "options"]
 
     def _visible(self, membership: Membership):

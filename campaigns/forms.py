@@ -80,3 +80,94 @@ class RollForm(forms.Form):
         self.fields["character"].choices = [("", "—")] + [(c.pk, c.name) for c in characters]
         if not can_roll_secret:
             del self.fields["secret"]
+
+
+class NPCForm(forms.Form):
+    """A GM's NPC form. With ``rules`` (the system's NPC adapter from npc_services) it also has the
+    statistics; blank Abilities take the quick default of the kind, checked by the engine."""
+
+    name = forms.CharField(max_length=120, label="Name")
+    public_description = forms.CharField(
+        max_length=5000,
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        label="Public description",
+        help_text="Players see this (and the name) once you reveal the NPC.",
+    )
+    gm_notes = forms.CharField(
+        max_length=20000,
+        required=False,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        label="GM notes",
+        help_text="Only game masters ever see these.",
+    )
+    revealed = forms.BooleanField(required=False, label="Revealed to players")
+
+    def __init__(self, *args, rules=None, creating: bool = True, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.rules = rules
+        if rules is None:
+            return
+        self.fields["quick"] = forms.BooleanField(
+            required=False,
+            label="Quick NPC",
+            help_text="Blank Abilities and significance take the quick defaults of the kind "
+            "(a human's significance is rolled on 1d10; a Demorean gets its talents).",
+        )
+        self.fields["kind"] = forms.ChoiceField(label="Kind", choices=[(k, k.title()) for k in rules.kinds])
+        for code, name in rules.ability_names.items():
+            self.fields[f"ability_{code}"] = forms.IntegerField(
+                label=name, required=False, min_value=0, max_value=1000, help_text="Blank: quick default."
+            )
+        self.fields["significance_rating"] = forms.IntegerField(
+            label="Significance rating",
+            required=False,
+            help_text="Human 1 to 500; a Demorean's is always 0."
+            + ("" if creating else " Blank keeps the current rating."),
+        )
+        self.fields["status_rating"] = forms.IntegerField(
+            label="Status rating", required=False, help_text="Optional: 1 to 5 for an NPC with power."
+        )
+
+    TEXT_FIELDS = ("name", "public_description", "gm_notes", "revealed")
+
+    def text_fields(self):
+        return [self[name] for name in self.TEXT_FIELDS]
+
+    def statistics_fields(self):
+        """The GM-only statistics, in the form's order (empty without NPC rules)."""
+        return [self[name] for name in self.fields if name not in self.TEXT_FIELDS]
+
+    @classmethod
+    def initial_for(cls, npc) -> dict:
+        initial = {
+            "name": npc.name,
+            "public_description": npc.public_description,
+            "gm_notes": npc.gm_notes,
+            "revealed": npc.revealed,
+            "kind": npc.kind,
+            "significance_rating": npc.significance_rating,
+            "status_rating": npc.status_rating,
+        }
+        initial.update({f"ability_{code}": value for code, value in (npc.abilities or {}).items()})
+        return initial
+
+    def service_data(self) -> dict:
+        """The cleaned data in the shape npc_services takes."""
+        data = self.cleaned_data
+        out = {key: data[key] for key in ("name", "public_description", "gm_notes", "revealed")}
+        if self.rules is None:
+            return out
+        out["quick"] = data["quick"]
+        out["kind"] = data["kind"]
+        abilities = {
+            code: data[f"ability_{code}"]
+            for code in self.rules.ability_names
+            if data.get(f"ability_{code}") is not None
+        }
+        if abilities:
+            out["abilities"] = abilities
+        if data["significance_rating"] is not None:
+            out["significance_rating"] = data["significance_rating"]
+        out["status_rating"] = data["status_rating"]
+        return out

@@ -42,3 +42,12 @@ urlpatterns = [
     path("campaigns/<id:pk>/dice/log/", views.dice_log, name="campaign-dice-log"),
     path("join/<str:code>/", views.join, name="join"),
 ]
+
+from campaigns import npc_views  # noqa: E402
+
+urlpatterns += [
+    path("campaigns/<id:pk>/npcs/", npc_views.npc_list, name="npc-list"),
+    path("campaigns/<id:pk>/npcs/<id:npc_pk>/", npc_views.npc_detail, name="npc-detail"),
+    path("campaigns/<id:pk>/npcs/<id:npc_pk>/reveal/", npc_views.npc_reveal, name="npc-reveal"),
+    path("campaigns/<id:pk>/npcs/<id:npc_pk>/delete/", npc_views.npc_delete, name="npc-delete"),
+]

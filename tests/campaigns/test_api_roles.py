@@ -146,9 +146,10 @@ def test_the_walk_covers_every_api_route():
         for group in get_resolver().url_patterns[0].url_patterns
         for p in getattr(group, "url_patterns", [])
     }
+    from tests.campaigns.test_npcs import ENDPOINTS as NPC_ENDPOINTS  # walked there
     from tests.characters.test_api_roles import ENDPOINTS as CHARACTER_ENDPOINTS  # walked there
 
-    walked = {e[0] for e in ENDPOINTS + CHARACTER_ENDPOINTS} | {"api-token"}
+    walked = {e[0] for e in ENDPOINTS + CHARACTER_ENDPOINTS + NPC_ENDPOINTS} | {"api-token"}
     assert names - walked == set(), f"endpoints nobody tested: {names - walked}"
 
 
