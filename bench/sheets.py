@@ -1,0 +1,156 @@
+"""Sheet rendering figures (issue 8): medians of 20 renders, ratios, and worker memory over 300 renders.
+
+(a) a minimal one-page document, (b) each system's filled sheet, (c) a 20-character party bundle as
+one document, (d) fetching an already-rendered sheet through the download view. Then b/a, (c/20)/b,
+d/b, and the RSS of this process (a warm worker) over 300 renders. Runs in its own process on a
+scratch SQLite database, so its memory figures are its own. Prints figures only.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPEAT = 20
+MEMORY_RENDERS = 300
+BUNDLE_SIZE = 20
+
+
+def rss_mb() -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def median_seconds(fn, repeat: int = REPEAT, warmup: int = 2) -> float:
+    for _ in range(warmup):
+        fn()
+    times = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - started)
+    return statistics.median(times)
+
+
+def run(var_dir: str) -> None:
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    os.environ.update(
+        DOSSIER_VAR_DIR=var_dir,
+        DEBUG=os.environ.get("DEBUG", "1"),
+        DATABASE_URL=f"sqlite:///{var_dir}/bench.sqlite3",
+        DJANGO_SETTINGS_MODULE="config.settings",
+        MEDIA_ROOT=f"{var_dir}/media",
+    )
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+    from django.test.utils import override_settings
+
+    from campaigns import services as campaign_services
+    from campaigns.access import get_campaign_for_user
+    from characters.models import Character
+    from characters.systems import get_system
+    from sheets import rendering, services
+    from sheets.tasks import run_render
+    from tests.sheets.conftest import BUILDERS
+
+    def sheet_of(system: str, name: str):
+        return rendering.SheetPage(
+            get_system(system).sheet(BUILDERS[system](name=name)), "Bench", character=name, revision=1
+        )
+
+    def render(pages):
+        return rendering.render_pdf(pages, title="Bench", author="Dossier bench")
+
+    minimal = median_seconds(rendering.render_minimal)
+    print(f"   (a) minimal one-page document          median {minimal * 1000:7.1f} ms")
+    filled = {}
+    for system in ("timemaster", "time_to_kill", "tempo", "d6"):
+        page = sheet_of(system, "Bench Agent")
+        filled[system] = median_seconds(lambda page=page: render([page]))
+        print(
+            f"   (b) {system + ' sheet':<34} median {filled[system] * 1000:7.1f} ms"
+            f"   b/a {filled[system] / minimal:5.2f}"
+        )
+    bundle_pages = [sheet_of("timemaster", f"Agent {i:02d}") for i in range(BUNDLE_SIZE)]
+    bundle = median_seconds(lambda: render(bundle_pages))
+    per_character = bundle / BUNDLE_SIZE
+    print(
+        f"   (c) {BUNDLE_SIZE}-character party bundle          median {bundle * 1000:7.1f} ms"
+        f"   per character {per_character * 1000:6.1f} ms"
+        f"   (c/{BUNDLE_SIZE})/b {per_character / filled['timemaster']:5.2f}"
+    )
+
+    with override_settings(
+        PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"], ALLOWED_HOSTS=["*"]
+    ):
+        users = get_user_model().objects
+        gm = users.create_user("bench-gm", password="bench-password")
+        campaign = campaign_services.create_campaign(gm, name="Bench", system="timemaster")
+        build = BUILDERS["timemaster"](name="Harry Adams")
+        character = Character.objects.create(
+            campaign=campaign,
+            owner=gm,
+            system="timemaster",
+            name="Harry Adams",
+            status="active",
+            build=build,
+            creation_build=build,
+            revision=1,
+        )
+        _, membership = get_campaign_for_user(gm, campaign.pk)
+        sheet, _ = services.request_render(gm, "character", campaign, membership, character)
+        run_render(sheet.pk)
+        client = Client()
+        client.force_login(gm)
+
+        def fetch():
+            response = client.get(f"/api/v1/sheets/{sheet.pk}/download/")
+            assert response.status_code == 200
+            b"".join(response.streaming_content)
+
+        download = median_seconds(fetch)
+    print(
+        f"   (d) repeat download of a stored PDF     median {download * 1000:7.1f} ms"
+        f"   d/b {download / filled['timemaster']:5.3f}"
+    )
+
+    page = sheet_of("timemaster", "Memory Agent")
+    render([page])
+    start = rss_mb()
+    marks = []
+    for index in range(1, MEMORY_RENDERS + 1):
+        render([page])
+        if index % 100 == 0:
+            marks.append(f"{index}: {rss_mb():.1f} MB")
+    end = rss_mb()
+    print(
+        f"   worker RSS over {MEMORY_RENDERS} renders: start {start:.1f} MB, {', '.join(marks)}"
+        f"   growth {end - start:+.1f} MB"
+    )
+
+
+def main() -> None:
+    """Run in a fresh process: its own Django setup, scratch database and memory figures."""
+    with tempfile.TemporaryDirectory(prefix="dossier-bench-sheets-") as var_dir:
+        subprocess.run([sys.executable, __file__, "--run", var_dir], check=True)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 3 and sys.argv[1] == "--run":
+        run(sys.argv[2])
+    else:
+        main()
