@@ -21,15 +21,12 @@ from characters.systems.timemaster.tables import ABILITY_NAMES, NPC_ABILITY_CODE
 
 #: The statistics fields of the NPC model (GM only, never shown to players).
 STAT_FIELDS = ("kind", "abilities", "significance_rating", "status_rating", "skills", "talents")
-#: Every field a GM may write.
-TEXT_FIELDS = ("name", "public_description", "gm_notes", "revealed")
 
 
 class TimemasterNPCRules:
     """timemaster-characters.md §8 through characters.systems.timemaster.npcs."""
 
     kinds = NPC_KINDS
-    ability_codes = NPC_ABILITY_CODES
     ability_names = {code: ABILITY_NAMES[code] for code in NPC_ABILITY_CODES}
     # engine record key -> model field
     field_names = {"significance": "significance_rating", "status": "status_rating"}
@@ -153,16 +150,16 @@ def update_npc(npc: NPC, data: dict[str, Any], rng: random.Random | None = None)
     if not name:
         raise ValidationError({"name": "Give the NPC a name."})
     if any(field in data for field in (*STAT_FIELDS, "quick")):
-        stats = {field: getattr(npc, field) for field in STAT_FIELDS}
-        stats.update({field: data[field] for field in STAT_FIELDS if field in data})
-        if isinstance(data.get("abilities"), dict) and isinstance(npc.abilities, dict):
-            stats["abilities"] = {**npc.abilities, **data["abilities"]}
-        if data.get("kind") not in (None, npc.kind) and "significance_rating" not in data:
-            stats["significance_rating"] = None
-        if data.get("quick"):
+        if data.get("quick") or rules_for(npc.system) is None:
+            # a quick NPC starts again from the defaults; without rules only the given ones count
             stats = {field: data.get(field) for field in STAT_FIELDS}
-        if rules_for(npc.system) is None:
-            stats = {field: data.get(field) for field in STAT_FIELDS}
+        else:
+            stats = {field: getattr(npc, field) for field in STAT_FIELDS}
+            stats.update({field: data[field] for field in STAT_FIELDS if field in data})
+            if isinstance(data.get("abilities"), dict) and isinstance(npc.abilities, dict):
+                stats["abilities"] = {**npc.abilities, **data["abilities"]}
+            if data.get("kind") not in (None, npc.kind) and "significance_rating" not in data:
+                stats["significance_rating"] = None  # the new kind's default (a Demorean's 0)
         for field, value in _checked_stats(npc.system, name, stats, bool(data.get("quick")), rng).items():
             setattr(npc, field, value)
     npc.name = name

@@ -116,6 +116,11 @@ def test_outsider_gets_404_for_an_npc_of_a_campaign_it_is_not_in_even_by_its_own
     response = outsider.get(f"/api/v1/campaigns/{world.elsewhere.pk}/npcs/{ids['shown']}/")
     assert response.status_code == 404
     assert outsider.get(f"/api/v1/campaigns/{world.elsewhere.pk}/npcs/").json()["count"] == 0
+    # the outsider is the GM of that campaign, yet cannot change or delete another campaign's NPC
+    url = f"/api/v1/campaigns/{world.elsewhere.pk}/npcs/{ids['shown']}/"
+    assert outsider.patch(url, {"name": "Mine now"}, format="json").status_code == 404
+    assert outsider.delete(url).status_code == 404
+    assert NPC.objects.get(pk=ids["shown"]).name == "Senator Vale"
 
 
 # --- secrecy ------------------------------------------------------------------------------------
