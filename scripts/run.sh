@@ -13,7 +13,8 @@ cleanup() {
   echo "Dossier stopped."
 }
 trap cleanup INT TERM EXIT
-.venv/bin/celery -A config worker --loglevel=INFO --concurrency=2 &
+# -B runs the beat schedule in this worker: the reconciler that re-queues stuck sheet renders.
+.venv/bin/celery -A config worker -B --schedule var/celerybeat-schedule --loglevel=INFO --concurrency=2 &
 pids+=($!)
 echo
 echo "Dossier: http://$HOST:$PORT/  (worker pid ${pids[0]}; Ctrl-C stops both)"

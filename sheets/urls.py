@@ -2,11 +2,12 @@
 
 from django.urls import path
 
+import characters.urls  # noqa: F401  (registers "chid": ids that fit 64 bits, longer ones 404)
 from sheets import views
 
 urlpatterns = [
-    path("campaigns/<int:campaign_pk>/sheets/", views.campaign_sheets, name="campaign-sheets"),
-    path("sheets/<int:render_pk>/", views.render_page, name="sheet-render"),
-    path("sheets/<int:render_pk>/status/", views.render_status, name="sheet-render-status"),
-    path("sheets/<int:render_pk>/download/", views.download, name="sheet-download"),
+    path("campaigns/<chid:campaign_pk>/sheets/", views.campaign_sheets, name="campaign-sheets"),
+    path("sheets/<chid:render_pk>/", views.render_page, name="sheet-render"),
+    path("sheets/<chid:render_pk>/status/", views.render_status, name="sheet-render-status"),
+    path("sheets/<chid:render_pk>/download/", views.download, name="sheet-download"),
 ]

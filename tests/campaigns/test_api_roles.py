@@ -148,8 +148,9 @@ def test_the_walk_covers_every_api_route():
     }
     from tests.campaigns.test_npcs import ENDPOINTS as NPC_ENDPOINTS  # walked there
     from tests.characters.test_api_roles import ENDPOINTS as CHARACTER_ENDPOINTS  # walked there
+    from tests.sheets.test_api_roles import WALKED_ROUTES as SHEET_ROUTES  # walked there
 
-    walked = {e[0] for e in ENDPOINTS + CHARACTER_ENDPOINTS + NPC_ENDPOINTS} | {"api-token"}
+    walked = {e[0] for e in ENDPOINTS + CHARACTER_ENDPOINTS + NPC_ENDPOINTS} | {"api-token"} | SHEET_ROUTES
     assert names - walked == set(), f"endpoints nobody tested: {names - walked}"
 
 

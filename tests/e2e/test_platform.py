@@ -32,13 +32,13 @@ def test_signup_campaign_invite_join_and_roll(new_page, shot, transactional_db):
 
     player = new_page(390, 844)  # a phone
     player.goto(link)
-    player.get_by_role("link", name="Sign up").click()
+    player.get_by_role("main").get_by_role("link", name="Sign up").click()
     sign_up(player, "newplayer")
     player.get_by_role("button", name="Join as a player").click()
     expect(player.get_by_role("heading", name="Chronos Watch")).to_be_visible()
 
     player.get_by_role("navigation", name="Campaign").get_by_role("link", name="Dice").click()
-    player.get_by_label("Dice").select_option("d10")
+    player.get_by_label("Dice", exact=True).select_option("d10")
     player.get_by_label("How many (extra dice for 3d6)").fill("3")
     player.get_by_label("What for").fill("Sneak past the guard")
     player.get_by_role("button", name="Roll").click()
@@ -63,6 +63,10 @@ def test_signup_campaign_invite_join_and_roll(new_page, shot, transactional_db):
 def test_pages_work_with_the_keyboard(new_page, transactional_db):
     page = new_page()
     page.goto("/accounts/signup/")
+    # The form puts the cursor in its first field (autofocus); from the top of the page instead,
+    # the first Tab must reach the skip link.
+    assert page.evaluate("document.activeElement.id") == "id_username"
+    page.evaluate("document.body.tabIndex = -1; document.body.focus()")
     page.keyboard.press("Tab")
     assert page.evaluate("document.activeElement.textContent") == "Skip to content"
     for _ in range(6):

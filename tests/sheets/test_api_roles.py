@@ -219,3 +219,8 @@ def test_a_failed_render_says_why(world, party, api):
     SheetRender.objects.filter(pk=render.pk).update(status=RenderStatus.FAILED, error="The sheet broke.")
     data = api(world.users["player"]).get(f"/api/v1/sheets/{render.pk}/").json()
     assert data["status"] == "failed" and data["error"] == "The sheet broke." and data["download_url"] is None
+
+
+#: The API routes whose every persona this module walks (read by the route-coverage test in
+#: tests/campaigns/test_api_roles.py).
+WALKED_ROUTES = {"api-sheet-request", "api-sheet-render", "api-sheet-download"}
