@@ -2,21 +2,10 @@ from django.contrib.auth import views as auth_views
 from django.urls import path, register_converter
 
 from campaigns import views
+from characters.urls import CharacterIdConverter
 
-
-class IdConverter:
-    """Database ids: digits that fit a 64-bit integer (longer ones are a 404, not an overflow)."""
-
-    regex = "[0-9]{1,18}"
-
-    def to_python(self, value):
-        return int(value)
-
-    def to_url(self, value):
-        return str(value)
-
-
-register_converter(IdConverter, "id")
+# One id converter for the whole site (18 digits: longer ids are a 404, not an overflow).
+register_converter(CharacterIdConverter, "id")
 
 urlpatterns = [
     path("", views.home, name="home"),
