@@ -43,6 +43,10 @@ INSTALLED_APPS = [
     "characters",
     "campaigns",
     "sheets",
+    "ttk_missions",
+    "tempo_conflicts",
+    "d6_encounters",
+    "archive",
 ]
 
 MIDDLEWARE = [

@@ -31,6 +31,10 @@ api_v1 = [
     *router.urls,
     path("", include("characters.api_urls")),
     path("", include("sheets.api_urls")),
+    path("", include("ttk_missions.api_urls")),
+    path("", include("tempo_conflicts.api_urls")),
+    path("", include("d6_encounters.api_urls")),
+    path("", include("archive.api_urls")),
 ]
 
 urlpatterns = [
@@ -40,6 +44,10 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("", include("characters.urls")),
     path("", include("sheets.urls")),
+    path("", include("ttk_missions.urls")),
+    path("", include("tempo_conflicts.urls")),
+    path("", include("d6_encounters.urls")),
+    path("", include("archive.urls")),
     path("", include("campaigns.urls")),
 ]
 

@@ -1,0 +1,1 @@
+"""Export and import of characters and whole campaigns as versioned JSON."""

@@ -1,0 +1,3 @@
+"""Web pages of the archive app."""
+
+urlpatterns: list = []

@@ -1,0 +1,1 @@
+"""D6 System encounters: participants, initiative, rounds and declared actions."""

@@ -1,0 +1,3 @@
+"""Web pages of the d6_encounters app."""
+
+urlpatterns: list = []

@@ -1,0 +1,1 @@
+"""Tempo: rolls from the character page and conflicts tracked as tempo."""

@@ -1,0 +1,3 @@
+"""Web pages of the tempo_conflicts app."""
+
+urlpatterns: list = []

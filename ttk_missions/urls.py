@@ -1,0 +1,3 @@
+"""Web pages of the ttk_missions app."""
+
+urlpatterns: list = []
