@@ -12,9 +12,17 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
-from campaigns import services
+from campaigns import checks, services
 from campaigns.access import get_campaign_for_user, require
-from campaigns.forms import CampaignForm, InvitationForm, RoleForm, RollForm, SignupForm, settings_form_class
+from campaigns.forms import (
+    CampaignForm,
+    CheckForm,
+    InvitationForm,
+    RoleForm,
+    RollForm,
+    SignupForm,
+    settings_form_class,
+)
 from campaigns.models import Campaign, Invitation, Membership, Roll
 from characters.models import Character
 from characters.systems import get_system
@@ -235,6 +243,37 @@ def _roll_form(campaign, membership, request, data=None):
     )
 
 
+def _check_form(campaign, membership, request, data=None):
+    """The TIMEMASTER check form for the agent chosen (in ``data`` or the query), or None when the
+    member has no agent to check."""
+    if campaign.system != checks.SYSTEM or not membership.at_least("player"):
+        return None
+    agents = list(
+        checks.checkable_agents(membership).only("id", "name", "system", "status", "build", "owner")
+    )
+    if not agents:
+        return None
+    chosen = (data or request.GET).get("check-character", "")
+    agent = next((a for a in agents if str(a.pk) == chosen), agents[0])
+    try:
+        scores = checks.agent_scores(agent)
+    except ValidationError:
+        scores = []
+    form = CheckForm(
+        data,
+        prefix="check",
+        initial={"character": agent.pk},
+        agents=agents,
+        scores=scores,
+        results_keys=list(checks.RESULTS_KEY_NAMES.items()),
+        missions=campaign.missions.only("id", "title", "campaign"),
+        can_roll_secret=membership.is_gm,
+        reload_url=reverse("campaign-dice", args=[campaign.pk]),
+    )
+    form.agent = agent
+    return form
+
+
 def _roll_log(request, membership):
     rolls = Roll.objects.visible_to(request.user, membership).select_related("roller", "mission", "character")
     mission, character = request.GET.get("mission"), request.GET.get("character")
@@ -245,13 +284,27 @@ def _roll_log(request, membership):
     return rolls[:ROLL_LOG_SIZE]
 
 
+def _dice_page(request, campaign, membership, *, form=None, check_form=None, status=200, **extra):
+    context = {
+        "campaign": campaign,
+        "membership": membership,
+        "form": form if form is not None else _roll_form(campaign, membership, request),
+        "check_form": check_form if check_form is not None else _check_form(campaign, membership, request),
+        "rolls": _roll_log(request, membership),
+        "missions": campaign.missions.only("id", "title", "campaign"),
+        **extra,
+    }
+    template = "campaigns/_dice_panel.html" if request.htmx else "campaigns/dice.html"
+    return render(request, template, context, status=status)
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def dice(request, pk):
     campaign, membership = get_campaign_for_user(request.user, pk)
     status = 200
     last_roll = None
-    form = _roll_form(campaign, membership, request)
+    form = None
     if request.method == "POST":
         require(membership, "player")
         form = _roll_form(campaign, membership, request, request.POST)
@@ -277,18 +330,46 @@ def dice(request, pk):
                 for message in messages_:
                     form.add_error(None, message)
                 status = 400
+            else:
+                form = None  # a fresh form after a roll
         else:
             status = 400
-    context = {
-        "campaign": campaign,
-        "membership": membership,
-        "form": form,
-        "rolls": _roll_log(request, membership),
-        "last_roll": last_roll,
-        "missions": campaign.missions.only("id", "title", "campaign"),
-    }
-    template = "campaigns/_dice_panel.html" if request.htmx else "campaigns/dice.html"
-    return render(request, template, context, status=status)
+    return _dice_page(request, campaign, membership, form=form, status=status, last_roll=last_roll)
+
+
+@login_required
+@require_POST
+def dice_check(request, pk):
+    """Roll a TIMEMASTER check of an agent's score (campaigns/checks.py); it goes into the log."""
+    campaign, membership = get_campaign_for_user(request.user, pk)
+    require(membership, "player")
+    form = _check_form(campaign, membership, request, request.POST)
+    if form is None:
+        raise PermissionDenied("You have no agent to roll a check for in this campaign.")
+    last_check = None
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            agent = checks.agent_for_check(membership, data["character"])
+            mission = campaign.missions.filter(pk=data["mission"]).first() if data["mission"] else None
+            last_check = checks.roll_check(
+                membership,
+                agent,
+                data["score"],
+                kind=data["kind"],
+                defense_column=data["defense_column"],
+                results_key=data["results_key"],
+                modifier=data["modifier"],
+                secret=data.get("secret", False),
+                mission=mission,
+                purpose=data["purpose"],
+            )
+        except ValidationError as error:
+            for field, problems in error.message_dict.items():
+                for problem in problems:
+                    form.add_error(field if field in form.fields else None, problem)
+    status = 200 if last_check else 400
+    return _dice_page(request, campaign, membership, check_form=form, status=status, last_check=last_check)
 
 
 @login_required
