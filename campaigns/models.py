@@ -6,6 +6,7 @@ import secrets
 from datetime import timedelta
 
 from django.conf import settings as django_settings
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils import timezone
 
@@ -119,7 +120,12 @@ class Invitation(models.Model):
 
 
 class Mission(models.Model):
-    """A mission (adventure) of a campaign. The system issues add their own records to it."""
+    """A mission (adventure) of a campaign. The system issues add their own records to it.
+
+    TIMEMASTER missions also carry a destination, the adventure's significance, the agents sent,
+    the GM's Historical Changes Chart and, once closed, the engine's outcome (timemaster-characters.md
+    §6.1-§6.2, rulings 2-5). Significance, chart, tally and outcome are the GM's until published.
+    """
 
     class Status(models.TextChoices):
         PLANNED = "planned", "Planned"
@@ -128,17 +134,111 @@ class Mission(models.Model):
         FAILED = "failed", "Failed"
         ABORTED = "aborted", "Aborted"
 
+    CLOSED_STATUSES = (Status.COMPLETED, Status.FAILED, Status.ABORTED)
+
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="missions")
     title = models.CharField(max_length=200)
     briefing = models.TextField(blank=True, default="", max_length=20000)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PLANNED)
     created_at = models.DateTimeField(auto_now_add=True)
+    # Destination (timemaster-characters.md §9.5): Parallel code, place, and the years entered and
+    # left (negative = B.C., no year 0).
+    parallel = models.CharField(max_length=12, blank=True, default="")
+    place = models.CharField(max_length=200, blank=True, default="")
+    start_year = models.IntegerField(null=True, blank=True)
+    end_year = models.IntegerField(null=True, blank=True)
+    significance_rating = models.PositiveSmallIntegerField(
+        null=True, blank=True, validators=[MinValueValidator(1), MaxValueValidator(1000)]
+    )
+    agents = models.ManyToManyField("characters.Character", blank=True, related_name="missions")
+    # Lines {"low": int, "high": int | None, "text": str}, checked by significance.validate_chart.
+    historical_changes_chart = models.JSONField(default=list, blank=True)
+    success = models.BooleanField(null=True, blank=True)
+    # significance.resolve_mission's outcome (check, verdict, pool, split, awards); GM-secret
+    # until published. Earlier outcomes replaced by a correction after closing stay listed.
+    outcome = models.JSONField(default=dict, blank=True)
+    previous_outcomes = models.JSONField(default=list, blank=True)
+    check_roll = models.ForeignKey("Roll", on_delete=models.RESTRICT, null=True, blank=True, related_name="+")
+    started_at = models.DateTimeField(null=True, blank=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+    closed_by = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    published_at = models.DateTimeField(null=True, blank=True)
+    published_by = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
 
     class Meta:
         ordering = ["-created_at", "-id"]
 
     def __str__(self) -> str:
         return self.title
+
+    @property
+    def is_closed(self) -> bool:
+        return self.status in self.CLOSED_STATUSES
+
+    @property
+    def is_published(self) -> bool:
+        return self.published_at is not None
+
+
+class SignificanceEntry(models.Model):
+    """One line of a mission's significance tally (timemaster-characters.md §6.1, ruling 4).
+
+    Append-only: a mistake recorded by error is undone by a new entry that reverses it (and, once
+    the mission is closed, that is the only correction there is). GM-only until the mission's
+    result is published; then players see the entries marked ``shown_to_players``.
+    """
+
+    class Kind(models.TextChoices):
+        NPC_DEATH = "npc_death", "NPC death"
+        EVENT_CHANGED = "event_changed", "Event changed"
+        EQUIPMENT_LEFT_BEHIND = "equipment_left_behind", "Equipment left behind"
+        OTHER = "other", "Other mistake"
+        REVERSAL = "reversal", "Reversal"
+
+    mission = models.ForeignKey(Mission, on_delete=models.CASCADE, related_name="tally_entries")
+    kind = models.CharField(max_length=30, choices=Kind.choices)
+    description = models.TextField(blank=True, default="", max_length=2000)
+    rating = models.PositiveSmallIntegerField(null=True, blank=True)  # None on a reversal
+    npc = models.ForeignKey("NPC", on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    equipment_item = models.CharField(max_length=30, blank=True, default="")  # a SEP_ITEMS key
+    reverses = models.ForeignKey(
+        "self", on_delete=models.RESTRICT, null=True, blank=True, related_name="reversed_by"
+    )
+    reason = models.CharField(max_length=500, blank=True, default="")
+    after_close = models.BooleanField(default=False)
+    shown_to_players = models.BooleanField(default=True)
+    recorded_by = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+        verbose_name_plural = "significance entries"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["reverses"],
+                condition=models.Q(reverses__isnull=False),
+                name="a_mistake_is_reversed_once",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} ({self.rating}) on mission {self.mission_id}"
+
+    def save(self, *args, **kwargs):
+        if not self._state.adding and not kwargs.pop("_allow_update", False):
+            raise ValueError(
+                "The significance tally is append-only: reverse an entry instead of changing it."
+            )
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise ValueError("The significance tally is append-only: reverse an entry instead of deleting it.")
 
 
 class RollQuerySet(models.QuerySet):
