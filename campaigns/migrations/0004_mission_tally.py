@@ -7,115 +7,195 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('campaigns', '0003_npc'),
-        ('characters', '0002_ledger'),
+        ("campaigns", "0003_npc"),
+        ("characters", "0002_ledger"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='mission',
-            name='agents',
-            field=models.ManyToManyField(blank=True, related_name='missions', to='characters.character'),
+            model_name="mission",
+            name="agents",
+            field=models.ManyToManyField(blank=True, related_name="missions", to="characters.character"),
         ),
         migrations.AddField(
-            model_name='mission',
-            name='check_roll',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.RESTRICT, related_name='+', to='campaigns.roll'),
+            model_name="mission",
+            name="check_roll",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.RESTRICT,
+                related_name="+",
+                to="campaigns.roll",
+            ),
         ),
         migrations.AddField(
-            model_name='mission',
-            name='closed_at',
+            model_name="mission",
+            name="closed_at",
             field=models.DateTimeField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='mission',
-            name='closed_by',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL),
+            model_name="mission",
+            name="closed_by",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="+",
+                to=settings.AUTH_USER_MODEL,
+            ),
         ),
         migrations.AddField(
-            model_name='mission',
-            name='end_year',
+            model_name="mission",
+            name="end_year",
             field=models.IntegerField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='mission',
-            name='historical_changes_chart',
+            model_name="mission",
+            name="historical_changes_chart",
             field=models.JSONField(blank=True, default=list),
         ),
         migrations.AddField(
-            model_name='mission',
-            name='outcome',
+            model_name="mission",
+            name="outcome",
             field=models.JSONField(blank=True, default=dict),
         ),
         migrations.AddField(
-            model_name='mission',
-            name='parallel',
-            field=models.CharField(blank=True, default='', max_length=12),
+            model_name="mission",
+            name="parallel",
+            field=models.CharField(blank=True, default="", max_length=12),
         ),
         migrations.AddField(
-            model_name='mission',
-            name='place',
-            field=models.CharField(blank=True, default='', max_length=200),
+            model_name="mission",
+            name="place",
+            field=models.CharField(blank=True, default="", max_length=200),
         ),
         migrations.AddField(
-            model_name='mission',
-            name='previous_outcomes',
+            model_name="mission",
+            name="previous_outcomes",
             field=models.JSONField(blank=True, default=list),
         ),
         migrations.AddField(
-            model_name='mission',
-            name='published_at',
+            model_name="mission",
+            name="published_at",
             field=models.DateTimeField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='mission',
-            name='published_by',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL),
+            model_name="mission",
+            name="published_by",
+            field=models.ForeignKey(
+                blank=True,
+                null=True,
+                on_delete=django.db.models.deletion.SET_NULL,
+                related_name="+",
+                to=settings.AUTH_USER_MODEL,
+            ),
         ),
         migrations.AddField(
-            model_name='mission',
-            name='significance_rating',
-            field=models.PositiveSmallIntegerField(blank=True, null=True, validators=[django.core.validators.MinValueValidator(1), django.core.validators.MaxValueValidator(1000)]),
+            model_name="mission",
+            name="significance_rating",
+            field=models.PositiveSmallIntegerField(
+                blank=True,
+                null=True,
+                validators=[
+                    django.core.validators.MinValueValidator(1),
+                    django.core.validators.MaxValueValidator(1000),
+                ],
+            ),
         ),
         migrations.AddField(
-            model_name='mission',
-            name='start_year',
+            model_name="mission",
+            name="start_year",
             field=models.IntegerField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='mission',
-            name='started_at',
+            model_name="mission",
+            name="started_at",
             field=models.DateTimeField(blank=True, null=True),
         ),
         migrations.AddField(
-            model_name='mission',
-            name='success',
+            model_name="mission",
+            name="success",
             field=models.BooleanField(blank=True, null=True),
         ),
         migrations.CreateModel(
-            name='SignificanceEntry',
+            name="SignificanceEntry",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('npc_death', 'NPC death'), ('event_changed', 'Event changed'), ('equipment_left_behind', 'Equipment left behind'), ('other', 'Other mistake'), ('reversal', 'Reversal')], max_length=30)),
-                ('description', models.TextField(blank=True, default='', max_length=2000)),
-                ('rating', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('equipment_item', models.CharField(blank=True, default='', max_length=30)),
-                ('reason', models.CharField(blank=True, default='', max_length=500)),
-                ('after_close', models.BooleanField(default=False)),
-                ('shown_to_players', models.BooleanField(default=True)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('mission', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='tally_entries', to='campaigns.mission')),
-                ('npc', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='campaigns.npc')),
-                ('recorded_by', models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('reverses', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.RESTRICT, related_name='reversed_by', to='campaigns.significanceentry')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("npc_death", "NPC death"),
+                            ("event_changed", "Event changed"),
+                            ("equipment_left_behind", "Equipment left behind"),
+                            ("other", "Other mistake"),
+                            ("reversal", "Reversal"),
+                        ],
+                        max_length=30,
+                    ),
+                ),
+                ("description", models.TextField(blank=True, default="", max_length=2000)),
+                ("rating", models.PositiveSmallIntegerField(blank=True, null=True)),
+                ("equipment_item", models.CharField(blank=True, default="", max_length=30)),
+                ("reason", models.CharField(blank=True, default="", max_length=500)),
+                ("after_close", models.BooleanField(default=False)),
+                ("shown_to_players", models.BooleanField(default=True)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "mission",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="tally_entries",
+                        to="campaigns.mission",
+                    ),
+                ),
+                (
+                    "npc",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to="campaigns.npc",
+                    ),
+                ),
+                (
+                    "recorded_by",
+                    models.ForeignKey(
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "reverses",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.RESTRICT,
+                        related_name="reversed_by",
+                        to="campaigns.significanceentry",
+                    ),
+                ),
             ],
             options={
-                'verbose_name_plural': 'significance entries',
-                'ordering': ['id'],
-                'constraints': [models.UniqueConstraint(condition=models.Q(('reverses__isnull', False)), fields=('reverses',), name='a_mistake_is_reversed_once')],
+                "verbose_name_plural": "significance entries",
+                "ordering": ["id"],
+                "constraints": [
+                    models.UniqueConstraint(
+                        condition=models.Q(("reverses__isnull", False)),
+                        fields=("reverses",),
+                        name="a_mistake_is_reversed_once",
+                    )
+                ],
             },
         ),
     ]
