@@ -1,3 +1,14 @@
 """Web pages of the ttk_missions app."""
 
-urlpatterns: list = []
+from django.urls import path
+
+import characters.urls  # noqa: F401  (registers "chid": ids that fit 64 bits, longer ones 404)
+from ttk_missions import views
+
+urlpatterns: list = [
+    path("campaigns/<chid:pk>/ttk/", views.run_list, name="ttk-run-list"),
+    path("ttk/<chid:pk>/", views.run_page, name="ttk-run"),
+    path("ttk/<chid:pk>/panel/", views.run_panel, name="ttk-run-panel"),
+    path("ttk/<chid:pk>/move/", views.run_move, name="ttk-run-move"),
+    path("ttk/<chid:pk>/history/", views.run_history, name="ttk-run-history"),
+]
