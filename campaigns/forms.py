@@ -103,9 +103,14 @@ class NPCForm(forms.Form):
     )
     revealed = forms.BooleanField(required=False, label="Revealed to players")
 
+    SKILL_ROWS_FREE = 3  # empty skill rows offered beyond the NPC's current skills
+    SKILL_ROWS_MIN = 4
+    SKILL_ROWS_MAX = 70  # more than the chart has skills: a hand-made POST cannot grow the form
+
     def __init__(self, *args, rules=None, creating: bool = True, **kwargs):
         super().__init__(*args, **kwargs)
         self.rules = rules
+        self.skill_row_count = 0
         if rules is None:
             return
         self.fields["quick"] = forms.BooleanField(
@@ -128,15 +133,82 @@ class NPCForm(forms.Form):
         self.fields["status_rating"] = forms.IntegerField(
             label="Status rating", required=False, help_text="Optional: 1 to 5 for an NPC with power."
         )
+        self._add_skill_rows(rules)
+        self.fields["talents"] = forms.MultipleChoiceField(
+            label="Paranormal talents",
+            required=False,
+            choices=rules.talent_choices(),
+            widget=forms.CheckboxSelectMultiple,
+            help_text="Humans take human talents, Demoreans Demorean ones. A quick Demorean with "
+            "none ticked gets all of its kind.",
+        )
+
+    def _add_skill_rows(self, rules) -> None:
+        """Pairs of selects (skill from the chart, level): the NPC's skills plus a few free rows."""
+        source = self.data if self.is_bound else self.initial
+        used = [
+            int(name.removeprefix("skill_"))
+            for name in source
+            if name.startswith("skill_") and name.removeprefix("skill_").isdigit()
+        ]
+        wanted = max(
+            [self.SKILL_ROWS_MIN, *((i + 1 + (0 if self.is_bound else self.SKILL_ROWS_FREE)) for i in used)]
+        )
+        self.skill_row_count = min(wanted, self.SKILL_ROWS_MAX)
+        levels = [("", "—")] + list(rules.skill_levels.items())
+        for index in range(self.skill_row_count):
+            self.fields[f"skill_{index}"] = forms.ChoiceField(
+                label=f"Skill {index + 1}", required=False, choices=[("", "—"), *rules.skill_choices()]
+            )
+            self.fields[f"level_{index}"] = forms.ChoiceField(
+                label=f"Level of skill {index + 1}", required=False, choices=levels
+            )
 
     TEXT_FIELDS = ("name", "public_description", "gm_notes", "revealed")
+
+    def _is_catalogue_field(self, name: str) -> bool:
+        return name == "talents" or name.startswith(("skill_", "level_"))
 
     def text_fields(self):
         return [self[name] for name in self.TEXT_FIELDS]
 
     def statistics_fields(self):
-        """The GM-only statistics, in the form's order (empty without NPC rules)."""
-        return [self[name] for name in self.fields if name not in self.TEXT_FIELDS]
+        """The GM-only scores, in the form's order (empty without NPC rules); skills and talents
+        have their own parts of the form."""
+        return [self[n] for n in self.fields if n not in self.TEXT_FIELDS and not self._is_catalogue_field(n)]
+
+    def skill_rows(self):
+        return [(self[f"skill_{i}"], self[f"level_{i}"]) for i in range(self.skill_row_count)]
+
+    def clean(self):
+        data = super().clean()
+        if self.rules is None:
+            return data
+        seen: dict[str, int] = {}
+        for index in range(self.skill_row_count):
+            skill, level = data.get(f"skill_{index}"), data.get(f"level_{index}")
+            if skill and not level:
+                self.add_error(f"level_{index}", "Choose Specialist, Expert or Master for this skill.")
+            elif level and not skill:
+                self.add_error(f"skill_{index}", "Choose the skill this level is for.")
+            elif skill in seen:
+                self.add_error(f"skill_{index}", f"This skill is already in row {seen[skill] + 1}.")
+            if skill:
+                seen.setdefault(skill, index)
+        return data
+
+    def field_for_problem(self, field: str) -> str | None:
+        """The form field an engine problem names (``abilities.STR``, ``skills.boxing.level``,
+        ``talents.shock``), or None for the form as a whole."""
+        head, _, rest = field.partition(".")
+        if head == "abilities" and f"ability_{rest}" in self.fields:
+            return f"ability_{rest}"
+        if head == "skills" and self.is_bound and hasattr(self, "cleaned_data"):
+            key = rest.partition(".")[0]
+            for index in range(self.skill_row_count):
+                if self.cleaned_data.get(f"skill_{index}") == key:
+                    return f"skill_{index}"
+        return head if head in self.fields else None
 
     @classmethod
     def initial_for(cls, npc) -> dict:
@@ -150,6 +222,10 @@ class NPCForm(forms.Form):
             "status_rating": npc.status_rating,
         }
         initial.update({f"ability_{code}": value for code, value in (npc.abilities or {}).items()})
+        for index, (key, entry) in enumerate((npc.skills or {}).items()):
+            initial[f"skill_{index}"] = key
+            initial[f"level_{index}"] = entry.get("level", "") if isinstance(entry, dict) else ""
+        initial["talents"] = list(npc.talents or [])
         return initial
 
     def service_data(self) -> dict:
@@ -170,6 +246,12 @@ class NPCForm(forms.Form):
         if data["significance_rating"] is not None:
             out["significance_rating"] = data["significance_rating"]
         out["status_rating"] = data["status_rating"]
+        out["skills"] = {
+            data[f"skill_{i}"]: {"level": data[f"level_{i}"]}
+            for i in range(self.skill_row_count)
+            if data.get(f"skill_{i}")
+        }
+        out["talents"] = list(data.get("talents") or [])
         return out
 
 

@@ -17,7 +17,14 @@ from campaigns.models import NPC, Campaign
 from characters.systems import RuleError
 from characters.systems.dice import system_rng
 from characters.systems.timemaster import npcs as tm_npcs
-from characters.systems.timemaster.tables import ABILITY_NAMES, NPC_ABILITY_CODES, NPC_KINDS
+from characters.systems.timemaster.tables import (
+    ABILITY_NAMES,
+    NPC_ABILITY_CODES,
+    NPC_KINDS,
+    SKILL_LEVEL_NAMES,
+    SKILLS,
+    TALENTS,
+)
 
 #: The statistics fields of the NPC model (GM only, never shown to players).
 STAT_FIELDS = ("kind", "abilities", "significance_rating", "status_rating", "skills", "talents")
@@ -30,6 +37,23 @@ class TimemasterNPCRules:
     ability_names = {code: ABILITY_NAMES[code] for code in NPC_ABILITY_CODES}
     # engine record key -> model field
     field_names = {"significance": "significance_rating", "status": "status_rating"}
+    skill_levels = SKILL_LEVEL_NAMES
+
+    @staticmethod
+    def skill_choices() -> list[tuple[str, list[tuple[str, str]]]]:
+        """The Skills Chart, grouped by category in chart order (timemaster-characters.md §4)."""
+        groups: dict[str, list[tuple[str, str]]] = {}
+        for key, skill in SKILLS.items():
+            category = skill["category"].replace("non_combat", "non-combat").replace("_", " ").capitalize()
+            groups.setdefault(category, []).append((key, skill["name"]))
+        return list(groups.items())
+
+    @staticmethod
+    def talent_choices() -> list[tuple[str, list[tuple[str, str]]]]:
+        """Every paranormal talent, human ones and Demorean ones apart (§5, §5.3)."""
+        human = [(key, t["name"]) for key, t in TALENTS.items() if not t["demorean"]]
+        demorean = [(key, t["name"]) for key, t in TALENTS.items() if t["demorean"]]
+        return [("Human talents", human), ("Demorean talents", demorean)]
 
     def record(self, name: str, stats: dict[str, Any], quick: bool, rng: random.Random) -> dict[str, Any]:
         """The checked engine record for these statistics; RuleError with every problem.

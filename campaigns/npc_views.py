@@ -27,12 +27,12 @@ def _visible(request, membership):
 
 
 def _add_errors(form: NPCForm, error: ValidationError) -> None:
-    """Engine problems on the form field they name (``abilities.STR`` -> the Strength input)."""
+    """Engine problems on the form field they name (``abilities.STR`` -> the Strength input,
+    ``skills.boxing.level`` -> the row holding Boxing)."""
     for field, problems in error.message_dict.items():
-        head, _, rest = field.partition(".")
-        target = f"ability_{rest}" if head == "abilities" and f"ability_{rest}" in form.fields else head
+        target = form.field_for_problem(field)
         for problem in problems:
-            form.add_error(target if target in form.fields else None, problem)
+            form.add_error(target, problem)
 
 
 def _gm_rows(npcs) -> list[dict]:

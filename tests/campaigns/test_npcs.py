@@ -50,6 +50,7 @@ def _npcs(world):
             "abilities": {"STR": SECRET_STR},
             "significance_rating": SECRET_SIGNIFICANCE,
             "skills": {"computers": {"level": "expert"}},
+            "talents": ["telepathic_probe"],
         },
     )
     hidden = npc_services.create_npc(
@@ -129,7 +130,18 @@ def _assert_no_statistics(text: str, where: str) -> None:
         assert value not in text, f"{value} shown in {where}"
     assert "Hidden Shapeshifter" not in text, f"a hidden NPC named in {where}"
     lowered = text.lower()
-    for word in ("significance", "bribe", "demorean", "strength", "gm notes", "computers", "abilities"):
+    for word in (
+        "significance",
+        "bribe",
+        "demorean",
+        "strength",
+        "gm notes",
+        "computers",
+        "abilities",
+        "telepathic probe",
+        "paranormal",
+        "expert",
+    ):
         assert word not in lowered, f"{word!r} shown in {where}"
 
 
@@ -471,3 +483,112 @@ def test_npc_lists_run_as_many_queries_for_30_npcs_as_for_3(world, api, client, 
     assert few == many, f"{url} as {role}: {few} queries for 3 NPCs, {many} for 30"
     listing = api(world.users[role]).get(f"/api/v1/campaigns/{world.campaign.pk}/npcs/").json()
     assert listing["count"] == (30 if role == "gm" else 15)
+
+
+# --- skills and talents on the GM's form ---------------------------------------------------------
+def test_the_gms_npc_form_offers_the_whole_skills_chart_with_levels_and_every_talent(world, client):
+    from characters.systems.timemaster.tables import SKILLS, TALENTS
+
+    client.force_login(world.users["gm"])
+    html = client.get(f"/campaigns/{world.campaign.pk}/npcs/").content.decode()
+    first_row = html.split('id="id_skill_0"')[1].split("</select>")[0]
+    assert all(f'value="{key}"' in first_row for key in SKILLS)
+    assert '<label for="id_skill_0">Skill 1</label>' in html
+    assert '<label for="id_level_0">Level of skill 1</label>' in html
+    for key, talent in TALENTS.items():
+        assert f'<label for="id_talents_{key}">{talent["name"]}</label>' in html
+    assert "<legend>Demorean talents</legend>" in html
+
+
+def _new_npc(**extra):
+    return {"name": "Swordmaster Ito", "kind": "human", "significance_rating": "40", **extra}
+
+
+def test_gm_enters_skills_with_levels_and_talents_and_sees_their_scores(world, client):
+    client.force_login(world.users["gm"])
+    c = world.campaign.pk
+    response = client.post(
+        f"/campaigns/{c}/npcs/",
+        _new_npc(
+            ability_DEX="70",
+            skill_0="sword",
+            level_0="master",
+            skill_1="",
+            level_1="",
+            skill_2="computers",
+            level_2="specialist",
+            talents=["telepathic_probe", "adaptation"],
+        ),
+    )
+    assert response.status_code == 302, response.content.decode()
+    npc = NPC.objects.get(name="Swordmaster Ito")
+    assert npc.skills == {"sword": {"level": "master"}, "computers": {"level": "specialist"}}
+    assert npc.talents == ["telepathic_probe", "adaptation"]
+    page = client.get(f"/campaigns/{c}/npcs/{npc.pk}/").content.decode()
+    derived = npc_services.derived(npc)
+    sword = derived["skills"]["sword"]
+    assert f'<th scope="row">{sword["name"]}</th><td>Master</td><td>{sword["score"]}</td>' in page
+    assert '<th scope="row">Telepathic Probe</th>' in page
+    # the edit form shows them chosen, with free rows to add more
+    edit_form = page.split("<h2>Edit</h2>")[1]
+    assert '<option value="sword" selected>' in edit_form and '<option value="master" selected>' in edit_form
+    assert 'id="id_skill_4"' in edit_form
+    assert 'value="adaptation" id="id_talents_adaptation" checked' in edit_form
+    # drop a skill, raise the other, untick a talent
+    edit = {
+        "name": "Swordmaster Ito",
+        "kind": "human",
+        "skill_0": "sword",
+        "level_0": "expert",
+        "skill_1": "",
+        "level_1": "",
+        "talents": ["adaptation"],
+    }
+    assert client.post(f"/campaigns/{c}/npcs/{npc.pk}/", edit).status_code == 302
+    npc.refresh_from_db()
+    assert npc.skills == {"sword": {"level": "expert"}} and npc.talents == ["adaptation"]
+
+
+@pytest.mark.parametrize(
+    ("extra", "where"),
+    [
+        ({"skill_0": "sword", "level_0": ""}, "Level of skill 1: Choose Specialist, Expert or Master"),
+        ({"skill_0": "", "level_0": "expert"}, "Skill 1: Choose the skill this level is for."),
+        (
+            {"skill_0": "sword", "level_0": "expert", "skill_1": "sword", "level_1": "master"},
+            "Skill 2: This skill is already in row 1.",
+        ),
+        ({"skill_0": "lockpicking", "level_0": "expert"}, "Skill 1: Select a valid choice."),
+        ({"skill_0": "sword", "level_0": "grandmaster"}, "Level of skill 1: Select a valid choice."),
+        ({"talents": ["shock"]}, "Paranormal talents: Only Demoreans have Demorean talents."),
+        ({"talents": ["no_such_talent"]}, "Paranormal talents: Select a valid choice."),
+    ],
+)
+def test_bad_skills_or_talents_on_the_page_are_a_400_on_their_field_and_save_nothing(
+    world, client, extra, where
+):
+    client.force_login(world.users["gm"])
+    response = client.post(f"/campaigns/{world.campaign.pk}/npcs/", _new_npc(**extra))
+    assert response.status_code == 400
+    assert where in response.content.decode().replace("&#x27;", "'")
+    assert not NPC.objects.exists()
+
+
+def test_a_human_talent_is_refused_for_a_demorean_on_its_field(world, client):
+    client.force_login(world.users["gm"])
+    response = client.post(
+        f"/campaigns/{world.campaign.pk}/npcs/",
+        {"name": "Shifter", "kind": "demorean", "talents": ["telepathic_probe"]},
+    )
+    assert response.status_code == 400
+    assert "Paranormal talents: Demoreans use their own talents" in response.content.decode()
+    assert not NPC.objects.exists()
+
+
+def test_a_hand_made_post_cannot_grow_the_skill_rows_without_bound(world, client):
+    client.force_login(world.users["gm"])
+    response = client.post(
+        f"/campaigns/{world.campaign.pk}/npcs/", _new_npc(skill_100000="sword", level_100000="expert")
+    )
+    assert response.status_code == 302
+    assert NPC.objects.get().skills == {}
