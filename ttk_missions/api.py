@@ -43,7 +43,7 @@ def run_summary(run: MissionRun, side: str | None) -> dict:
     }
 
 
-class StartRunSerializer(serializers.Serializer):
+class TtkStartRunSerializer(serializers.Serializer):
     ninja = serializers.IntegerField(help_text="id of a finished Time to Kill character of this campaign")
     title = serializers.CharField(max_length=200, required=False, allow_blank=True, default="")
     mission = serializers.IntegerField(required=False, allow_null=True, default=None)
@@ -56,7 +56,7 @@ class StartRunSerializer(serializers.Serializer):
     gm_notes = serializers.CharField(max_length=2000, required=False, allow_blank=True, default="")
 
 
-class EventSerializer(serializers.Serializer):
+class TtkEventSerializer(serializers.Serializer):
     """Documentation of an event; the engine checks the parameters against the current step."""
 
     type = serializers.CharField(help_text="an event the current step accepts (see available_actions)")
@@ -89,10 +89,10 @@ class RunListView(APIView):
         data = [run_summary(run, access.side_of(run, membership)) for run in runs]
         return Response({"results": data})
 
-    @extend_schema(request=StartRunSerializer, responses={201: SUMMARY}, operation_id="ttk_runs_create")
+    @extend_schema(request=TtkStartRunSerializer, responses={201: SUMMARY}, operation_id="ttk_runs_create")
     def post(self, request, campaign_pk):
         _, membership = get_campaign_for_user(request.user, campaign_pk, need="gm")
-        form = StartRunSerializer(data=request.data)
+        form = TtkStartRunSerializer(data=request.data)
         form.is_valid(raise_exception=True)
         data = form.validated_data
         briefing = {key: data[key] for key in services.BRIEFING_FIELDS}
@@ -135,7 +135,7 @@ class EventsView(APIView):
         return Response({"run": run.pk, "events": rows})
 
     @extend_schema(
-        request=EventSerializer,
+        request=TtkEventSerializer,
         responses={
             201: OpenApiResponse(description="the event was applied; the poster's view of the run"),
             409: OpenApiResponse(description="the run moved on since 'after'"),
