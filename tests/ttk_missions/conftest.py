@@ -12,34 +12,12 @@ PERSONAS = ("gm", "player", "other_player", "observer", "outsider")
 SECRET_NOTES = "The abbot keeps the key under the bell"
 
 
-class ScriptedRng(random.Random):
-    """Dice injection for the engine: draws ("o" ordinary / "t" target), Fudge faces and d6 rolls
-    come from the queues; anything not scripted comes from a seeded generator."""
-
-    def __init__(self, draws=(), fudge=(), d6=()):
-        super().__init__(7)
-        self.draws, self.fudge, self.d6 = list(draws), list(fudge), list(d6)
-
-    def randrange(self, start, stop=None, step=1):
-        if stop is None and self.draws:
-            return start - 1 if self.draws.pop(0) == "t" else 0
-        return super().randrange(start, stop, step)
-
-    def choice(self, seq):
-        if tuple(seq) == (-1, 0, 1) and self.fudge:
-            return self.fudge.pop(0)
-        return super().choice(seq)
-
-    def randint(self, a, b):
-        if (a, b) == (1, 6) and self.d6:
-            return self.d6.pop(0)
-        return super().randint(a, b)
-
-
 @pytest.fixture
 def script(monkeypatch):
     """script(draws=..., fudge=..., d6=...) makes the server's next draws and rolls those."""
     from ttk_missions import services
+
+    from .helpers import ScriptedRng
 
     def set_script(**queues):
         rng = ScriptedRng(**queues)
