@@ -97,7 +97,8 @@ class IdentityForm(forms.Form):
         min_value=1,
         max_value=MAX_ACTION_ALLOTMENT,
         initial=1,
-        help_text="Actions a round before the multi-action penalty starts (1 unless a special ability raises it).",
+        help_text="Actions a round before the multi-action penalty starts "
+        "(1 unless a special ability raises it).",
     )
     character_points = forms.IntegerField(
         label="Character Points", min_value=0, max_value=MAX_POINTS, initial=0

@@ -216,7 +216,8 @@ def npc_from_form(data) -> dict[str, Any]:
             raise ValidationError(
                 {
                     "other_skills": [
-                        f"Line {number}: write a skill as name, attribute, code (like brawling, Reflexes, 4D)."
+                        f"Line {number}: write a skill as name, attribute, code "
+                        "(like brawling, Reflexes, 4D)."
                     ]
                 }
             )
