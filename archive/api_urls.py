@@ -1,3 +1,19 @@
 """API v1 routes of the archive app, included under /api/v1/ by config/urls.py."""
 
-urlpatterns: list = []
+from django.urls import path
+
+import characters.urls  # noqa: F401  (registers "chid": ids that fit 64 bits, longer ones 404)
+from archive import api
+
+urlpatterns = [
+    path(
+        "campaigns/<chid:campaign_pk>/characters/<chid:character_pk>/export/",
+        api.export_character,
+        name="api-character-export",
+    ),
+    path(
+        "campaigns/<chid:campaign_pk>/characters/import/", api.import_character, name="api-character-import"
+    ),
+    path("campaigns/<chid:campaign_pk>/export/", api.export_campaign, name="api-campaign-export"),
+    path("campaigns/import/", api.import_campaign, name="api-campaign-import"),
+]

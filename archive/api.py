@@ -1,0 +1,135 @@
+"""Archive API: export a character or a whole campaign, import them back. Thin views over
+archive.services; access through archive/access.py; refusals in the API error format."""
+
+from __future__ import annotations
+
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
+from rest_framework import status
+from rest_framework.decorators import api_view, parser_classes
+from rest_framework.parsers import BaseParser, FormParser, MultiPartParser
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from archive import access, services, uploads
+from archive.problems import ArchiveRefused, Problem
+from campaigns.models import Membership, Role
+from config.api import error_response
+
+REFUSED = "The archive was refused; nothing was imported."
+
+
+class ArchiveJSONParser(BaseParser):
+    """Accepts a JSON body without parsing it: the archive services parse it themselves, so a
+    truncated file gets the archive's own message (where it breaks) instead of a generic one."""
+
+    media_type = "application/json"
+
+    def parse(self, stream, media_type=None, parser_context=None):
+        return {}
+
+
+PARSERS = [ArchiveJSONParser, MultiPartParser, FormParser]
+
+
+def refused(error: ArchiveRefused) -> Response:
+    return error_response(error.status, [p.as_dict() for p in error.problems], REFUSED)
+
+
+def _raw_archive(request: Request) -> bytes:
+    """The archive from a multipart ``file`` field or from a JSON body, size checked first."""
+    uploads.refuse_oversized(request)
+    if uploads.is_multipart(request):
+        return uploads.uploaded_file_bytes(request.FILES.get("file"))
+    return request._request.body  # noqa: SLF001  (the raw bytes; DRF's parsers skipped on purpose)
+
+
+def _owner(request: Request, campaign, gm) -> object:
+    """The member who will own an imported character: ``owner`` (a username), else the GM."""
+    username = request.query_params.get("owner") or (
+        request.POST.get("owner") if uploads.is_multipart(request) else None
+    )
+    if not username:
+        return gm
+    member = (
+        Membership.objects.select_related("user")
+        .filter(campaign=campaign, user__username=username, role__in=[Role.GM, Role.PLAYER])
+        .first()
+    )
+    if member is None:
+        raise ArchiveRefused(
+            Problem("owner", f"{username!r} is not a player or game master of this campaign.")
+        )
+    return member.user
+
+
+@extend_schema(
+    responses={200: OpenApiTypes.OBJECT, 403: OpenApiResponse(description="Not your character")},
+    description="The character document (docs/export-format.md): builds, wizard choices, the whole ledger.",
+)
+@api_view(["GET"])
+def export_character(request: Request, campaign_pk: str, character_pk: str) -> Response:
+    character, _ = access.character_for_export(request.user, character_pk, campaign_id=campaign_pk)
+    document = services.export_character(character, request.user)
+    response = Response(document)
+    response["Content-Disposition"] = f'attachment; filename="{services.file_name(character.name)}"'
+    return response
+
+
+@extend_schema(
+    request={"application/json": OpenApiTypes.OBJECT, "multipart/form-data": OpenApiTypes.OBJECT},
+    parameters=[OpenApiParameter("owner", str, description="Username of the member who will own it")],
+    responses={
+        201: OpenApiTypes.OBJECT,
+        400: OpenApiResponse(description="Refused, with every problem (JSON path + message)"),
+        413: OpenApiResponse(description="Larger than the archive limit"),
+    },
+    description="Import a character document into this campaign (game master only).",
+)
+@api_view(["POST"])
+@parser_classes(PARSERS)
+def import_character(request: Request, campaign_pk: str) -> Response:
+    campaign, _ = access.campaign_for_gm(request.user, campaign_pk)
+    try:
+        owner = _owner(request, campaign, request.user)
+        character = services.import_character(_raw_archive(request), campaign, owner, request.user)
+    except ArchiveRefused as error:
+        return refused(error)
+    body = {
+        "id": character.pk,
+        "name": character.name,
+        "revision": character.revision,
+        "owner": owner.username,
+    }
+    return Response(body, status=status.HTTP_201_CREATED)
+
+
+@extend_schema(
+    responses={200: OpenApiTypes.OBJECT, 403: OpenApiResponse(description="Game master only")},
+    description="The whole campaign archive (docs/export-format.md), GM-only records included.",
+)
+@api_view(["GET"])
+def export_campaign(request: Request, campaign_pk: str) -> Response:
+    campaign, _ = access.campaign_for_gm(request.user, campaign_pk)
+    response = Response(services.export_campaign(campaign, request.user))
+    response["Content-Disposition"] = f'attachment; filename="{services.file_name(campaign.name)}"'
+    return response
+
+
+@extend_schema(
+    request={"application/json": OpenApiTypes.OBJECT, "multipart/form-data": OpenApiTypes.OBJECT},
+    responses={
+        201: OpenApiTypes.OBJECT,
+        400: OpenApiResponse(description="Refused, with every problem (JSON path + message)"),
+        413: OpenApiResponse(description="Larger than the archive limit"),
+    },
+    description="Make a new campaign from an archive; whoever imports it is its game master.",
+)
+@api_view(["POST"])
+@parser_classes(PARSERS)
+def import_campaign(request: Request) -> Response:
+    try:
+        campaign = services.import_campaign(_raw_archive(request), request.user)
+    except ArchiveRefused as error:
+        return refused(error)
+    return Response({"id": campaign.pk, "name": campaign.name}, status=status.HTTP_201_CREATED)

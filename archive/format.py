@@ -1,0 +1,106 @@
+"""The archive format: its kinds and version, reading a file safely, and upgrading older versions.
+
+Every document is a JSON object ``{"format": KIND, "format_version": N, ...}``. Reading checks the
+size before parsing, parses with a message that says where the JSON breaks, and then upgrades a
+document of an older version one step at a time (``UPGRADES``), so importing code only ever sees
+the current version. docs/export-format.md describes the format; docs/schemas/ holds its schemas.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from archive.problems import ArchiveRefused, Problem
+
+CHARACTER = "dossier.character"
+CAMPAIGN = "dossier.campaign"
+KINDS = (CHARACTER, CAMPAIGN)
+
+FORMAT_VERSION = 1
+#: from_version -> function turning a document of that version into one of from_version + 1.
+#: Adding version 2 is: set FORMAT_VERSION = 2 and register ``1: upgrade_v1_to_v2`` here.
+UPGRADES: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
+#: The oldest version still read (every later one reaches FORMAT_VERSION through UPGRADES).
+OLDEST_VERSION = 1
+
+#: Refused before parsing. Years of a group's dice log fit well below it; 20 MB does not pass.
+MAX_ARCHIVE_BYTES = 16 * 1024 * 1024
+
+
+def too_large(size: int | None) -> bool:
+    return size is not None and size > MAX_ARCHIVE_BYTES
+
+
+def size_problem(size: int) -> ArchiveRefused:
+    limit_mb = MAX_ARCHIVE_BYTES // (1024 * 1024)
+    return ArchiveRefused(
+        Problem("", f"The file is {size / (1024 * 1024):.1f} MB; archives are limited to {limit_mb} MB."),
+        status=413,
+    )
+
+
+def parse(raw: bytes | str) -> Any:
+    """JSON from the bytes of an uploaded file; ArchiveRefused saying where it breaks."""
+    if too_large(len(raw)):
+        raise size_problem(len(raw))
+    if isinstance(raw, bytes):
+        try:
+            raw = raw.decode("utf-8-sig")
+        except UnicodeDecodeError as error:
+            raise ArchiveRefused(
+                Problem("", f"The file is not UTF-8 text (byte {error.start} cannot be read).")
+            ) from None
+    if not raw.strip():
+        raise ArchiveRefused(Problem("", "The file is empty."))
+    try:
+        return json.loads(raw)
+    except RecursionError:
+        raise ArchiveRefused(Problem("", "The file nests too deeply to be an archive.")) from None
+    except json.JSONDecodeError as error:
+        truncated = error.msg.startswith("Unterminated string") or error.pos >= len(raw.rstrip()) - 1
+        ending = "; the file ends too early: is it truncated?" if truncated else ""
+        raise ArchiveRefused(
+            Problem(
+                "",
+                f"The file is not valid JSON: {error.msg} "
+                f"(line {error.lineno}, column {error.colno}){ending}.",
+            )
+        ) from None
+
+
+def upgrade(document: Any, kind: str) -> dict[str, Any]:
+    """The document at FORMAT_VERSION, after checking its kind and version."""
+    if not isinstance(document, dict):
+        raise ArchiveRefused(Problem("", "An archive is a JSON object; this file holds something else."))
+    found = document.get("format")
+    if found != kind:
+        other = " (that is a campaign archive)" if found == CAMPAIGN else ""
+        other = " (that is a character document)" if found == CHARACTER else other
+        raise ArchiveRefused(Problem("format", f"Expected {kind!r}, found {found!r}{other}."))
+    version = document.get("format_version")
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise ArchiveRefused(Problem("format_version", "must be a whole number."))
+    if version > FORMAT_VERSION:
+        raise ArchiveRefused(
+            Problem(
+                "format_version",
+                f"Version {version} is newer than this Dossier reads (up to {FORMAT_VERSION}); "
+                "update Dossier to import it.",
+            )
+        )
+    if version < OLDEST_VERSION:
+        raise ArchiveRefused(
+            Problem("format_version", f"Version {version} is not a Dossier archive version.")
+        )
+    while version < FORMAT_VERSION:
+        document = UPGRADES[version](document)
+        version += 1
+        document["format_version"] = version
+    return document
+
+
+def read(raw: bytes | str, kind: str) -> dict[str, Any]:
+    """Parse and upgrade an uploaded file of the given kind."""
+    return upgrade(parse(raw), kind)

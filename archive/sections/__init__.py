@@ -1,0 +1,71 @@
+"""The parts of a campaign archive, one module per kind of data.
+
+A section is a module with:
+
+- ``KEY``: its key in the campaign archive (``"missions"``),
+- ``export(campaign, refs) -> JSON-able``: what the campaign holds; it records the archive position
+  of every row other sections may point at (``refs.remember("missions", pk, position)``),
+- ``validate(data, document) -> list[Problem]``: structure only, no database; ``document`` is the
+  whole archive, for references into other sections,
+- ``load(campaign, data, refs)``: create the rows in the new campaign, raising ArchiveRefused
+  with every problem found (the caller holds the transaction, so nothing stays on a refusal);
+  it records what it made (``refs.made("missions", position, row)``) for later sections.
+
+SECTIONS lists them in dependency order (a section may point only at sections before it). Adding
+the records of a new app is one module here plus one line in SECTIONS; the app must sit below
+``archive`` in the layers (it does, for every app of the project).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from archive.sections import characters, members, missions, npcs, rolls
+
+
+@dataclass
+class ExportRefs:
+    """pk -> archive position, per section, so rows can point at each other without database ids."""
+
+    positions: dict[str, dict[int, int]] = field(default_factory=dict)
+
+    def remember(self, section: str, pk: int, position: int) -> None:
+        self.positions.setdefault(section, {})[pk] = position
+
+    def position(self, section: str, pk: int | None) -> int | None:
+        if pk is None:
+            return None
+        return self.positions.get(section, {}).get(pk)
+
+
+@dataclass
+class ImportRefs:
+    """What an import made so far: archive position -> new row, and the accounts by username."""
+
+    by: Any  # the user importing
+    users: dict[str, Any] = field(default_factory=dict)
+    rows: dict[str, dict[int, Any]] = field(default_factory=dict)
+
+    def made(self, section: str, position: int, row: Any) -> None:
+        self.rows.setdefault(section, {})[position] = row
+
+    def row(self, section: str, position: int | None) -> Any:
+        if position is None:
+            return None
+        return self.rows.get(section, {}).get(position)
+
+    def user(self, username: str | None) -> Any:
+        return self.users.get(username) if username else None
+
+
+#: In dependency order: members before anything owned by a user, missions before what points at them.
+SECTIONS = (members, missions, characters, npcs, rolls)
+
+#: Records that exist in the project but have no section yet (an import of an archive made by a
+#: later Dossier with these keys keeps working: unknown sections are refused by name, not ignored).
+MISSING_SECTIONS: tuple[str, ...] = ()
+
+
+def section_keys() -> tuple[str, ...]:
+    return tuple(section.KEY for section in SECTIONS)

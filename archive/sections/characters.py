@@ -1,0 +1,56 @@
+"""Characters of every system with their builds, wizard choices and ledgers (see archive.characters)."""
+
+from __future__ import annotations
+
+from archive import characters as character_data
+from archive.problems import ArchiveRefused, Checker, Problem, join
+from characters.models import AdvancementEntry, Character
+
+KEY = "characters"
+MAX_CHARACTERS = 5_000
+
+
+def export(campaign, refs) -> list[dict]:
+    characters = list(Character.objects.filter(campaign=campaign).select_related("owner").order_by("id"))
+    ledgers: dict[int, list] = {c.pk: [] for c in characters}
+    entries = AdvancementEntry.objects.filter(character__campaign=campaign).select_related("recorded_by")
+    for entry in entries.order_by("id"):
+        ledgers[entry.character_id].append(entry)
+    out = []
+    for position, character in enumerate(characters):
+        refs.remember(KEY, character.pk, position)
+        out.append(
+            character_data.character_data(
+                character, ledgers[character.pk], lambda pk: refs.position("missions", pk)
+            )
+        )
+    return out
+
+
+def validate(data, document) -> list[Problem]:
+    check = Checker()
+    if not check.array(data, KEY, MAX_CHARACTERS):
+        return check.problems
+    missions = document.get("missions")
+    mission_count = len(missions) if isinstance(missions, list) else 0
+    members = {m.get("username") for m in document.get("members") or [] if isinstance(m, dict)}
+    for index, character in enumerate(data):
+        path = join(KEY, index)
+        problems = character_data.validate(character, path, mission_count)
+        check.problems.extend(problems)
+        if not problems and character.get("owner") not in members:
+            check.add(join(path, "owner"), f"{character.get('owner')!r} is not one of the archive's members.")
+    return check.problems
+
+
+def load(campaign, data, refs) -> None:
+    problems: list[Problem] = []
+    for index, character in enumerate(data):
+        problems.extend(character_data.check_rules(character, join(KEY, index), campaign))
+    if problems:
+        raise ArchiveRefused(problems)
+    for index, character in enumerate(data):
+        row = character_data.create(
+            campaign, character, refs.user(character["owner"]), refs, join(KEY, index)
+        )
+        refs.made(KEY, index, row)

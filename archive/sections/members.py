@@ -1,0 +1,60 @@
+"""Members by username and role. The user importing becomes (or stays) game master."""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+
+from archive.problems import ArchiveRefused, Checker, Problem, join
+from campaigns.models import Membership, Role
+
+KEY = "members"
+MAX_MEMBERS = 1000
+
+
+def export(campaign, refs) -> list[dict]:
+    memberships = campaign.memberships.select_related("user").order_by("joined_at", "id")
+    return [{"username": m.user.username, "role": m.role} for m in memberships]
+
+
+def validate(data, document) -> list:
+    check = Checker()
+    if not check.array(data, KEY, MAX_MEMBERS):
+        return check.problems
+    seen: set[str] = set()
+    for index, member in enumerate(data):
+        path = join(KEY, index)
+        if not check.obj(member, path, ("username", "role")):
+            continue
+        check.text(member, "username", path, 150, blank=False)
+        check.choice(member, "role", path, Role.values)
+        username = member.get("username")
+        if isinstance(username, str):
+            if username in seen:
+                check.add(join(path, "username"), f"{username!r} is listed twice.")
+            seen.add(username)
+    return check.problems
+
+
+def usernames_in(document) -> set[str]:
+    """Every username the archive names (members, owners, who recorded what)."""
+    names = {m.get("username") for m in document.get(KEY) or [] if isinstance(m, dict)}
+    return {n for n in names if isinstance(n, str)}
+
+
+def load(campaign, data, refs) -> None:
+    wanted = [m["username"] for m in data]
+    users = get_user_model().objects.filter(username__in=wanted)
+    refs.users.update({user.username: user for user in users})
+    refs.users.setdefault(refs.by.username, refs.by)
+    missing = [
+        Problem(join(join(KEY, index), "username"), f"There is no account called {m['username']!r} here.")
+        for index, m in enumerate(data)
+        if m["username"] not in refs.users
+    ]
+    if missing:
+        raise ArchiveRefused(missing)
+    Membership.objects.bulk_create(
+        Membership(campaign=campaign, user=refs.users[m["username"]], role=m["role"])
+        for m in data
+        if m["username"] != refs.by.username
+    )

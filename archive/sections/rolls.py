@@ -1,0 +1,92 @@
+"""The dice log, secret rolls included (a campaign archive is the GM's)."""
+
+from __future__ import annotations
+
+from archive import timestamps
+from archive.problems import Checker, Problem, join
+from campaigns.models import Roll
+
+KEY = "rolls"
+MAX_ROLLS = 200_000
+MAX_DICE = 1000
+
+
+def export(campaign, refs) -> list[dict]:
+    rows = Roll.objects.filter(campaign=campaign).select_related("roller").order_by("created_at", "id")
+    return [
+        {
+            "kind": roll.kind,
+            "count": roll.count,
+            "modifier": roll.modifier,
+            "faces": roll.faces,
+            "kept": roll.kept,
+            "total": roll.total,
+            "purpose": roll.purpose,
+            "detail": roll.detail,
+            "secret": roll.secret,
+            "mission": refs.position("missions", roll.mission_id),
+            "character": refs.position("characters", roll.character_id),
+            "roller": roll.roller.username if roll.roller else None,
+            "created_at": timestamps.iso(roll.created_at),
+        }
+        for roll in rows.iterator(chunk_size=2000)
+    ]
+
+
+def _dice(check: Checker, roll: dict, key: str, path: str) -> None:
+    value = roll.get(key, [])
+    if not isinstance(value, list) or len(value) > MAX_DICE:
+        check.add(join(path, key), f"must be a list of at most {MAX_DICE} whole numbers.")
+    elif any(isinstance(face, bool) or not isinstance(face, int) for face in value):
+        check.add(join(path, key), "must hold whole numbers only.")
+
+
+def validate(data, document) -> list[Problem]:
+    check = Checker()
+    if not check.array(data, KEY, MAX_ROLLS):
+        return check.problems
+    counts = {name: len(document.get(name) or []) for name in ("missions", "characters")}
+    for index, roll in enumerate(data):
+        path = join(KEY, index)
+        if not check.obj(roll, path, ("kind", "total")):
+            continue
+        check.text(roll, "kind", path, Roll._meta.get_field("kind").max_length, blank=False)
+        check.integer(roll, "count", path, minimum=0, maximum=32767)
+        check.integer(roll, "modifier", path, minimum=-32768, maximum=32767)
+        check.integer(roll, "total", path, minimum=-(2**31), maximum=2**31 - 1)
+        _dice(check, roll, "faces", path)
+        _dice(check, roll, "kept", path)
+        check.text(roll, "purpose", path, Roll._meta.get_field("purpose").max_length)
+        check.kind_of(roll, "detail", path, (dict,), "an object")
+        check.boolean(roll, "secret", path)
+        check.reference(roll, "mission", path, counts["missions"], "missions of the archive")
+        check.reference(roll, "character", path, counts["characters"], "characters of the archive")
+        if roll.get("roller") is not None:
+            check.text(roll, "roller", path, 150)
+        timestamps.check(check, roll, "created_at", path)
+    return check.problems
+
+
+def load(campaign, data, refs) -> None:
+    rows = Roll.objects.bulk_create(
+        (
+            Roll(
+                campaign=campaign,
+                mission=refs.row("missions", roll.get("mission")),
+                character=refs.row("characters", roll.get("character")),
+                roller=refs.user(roll.get("roller")),
+                kind=roll["kind"],
+                count=roll.get("count", 1),
+                modifier=roll.get("modifier", 0),
+                faces=roll.get("faces", []),
+                kept=roll.get("kept", []),
+                total=roll["total"],
+                purpose=roll.get("purpose", ""),
+                detail=roll.get("detail") or {},
+                secret=roll.get("secret", False),
+            )
+            for roll in data
+        ),
+        batch_size=1000,
+    )
+    timestamps.restore_created_at(Roll, rows, [roll.get("created_at") for roll in data])

@@ -1,0 +1,171 @@
+"""Export and import of character documents and campaign archives (docs/export-format.md).
+
+Imports run in one transaction: the file is read (size first, then JSON, then the version is
+upgraded), checked for structure, checked by the rule engines, and only then written; any
+refusal raises ArchiveRefused with every problem found, and nothing is created.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.exceptions import ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+from archive import characters as character_data
+from archive import format as archive_format
+from archive import timestamps
+from archive.problems import ArchiveRefused, Checker, Problem, join
+from archive.sections import SECTIONS, ExportRefs, ImportRefs, section_keys
+from campaigns import services as campaign_services
+from campaigns.models import Campaign
+from characters.models import Character
+
+HEADER_KEYS = ("format", "format_version", "exported_at", "exported_by")
+
+
+def _header(kind: str, by) -> dict[str, Any]:
+    return {
+        "format": kind,
+        "format_version": archive_format.FORMAT_VERSION,
+        "exported_at": timestamps.iso(timezone.now()),
+        "exported_by": by.username if by is not None else None,
+    }
+
+
+def _as_document(source: Any, kind: str) -> dict[str, Any]:
+    if isinstance(source, (bytes, str)):
+        return archive_format.read(source, kind)
+    return archive_format.upgrade(source, kind)
+
+
+# -- characters -------------------------------------------------------------------------------------
+def export_character(character: Character, by=None) -> dict[str, Any]:
+    """One character with its whole ledger; holds nothing of the campaign's GM-only records."""
+    data = character_data.character_data(character, character_data.ledger_of(character))
+    return {**_header(archive_format.CHARACTER, by), **data}
+
+
+def import_character(source: Any, campaign: Campaign, owner, by) -> Character:
+    """A new character in ``campaign`` owned by ``owner`` from a character document (bytes, text
+    or parsed); ArchiveRefused listing every problem, and nothing created."""
+    document = _as_document(source, archive_format.CHARACTER)
+    body = {key: value for key, value in document.items() if key not in HEADER_KEYS}
+    problems = character_data.validate(body, "")
+    unknown = sorted(set(body) - {*character_data.FIELDS, "ledger"})
+    problems += [Problem(key, "is not part of a character document.") for key in unknown]
+    if any(entry.get("mission") is not None for entry in body.get("ledger") or [] if isinstance(entry, dict)):
+        problems.append(Problem("ledger", "a character document does not point at missions."))
+    if problems:
+        raise ArchiveRefused(problems)
+    problems = character_data.check_rules(body, "", campaign)
+    if problems:
+        raise ArchiveRefused(problems)
+    users = _users(body_usernames(body))
+    with transaction.atomic():
+        refs = ImportRefs(by=by, users=users)
+        return character_data.create(campaign, body, owner, refs, "")
+
+
+def body_usernames(body: dict) -> set[str]:
+    return {e.get("recorded_by") for e in body.get("ledger") or [] if isinstance(e, dict)} - {None}
+
+
+def _users(usernames) -> dict[str, Any]:
+    from django.contrib.auth import get_user_model
+
+    names = [name for name in usernames if isinstance(name, str)]
+    return {user.username: user for user in get_user_model().objects.filter(username__in=names)}
+
+
+# -- campaigns --------------------------------------------------------------------------------------
+CAMPAIGN_FIELDS = ("name", "system", "module", "description", "settings")
+
+
+def export_campaign(campaign: Campaign, by=None) -> dict[str, Any]:
+    """The whole campaign, every section included (GM-only data too: only a GM may ask for it)."""
+    document = _header(archive_format.CAMPAIGN, by)
+    document["campaign"] = {name: getattr(campaign, name) for name in CAMPAIGN_FIELDS}
+    refs = ExportRefs()
+    for section in SECTIONS:
+        document[section.KEY] = section.export(campaign, refs)
+    return document
+
+
+def _validate_campaign_header(data: Any) -> list[Problem]:
+    check = Checker()
+    if not check.obj(data, "campaign", ("name", "system")):
+        return check.problems
+    check.text(data, "name", "campaign", Campaign._meta.get_field("name").max_length, blank=False)
+    check.text(data, "system", "campaign", 20)
+    check.text(data, "module", "campaign", Campaign._meta.get_field("module").max_length)
+    check.text(data, "description", "campaign", Campaign._meta.get_field("description").max_length)
+    check.kind_of(data, "settings", "campaign", (dict,), "an object")
+    for key in sorted(set(data) - set(CAMPAIGN_FIELDS)):
+        check.add(join("campaign", key), "is not a campaign field.")
+    return check.problems
+
+
+def validate_campaign(document: dict[str, Any]) -> list[Problem]:
+    """Every structural problem of an (upgraded) campaign archive; no database."""
+    problems = _validate_campaign_header(document.get("campaign"))
+    known = {*HEADER_KEYS, "campaign", *section_keys()}
+    problems += [
+        Problem(key, "is not a section of this format version.") for key in sorted(set(document) - known)
+    ]
+    for section in SECTIONS:
+        problems += section.validate(document.get(section.KEY, []), document)
+    return problems
+
+
+def _usernames(document: dict[str, Any]) -> set[str]:
+    names: set[str] = set()
+    for character in document.get("characters") or []:
+        names |= body_usernames(character)
+    names |= {roll.get("roller") for roll in document.get("rolls") or []}
+    names |= {npc.get("created_by") for npc in document.get("npcs") or []}
+    return names - {None}
+
+
+def _validation_problems(error: ValidationError, path: str) -> list[Problem]:
+    if hasattr(error, "message_dict"):
+        return [
+            Problem(join(path, field) if field != "__all__" else path, message)
+            for field, messages in error.message_dict.items()
+            for message in messages
+        ]
+    return [Problem(path, message) for message in error.messages]
+
+
+def import_campaign(source: Any, gm) -> Campaign:
+    """A new campaign from an archive, with ``gm`` as its game master; ArchiveRefused listing
+    every problem, and nothing created."""
+    document = _as_document(source, archive_format.CAMPAIGN)
+    problems = validate_campaign(document)
+    if problems:
+        raise ArchiveRefused(problems)
+    header = document["campaign"]
+    with transaction.atomic():
+        try:
+            campaign = campaign_services.create_campaign(
+                gm,
+                name=header["name"],
+                system=header["system"],
+                module=header.get("module", ""),
+                description=header.get("description", ""),
+                settings=header.get("settings") or {},
+            )
+        except ValidationError as error:
+            raise ArchiveRefused(_validation_problems(error, "campaign")) from None
+        refs = ImportRefs(by=gm, users=_users(_usernames(document)))
+        for section in SECTIONS:
+            section.load(campaign, document.get(section.KEY, []), refs)
+    return campaign
+
+
+def file_name(name: str) -> str:
+    """A safe download name: letters, digits and dashes, then .json."""
+    from django.utils.text import slugify
+
+    return f"{slugify(name) or 'dossier'}.json"

@@ -1,0 +1,142 @@
+"""Archive pages: the campaign's export and import page, character downloads, campaign import."""
+
+from __future__ import annotations
+
+import json
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from archive import access, services, uploads
+from archive.format import MAX_ARCHIVE_BYTES
+from archive.problems import ArchiveRefused
+from campaigns.access import get_campaign_for_user
+from campaigns.models import Role
+from characters.models import Character
+
+LIMIT_MB = MAX_ARCHIVE_BYTES // (1024 * 1024)
+
+
+class ArchiveFileForm(forms.Form):
+    file = forms.FileField(label="Archive file (.json)", help_text=f"At most {LIMIT_MB} MB.")
+
+
+class CharacterImportForm(ArchiveFileForm):
+    owner = forms.ChoiceField(label="Owner")
+
+    def __init__(self, *args, members=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["owner"].choices = [
+            (m.user.username, f"{m.user.username} ({m.get_role_display()})") for m in members
+        ]
+
+
+def download(document: dict, name: str) -> HttpResponse:
+    response = HttpResponse(
+        json.dumps(document, ensure_ascii=False, indent=1), content_type="application/json; charset=utf-8"
+    )
+    response["Content-Disposition"] = f'attachment; filename="{services.file_name(name)}"'
+    return response
+
+
+def _owners(campaign):
+    return (
+        campaign.memberships.select_related("user")
+        .filter(role__in=[Role.GM, Role.PLAYER])
+        .order_by("user__username")
+    )
+
+
+def _page(request, campaign, membership, status=200, problems=None, form=None):
+    is_gm = membership.role == Role.GM
+    characters = Character.objects.filter(campaign=campaign).select_related("owner").order_by("name", "id")
+    if not is_gm:
+        characters = characters.filter(owner=request.user)
+    context = {
+        "campaign": campaign,
+        "membership": membership,
+        "characters": characters,
+        "import_form": form
+        or (
+            CharacterImportForm(members=_owners(campaign), initial={"owner": request.user.username})
+            if is_gm
+            else None
+        ),
+        "problems": problems or [],
+        "limit_mb": LIMIT_MB,
+    }
+    return render(request, "archive/campaign.html", context, status=status)
+
+
+@login_required
+@require_GET
+def campaign_archive(request, pk):
+    """Players download their own characters; the GM downloads everything and imports characters."""
+    campaign, membership = get_campaign_for_user(request.user, pk, need="member")
+    return _page(request, campaign, membership)
+
+
+@login_required
+@require_GET
+def campaign_export(request, pk):
+    campaign, _ = access.campaign_for_gm(request.user, pk)
+    return download(services.export_campaign(campaign, request.user), campaign.name)
+
+
+@login_required
+@require_GET
+def character_export(request, pk, character_pk):
+    character, _ = access.character_for_export(request.user, character_pk, campaign_id=pk)
+    return download(services.export_character(character, request.user), character.name)
+
+
+@login_required
+@require_POST
+def character_import(request, pk):
+    campaign, membership = access.campaign_for_gm(request.user, pk)
+    members = _owners(campaign)
+    try:
+        uploads.refuse_oversized(request)
+        form = CharacterImportForm(request.POST, request.FILES, members=members)
+        if not form.is_valid():
+            return _page(request, campaign, membership, 400, form=form)
+        owner = next(m.user for m in members if m.user.username == form.cleaned_data["owner"])
+        raw = uploads.uploaded_file_bytes(form.cleaned_data["file"])
+        character = services.import_character(raw, campaign, owner, request.user)
+    except ArchiveRefused as error:
+        form = CharacterImportForm(members=members, initial={"owner": request.POST.get("owner")})
+        return _page(request, campaign, membership, error.status, problems=error.problems, form=form)
+    messages.success(request, f"Imported {character.name} (revision {character.revision}).")
+    return redirect("campaign-archive", pk=campaign.pk)
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def campaign_import(request):
+    """A new campaign from an archive; whoever imports it becomes its game master."""
+    problems = []
+    form = ArchiveFileForm()
+    status = 200
+    if request.method == "POST":
+        try:
+            uploads.refuse_oversized(request)
+            form = ArchiveFileForm(request.POST, request.FILES)
+            if form.is_valid():
+                campaign = services.import_campaign(
+                    uploads.uploaded_file_bytes(form.cleaned_data["file"]), request.user
+                )
+                messages.success(request, f"Imported {campaign.name}.")
+                return redirect("campaign-detail", campaign.pk)
+            status = 400
+        except ArchiveRefused as error:
+            problems, status, form = error.problems, error.status, ArchiveFileForm()
+    return render(
+        request,
+        "archive/import.html",
+        {"form": form, "problems": problems, "limit_mb": LIMIT_MB},
+        status=status,
+    )

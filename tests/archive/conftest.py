@@ -1,0 +1,172 @@
+"""Campaigns of every system with characters made through the services, ledgers included."""
+
+from __future__ import annotations
+
+import copy
+import random
+
+import pytest
+
+from characters import services as character_services
+
+
+def timemaster_choices(name):
+    from tests.characters.conftest import agent_choices
+
+    return agent_choices(name=name)
+
+
+def time_to_kill_choices(name):
+    return {"name": name, "abilities": {}}
+
+
+def tempo_choices(name):
+    from tests.systems.tempo.helpers import choices
+
+    return choices(name=name)
+
+
+def d6_choices(name):
+    return {
+        "name": name,
+        "attributes": {"Perception": "3D", "Reflexes": "3D", "Strength": "3D"},
+        "skills": {
+            "search": {"attribute": "Perception", "code": "3D"},
+            "dodge": {"attribute": "Reflexes", "code": "3D"},
+            "brawling": {"attribute": "Strength", "code": "4D"},
+        },
+    }
+
+
+#: system -> (module, wizard choices, ledger entries, index of the entry to revert or None)
+SYSTEMS = {
+    "timemaster": (
+        "",
+        timemaster_choices,
+        [
+            {"kind": "sp_awarded", "type": "bonus", "session": 1, "amount": 10},
+            {"kind": "sp_awarded", "type": "bonus", "session": 2, "amount": 20},
+        ],
+        0,
+    ),
+    "time_to_kill": (
+        "",
+        time_to_kill_choices,
+        [
+            {"kind": "mission_result", "outcome": "victory", "die_rolls": 7, "mission": None},
+            {"kind": "rename", "name": "Kage the Second"},
+        ],
+        1,
+    ),
+    "tempo": (
+        "flashpoints",
+        tempo_choices,
+        [
+            {"kind": "fate_point_gained", "reason": "qualified_success_complication"},
+            {"kind": "veto_card", "note": "the guard was not asleep"},
+        ],
+        0,
+    ),
+    "d6": (
+        "",
+        d6_choices,
+        [
+            {"kind": "character_points_gained", "count": 5, "reason": "first session"},
+            {"kind": "fate_points_gained", "count": 1, "reason": "heroic moment"},
+        ],
+        1,
+    ),
+}
+NAMES = {"timemaster": "Harry Adams", "time_to_kill": "Kage", "tempo": "Finn Marlowe", "d6": "Ana"}
+
+
+@pytest.fixture
+def make_campaign(world):
+    """A campaign of ``system`` whose members are the world's personas (GM, players, observer)."""
+    from campaigns import services
+    from campaigns.models import Membership, Role
+
+    def make(system, name=None):
+        if system == "timemaster" and name is None:
+            return world.campaign
+        campaign = services.create_campaign(
+            world.users["gm"], name=name or f"{system} table", system=system, module=SYSTEMS[system][0]
+        )
+        for user, role in (
+            ("player", Role.PLAYER),
+            ("other_player", Role.PLAYER),
+            ("observer", Role.OBSERVER),
+        ):
+            Membership.objects.create(campaign=campaign, user=world.users[user], role=role)
+        return campaign
+
+    return make
+
+
+@pytest.fixture
+def make_hero(world):
+    """A finalized character of the campaign's system with a ledger (one entry reverted)."""
+
+    def make(campaign, owner="player", name=None, ledger=True):
+        _, choices, entries, revert = SYSTEMS[campaign.system]
+        draft = character_services.create_draft(
+            campaign, world.users[owner], choices=choices(name or NAMES[campaign.system])
+        )
+        character = character_services.finalize(draft, is_gm=True, rng=random.Random(3))
+        if ledger:
+            rows = [
+                character_services.append_entry(character, copy.deepcopy(entry), world.users["gm"])
+                for entry in entries
+            ]
+            if revert is not None:
+                character_services.revert_entry(rows[revert], world.users["gm"], "recorded by mistake")
+        character.refresh_from_db()
+        return character
+
+    return make
+
+
+SECRET_PURPOSE = "secret check of the traitor"
+SECRET_NOTES = "the innkeeper is the Demorean"
+
+
+@pytest.fixture
+def full_campaign(world, make_hero):
+    """The world's TIMEMASTER campaign with something in every section: missions, characters with
+    ledgers (an entry tied to a mission, a reversal), a draft, NPCs (one hidden), open and secret rolls."""
+    from campaigns import npc_services
+    from campaigns import services as campaign_services
+
+    campaign = world.campaign
+    gm = world.users["gm"]
+    first = campaign.missions.create(
+        title="Operation Lantern", briefing="Find the lantern.", status="completed"
+    )
+    campaign.missions.create(title="Operation Quill")
+    harry = make_hero(campaign, "player")
+    mae = make_hero(campaign, "other_player", name="Mae Lin", ledger=False)
+    character_services.append_entry(
+        mae,
+        {"kind": "sp_awarded", "type": "bonus", "session": 3, "amount": 10},
+        gm,
+        mission=first,
+        reason="bravery",
+    )
+    character_services.create_draft(campaign, world.users["player"], choices={"name": "Half Done"})
+    npc_services.create_npc(campaign, gm, {"name": "Innkeeper", "quick": True, "gm_notes": SECRET_NOTES})
+    npc_services.create_npc(
+        campaign, gm, {"name": "Shifter", "quick": True, "kind": "demorean", "revealed": True}
+    )
+    membership = world.membership
+    campaign_services.record_roll(
+        membership["player"], kind="d6", count=2, character=harry, rng=random.Random(1)
+    )
+    campaign_services.record_roll(
+        membership["gm"],
+        kind="d1000",
+        secret=True,
+        purpose=SECRET_PURPOSE,
+        mission=first,
+        rng=random.Random(2),
+    )
+    return campaign

@@ -1,0 +1,214 @@
+"""Bad files are refused with a clear message (JSON path + what is wrong) and change nothing."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+
+from archive import format as archive_format
+from archive import services
+from archive.problems import ArchiveRefused
+from campaigns.models import NPC, Campaign, Membership, Mission, Roll
+from characters.models import AdvancementEntry, Character
+
+MODELS = (Campaign, Membership, Mission, Character, AdvancementEntry, NPC, Roll)
+
+
+def counts():
+    return {model.__name__: model.objects.count() for model in MODELS}
+
+
+@pytest.fixture
+def hero_document(world, make_hero):
+    hero = make_hero(world.campaign)
+    return json.loads(json.dumps(services.export_character(hero, world.users["gm"])))
+
+
+@pytest.fixture
+def campaign_document(world, full_campaign):
+    return json.loads(json.dumps(services.export_campaign(full_campaign, world.users["gm"])))
+
+
+def refused_character(world, source, campaign=None):
+    before = counts()
+    with pytest.raises(ArchiveRefused) as caught:
+        services.import_character(
+            source, campaign or world.campaign, world.users["player"], world.users["gm"]
+        )
+    assert counts() == before
+    return {(p.path, p.message) for p in caught.value.problems}, caught.value
+
+
+def refused_campaign(world, source):
+    before = counts()
+    with pytest.raises(ArchiveRefused) as caught:
+        services.import_campaign(source, world.users["gm"])
+    assert counts() == before
+    return {(p.path, p.message) for p in caught.value.problems}, caught.value
+
+
+def messages(problems):
+    return " ".join(message for _, message in problems)
+
+
+# -- reading the file -----------------------------------------------------------------------------
+def test_a_truncated_character_file_is_refused_saying_it_ends_too_early(world, hero_document):
+    text = json.dumps(hero_document)
+    problems, _ = refused_character(world, text[: len(text) // 2].encode())
+    assert "not valid JSON" in messages(problems) and "truncated" in messages(problems)
+
+
+def test_a_truncated_campaign_archive_is_refused(world, campaign_document):
+    text = json.dumps(campaign_document)
+    problems, _ = refused_campaign(world, text[:-1].encode())
+    assert "line 1" in messages(problems) and "truncated" in messages(problems)
+
+
+@pytest.mark.parametrize("version", [2, 99, 0, -1, "1", None, True])
+def test_an_unknown_format_version_is_refused(world, campaign_document, version):
+    campaign_document["format_version"] = version
+    problems, _ = refused_campaign(world, json.dumps(campaign_document).encode())
+    assert {path for path, _ in problems} == {"format_version"}
+
+
+def test_a_newer_version_says_to_update_dossier(world, hero_document):
+    hero_document["format_version"] = archive_format.FORMAT_VERSION + 1
+    problems, _ = refused_character(world, hero_document)
+    assert "newer than this Dossier reads" in messages(problems)
+
+
+def test_a_campaign_archive_is_not_a_character_document(world, campaign_document):
+    problems, _ = refused_character(world, campaign_document)
+    assert (
+        "format",
+        "Expected 'dossier.character', found 'dossier.campaign' (that is a campaign archive).",
+    ) in problems
+
+
+@pytest.mark.parametrize("raw", [b"", b"   ", b"[1, 2]", b'"text"', b"\xff\xfe\x00", b"{" * 100_000])
+def test_files_that_are_not_archives_are_refused(world, raw):
+    problems, _ = refused_campaign(world, raw)
+    assert problems
+
+
+def test_a_20_mb_file_is_refused_before_it_is_parsed(world, monkeypatch):
+    def no_parsing(*args, **kwargs):
+        raise AssertionError("a file over the limit must not be parsed")
+
+    monkeypatch.setattr(archive_format.json, "loads", no_parsing)
+    problems, refusal = refused_campaign(world, b" " * (20 * 1000 * 1000))
+    assert refusal.status == 413
+    assert "archives are limited to 16 MB" in messages(problems)
+
+
+def test_the_api_refuses_a_20_mb_upload_by_its_declared_length(world, api):
+    before = counts()
+    upload = SimpleUploadedFile("big.json", b" " * (20 * 1000 * 1000), content_type="application/json")
+    response = api(world.users["gm"]).post("/api/v1/campaigns/import/", {"file": upload}, format="multipart")
+    assert response.status_code == 413
+    assert "limited to 16 MB" in response.json()["errors"][0]["message"]
+    assert counts() == before
+
+
+# -- structure and rules --------------------------------------------------------------------------
+def test_a_build_that_breaks_a_rule_is_refused_naming_the_field(world, hero_document):
+    hero_document["creation_build"]["abilities"]["agility"] = 120
+    hero_document["build"]["abilities"]["agility"] = 120
+    problems, _ = refused_character(world, hero_document)
+    assert any(path.startswith("creation_build.abilities") for path, _ in problems), problems
+
+
+def test_a_tampered_current_build_is_refused(world, hero_document):
+    hero_document["build"]["success_points"] = hero_document["build"].get("success_points", 0) + 500
+    problems, _ = refused_character(world, hero_document)
+    assert [path for path, _ in problems] == ["build"]
+    assert "ledger replayed" in messages(problems) and "success_points" in messages(problems)
+
+
+def test_a_tampered_ledger_entry_is_refused_at_its_position(world, hero_document):
+    hero_document["ledger"][1]["payload"]["amount"] = 7
+    problems, _ = refused_character(world, hero_document)
+    assert [path for path, _ in problems] == ["ledger[1]"]
+    assert "multiples of 10" in messages(problems)
+
+
+def test_a_reversal_must_point_at_an_earlier_entry(world, hero_document):
+    reversal = next(i for i, e in enumerate(hero_document["ledger"]) if e["kind"] == "reversal")
+    hero_document["ledger"][reversal]["reverses"] = reversal
+    problems, _ = refused_character(world, hero_document)
+    assert (
+        f"ledger[{reversal}].reverses",
+        "must be the position of an earlier entry of this ledger.",
+    ) in problems
+
+
+def test_an_entry_kind_the_system_does_not_know_is_refused(world, hero_document):
+    hero_document["ledger"][0]["kind"] = "level_up"
+    problems, _ = refused_character(world, hero_document)
+    assert ("ledger[0].kind", "TIMEMASTER has no entry kind 'level_up'.") in problems
+
+
+def test_a_character_of_another_system_is_refused(world, make_campaign, make_hero):
+    d6_hero = make_hero(make_campaign("d6"))
+    problems, _ = refused_character(world, services.export_character(d6_hero))
+    assert ("system", "This campaign plays timemaster, not d6.") in problems
+
+
+def test_every_structural_problem_is_listed_at_once(world, hero_document):
+    hero_document["name"] = ""
+    hero_document["revision"] = "three"
+    hero_document["ledger"][0]["payload"] = []
+    hero_document["surprise"] = 1
+    problems, _ = refused_character(world, hero_document)
+    assert {path for path, _ in problems} == {"name", "revision", "ledger[0].payload", "surprise"}
+
+
+def test_a_campaign_archive_with_a_broken_character_creates_nothing(world, campaign_document):
+    campaign_document["characters"][1]["build"]["abilities"]["strength"] = 1
+    problems, _ = refused_campaign(world, campaign_document)
+    assert [path for path, _ in problems] == ["characters[1].build"]
+
+
+def test_a_campaign_archive_naming_a_missing_account_creates_nothing(world, campaign_document):
+    campaign_document["members"].append({"username": "nobody-here", "role": "player"})
+    problems, _ = refused_campaign(world, campaign_document)
+    assert ("members[4].username", "There is no account called 'nobody-here' here.") in problems
+
+
+def test_bad_references_and_settings_are_refused(world, campaign_document):
+    campaign_document["rolls"][0]["character"] = 99
+    campaign_document["characters"][0]["ledger"][0]["mission"] = -1
+    campaign_document["campaign"]["settings"] = {"no_such_setting": 1}
+    campaign_document["unknown_section"] = []
+    problems, _ = refused_campaign(world, campaign_document)
+    paths = {path for path, _ in problems}
+    assert {"rolls[0].character", "characters[0].ledger[0].mission", "unknown_section"} <= paths
+    # settings are checked by the engine once the structure is sound
+    del campaign_document["unknown_section"]
+    campaign_document["rolls"][0]["character"] = 0
+    campaign_document["characters"][0]["ledger"][0]["mission"] = None
+    problems, _ = refused_campaign(world, campaign_document)
+    assert [path for path, _ in problems] == ["campaign.settings.no_such_setting"]
+
+
+def test_a_refused_npc_leaves_no_campaign_behind(world, campaign_document):
+    campaign_document["npcs"][0]["abilities"] = {"strength": 500}
+    problems, _ = refused_campaign(world, campaign_document)
+    assert all(path.startswith("npcs[0]") for path, _ in problems) and problems
+
+
+def test_an_upgrade_step_runs_for_each_older_version(world, hero_document, monkeypatch):
+    """v1 -> v2 is one function: pretend the current version is 2 and register the step."""
+
+    def v1_to_v2(document):
+        upgraded = copy.deepcopy(document)
+        upgraded["name"] = document["name"].upper()
+        return upgraded
+
+    monkeypatch.setattr(archive_format, "FORMAT_VERSION", 2)
+    monkeypatch.setitem(archive_format.UPGRADES, 1, v1_to_v2)
+    document = archive_format.upgrade(hero_document, archive_format.CHARACTER)
+    assert document["format_version"] == 2 and document["name"] == "HARRY ADAMS"

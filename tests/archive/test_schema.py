@@ -1,0 +1,52 @@
+"""Exports follow the JSON Schemas in docs/schemas/, and the schemas catch what import refuses."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from jsonschema import Draft202012Validator
+from referencing import Registry, Resource
+
+from archive import services
+from tests.archive.conftest import SYSTEMS
+
+SCHEMAS = Path(__file__).resolve().parents[2] / "docs" / "schemas"
+
+
+def validator(name: str) -> Draft202012Validator:
+    resources = []
+    for path in SCHEMAS.glob("*.schema.json"):
+        schema = json.loads(path.read_text())
+        resources.append((schema["$id"], Resource.from_contents(schema)))
+    registry = Registry().with_resources(resources)
+    schema = json.loads((SCHEMAS / f"{name}.schema.json").read_text())
+    Draft202012Validator.check_schema(schema)
+    return Draft202012Validator(schema, registry=registry, format_checker=Draft202012Validator.FORMAT_CHECKER)
+
+
+def errors(name: str, document) -> list[str]:
+    return [f"{list(e.absolute_path)}: {e.message}" for e in validator(name).iter_errors(document)]
+
+
+@pytest.mark.parametrize("system", list(SYSTEMS))
+def test_a_character_export_of_each_system_follows_the_schema(system, world, make_campaign, make_hero):
+    hero = make_hero(make_campaign(system))
+    document = json.loads(json.dumps(services.export_character(hero, world.users["player"])))
+    assert errors("character", document) == []
+
+
+def test_a_campaign_export_follows_the_schema(world, full_campaign):
+    document = json.loads(json.dumps(services.export_campaign(full_campaign, world.users["gm"])))
+    assert errors("campaign", document) == []
+    assert all(document[key] for key in ("members", "missions", "characters", "npcs", "rolls"))
+
+
+def test_the_schemas_refuse_what_import_refuses(world, full_campaign):
+    document = json.loads(json.dumps(services.export_campaign(full_campaign)))
+    document["format_version"] = 2
+    document["rolls"][0]["character"] = -1
+    document["characters"][0]["ledger"][0]["surprise"] = True
+    found = " ".join(errors("campaign", document))
+    assert "format_version" in found and "character" in found and "surprise" in found
