@@ -41,7 +41,7 @@ def _note_text(note: dict[str, Any] | None, names: dict[str, str]) -> str:
     label = note["label"]
     if note.get("factor_number"):
         label = f"tie-break {note['factor_number']}: {label}"
-    if len(values) == 2 and note["decided_by"] not in ("unresolved", "gm", "split"):
+    if len(values) == 2 and note["decided_by"] not in ("unresolved", "gm", "split", "first_move"):
         shown = [("yes" if v else "no") if isinstance(v, bool) else str(v) for v in values]
         return f"{ahead}{label} ({shown[0]} against {shown[1]})"
     return ahead + label

@@ -174,9 +174,12 @@ def encounter_panel(request, pk, encounter_pk):
 
 
 def _answer(request, campaign, membership, encounter, errors=(), status=200) -> HttpResponse:
-    """The panel for htmx, or the whole page otherwise (a plain form post redirects on success)."""
+    """The panel for htmx, or the whole page otherwise (a plain form post redirects on success).
+    After a refusal the forms keep what was typed (``posted``)."""
     encounter.refresh_from_db()
     context = _panel_context(request, campaign, membership, encounter, errors)
+    if status != 200:
+        context["posted"] = request.POST
     if request.htmx:
         return render(request, "d6_encounters/_panel.html", context, status=status)
     if status == 200:
