@@ -226,3 +226,13 @@ def test_page_queries_do_not_grow_with_the_moves(ttk, start, move, script, djang
 def test_unknown_runs_are_404_for_everyone(ttk, persona):
     assert client_for(ttk.users[persona]).get("/ttk/987654/").status_code == 404
     assert client_for(ttk.users[persona]).get("/ttk/9999999999999999999999/").status_code == 404
+
+
+def test_the_missions_tab_is_on_time_to_kill_campaigns_only(ttk, make_user):
+    from campaigns import services as campaign_services
+
+    client = client_for(ttk.users["gm"])
+    page = client.get(f"/campaigns/{ttk.campaign.pk}/").content.decode()
+    assert f'href="/campaigns/{ttk.campaign.pk}/ttk/">Missions</a>' in page
+    other = campaign_services.create_campaign(ttk.users["gm"], name="Chronos", system="timemaster")
+    assert "/ttk/" not in client.get(f"/campaigns/{other.pk}/").content.decode()
