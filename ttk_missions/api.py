@@ -163,6 +163,21 @@ class EventsView(APIView):
         return Response(body, status=status.HTTP_201_CREATED)
 
 
+class AbandonView(APIView):
+    """The GM stops a run that will not be finished; the ninja's ledger gets no entry."""
+
+    @extend_schema(request=None, responses={200: SUMMARY}, operation_id="ttk_run_abandon")
+    def post(self, request, pk):
+        run, membership = access.get_run_for_user(request.user, pk, need="gm")
+        try:
+            services.abandon_run(run, membership)
+        except DjangoValidationError as error:
+            return error_response(
+                409, [{"field": f, "message": m} for f, ms in error.message_dict.items() for m in ms]
+            )
+        return Response(run_summary(run, access.GM))
+
+
 class GMStateView(APIView):
     """The whole state, the Fate Record Sheet of this turn and both sides' open actions (GM only)."""
 

@@ -8,6 +8,7 @@ from ttk_missions import api
 urlpatterns: list = [
     path("campaigns/<chid:campaign_pk>/ttk-runs/", api.RunListView.as_view(), name="api-ttk-runs"),
     path("ttk-runs/<chid:pk>/events/", api.EventsView.as_view(), name="api-ttk-run-events"),
+    path("ttk-runs/<chid:pk>/abandon/", api.AbandonView.as_view(), name="api-ttk-run-abandon"),
     path("ttk-runs/<chid:pk>/gm-state/", api.GMStateView.as_view(), name="api-ttk-run-gm-state"),
     path("ttk-runs/<chid:pk>/player-state/", api.PlayerStateView.as_view(), name="api-ttk-run-player-state"),
 ]

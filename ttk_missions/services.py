@@ -46,6 +46,10 @@ EVENT_FIELDS = (
 BRIEFING_FIELDS = ("brief", "victory_conditions", "escape_required", "gm_notes")
 
 
+ABANDONED = "abandoned"
+ABANDONED_LABEL = "Abandoned by the GM (no result for the ninja)"
+
+
 class StaleMove(ValidationError):
     """The run moved on since the page was drawn (another tab, the other side, a double click)."""
 
@@ -196,6 +200,8 @@ def post_event(run: MissionRun, user, side: str, data: Any, expected_count: Any 
                         ]
                     }
                 )
+        if locked.status != MissionRun.Status.RUNNING:
+            raise ValidationError({"status": ["This mission is over; no further moves are accepted."]})
         state = locked.state
         try:
             new_state = apply_event(state, {**event, "by": engine_side(locked, side)}, make_rng())
@@ -230,6 +236,22 @@ def post_event(run: MissionRun, user, side: str, data: Any, expected_count: Any 
     for name in ("state", "status", "outcome", "event_count", "result_entry_id"):
         setattr(run, name, getattr(locked, name))
     return row
+
+
+def abandon_run(run: MissionRun, membership: Membership) -> MissionRun:
+    """The GM stops a run that will not be finished (a group that broke up, a test run). No rule
+    decides anything: the ninja's ledger gets no entry, and the ninja is free for another mission."""
+    if not membership.is_gm or membership.campaign_id != run.campaign_id:
+        raise ValidationError({"run": ["Only the game master of this campaign can abandon a mission."]})
+    with transaction.atomic():
+        locked = MissionRun.objects.select_for_update().get(pk=run.pk)
+        if locked.status != MissionRun.Status.RUNNING:
+            raise ValidationError({"status": ["This mission is already over."]})
+        locked.status = MissionRun.Status.OVER
+        locked.outcome = ABANDONED
+        locked.save(update_fields=["status", "outcome", "updated_at"])
+    run.status, run.outcome = locked.status, locked.outcome
+    return run
 
 
 class _Recorded(random.Random):

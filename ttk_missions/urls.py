@@ -10,5 +10,6 @@ urlpatterns: list = [
     path("ttk/<chid:pk>/", views.run_page, name="ttk-run"),
     path("ttk/<chid:pk>/panel/", views.run_panel, name="ttk-run-panel"),
     path("ttk/<chid:pk>/move/", views.run_move, name="ttk-run-move"),
+    path("ttk/<chid:pk>/abandon/", views.run_abandon, name="ttk-run-abandon"),
     path("ttk/<chid:pk>/history/", views.run_history, name="ttk-run-history"),
 ]

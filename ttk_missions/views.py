@@ -8,6 +8,7 @@ player_view, so nothing secret can reach a player's HTML.
 from __future__ import annotations
 
 from django import forms
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpResponse
@@ -25,6 +26,10 @@ from ttk_missions.models import MissionRun
 
 TARGET_LABEL = {"bag": "in the bag", "in_sight": "in sight", "out": "taken"}
 POLL_SECONDS = 3
+
+
+def _outcome_label(outcome: str) -> str:
+    return services.ABANDONED_LABEL if outcome == services.ABANDONED else OUTCOMES.get(outcome, "")
 
 
 # -- starting a run ----------------------------------------------------------------------------
@@ -94,7 +99,7 @@ def run_list(request, pk):
                 return redirect("ttk-run", run.pk)
     runs = MissionRun.objects.filter(campaign=campaign).select_related("ninja", "mission")
     rows = [
-        {"run": run, "side": access.side_of(run, membership), "outcome": OUTCOMES.get(run.outcome, "")}
+        {"run": run, "side": access.side_of(run, membership), "outcome": _outcome_label(run.outcome)}
         for run in runs
     ]
     context = {"campaign": campaign, "membership": membership, "rows": rows, "form": form, "is_gm": is_gm}
@@ -238,8 +243,12 @@ def _panel_context(request, run, membership, error: str = "") -> dict:
         "error": error,
         "poll_seconds": POLL_SECONDS,
         "your_move": side is not None and services.whose_side(run) == side,
+        "abandoned": run.outcome == services.ABANDONED,
+        "abandoned_label": services.ABANDONED_LABEL,
     }
     context.update(_gm_context(run) if side == access.GM else _player_context(run, side))
+    if context["abandoned"]:
+        context.update(forms=[], player_waiting=[], your_move=False)
     return context
 
 
@@ -259,7 +268,7 @@ def run_page(request, pk):
 def run_panel(request, pk):
     """The panel alone, for htmx polling: 204 (nothing to swap) while the run has not moved."""
     run, membership = access.get_run_for_user(request.user, pk)
-    if request.GET.get("after") == str(run.event_count):
+    if request.GET.get("after") == str(run.event_count) and run.status == MissionRun.Status.RUNNING:
         return HttpResponse(status=204)
     context = _panel_context(request, run, membership)
     return render(request, _panel_template(context["side"]), context)
@@ -287,6 +296,19 @@ def run_move(request, pk):
         return render(request, _panel_template(side), context, status=status)
     context["panel_template"] = _panel_template(side)
     return render(request, "ttk_missions/run.html", context, status=status)
+
+
+@login_required
+@require_POST
+def run_abandon(request, pk):
+    run, membership = access.get_run_for_user(request.user, pk, need="gm")
+    try:
+        services.abandon_run(run, membership)
+    except ValidationError as refusal:
+        messages.error(request, " ".join(refusal.messages))
+    else:
+        messages.success(request, f"{run.title} was abandoned; {run.ninja.name} is free for another mission.")
+    return redirect("ttk-run", run.pk)
 
 
 # -- history -----------------------------------------------------------------------------------
@@ -337,6 +359,6 @@ def run_history(request, pk):
         "rows": rows,
         "replayed": replayed,
         "error": error,
-        "outcome_label": OUTCOMES.get(run.outcome, ""),
+        "outcome_label": _outcome_label(run.outcome),
     }
     return render(request, "ttk_missions/history.html", context, status=400 if error else 200)

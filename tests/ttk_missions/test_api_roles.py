@@ -16,7 +16,13 @@ ALL = ("gm", "player", "other_player", "observer", "outsider", "anonymous")
 
 #: The API routes whose every persona this module walks (read by the route-coverage test in
 #: tests/campaigns/test_api_roles.py).
-WALKED_ROUTES = {"api-ttk-runs", "api-ttk-run-events", "api-ttk-run-gm-state", "api-ttk-run-player-state"}
+WALKED_ROUTES = {
+    "api-ttk-runs",
+    "api-ttk-run-events",
+    "api-ttk-run-gm-state",
+    "api-ttk-run-player-state",
+    "api-ttk-run-abandon",
+}
 
 
 def client(api, ttk, persona):
@@ -240,3 +246,39 @@ def test_a_whole_mission_through_the_api(ttk, start, api, script):
     assert response.json()["run"]["outcome"] == "victory"
     ttk.ninja.refresh_from_db()
     assert ttk.ninja.build["record"]["ranking_points"] == 1
+
+
+@pytest.mark.parametrize(
+    "persona, expected",
+    [
+        ("gm", 200),
+        ("player", 403),
+        ("other_player", 403),
+        ("observer", 403),
+        ("outsider", 404),
+        ("anonymous", 401),
+    ],
+)
+def test_abandoning_a_run(ttk, start, api, persona, expected):
+    run = start()
+    response = client(api, ttk, persona).post(f"/api/v1/ttk-runs/{run.pk}/abandon/")
+    assert response.status_code == expected, response.content
+    run.refresh_from_db()
+    assert (run.status, run.outcome) == (("over", "abandoned") if expected == 200 else ("running", ""))
+    if expected != 200:
+        assert_error_format(response)
+
+
+def test_an_abandoned_run_takes_no_moves_gives_no_result_and_frees_the_ninja(ttk, start, api):
+    run = start()
+    gm = api(ttk.users["gm"])
+    assert gm.post(f"/api/v1/ttk-runs/{run.pk}/abandon/").status_code == 200
+    again = gm.post(f"/api/v1/ttk-runs/{run.pk}/abandon/")
+    assert again.status_code == 409 and "already over" in again.json()["errors"][0]["message"]
+    move = api(ttk.users["player"]).post(
+        f"/api/v1/ttk-runs/{run.pk}/events/", {"type": "end_preparation"}, format="json"
+    )
+    assert move.status_code == 400 and move.json()["errors"][0]["field"] == "status"
+    ttk.ninja.refresh_from_db()
+    assert ttk.ninja.revision == 1 and not ttk.ninja.entries.exists()
+    assert start().status == "running"

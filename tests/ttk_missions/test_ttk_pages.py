@@ -236,3 +236,17 @@ def test_the_missions_tab_is_on_time_to_kill_campaigns_only(ttk, make_user):
     assert f'href="/campaigns/{ttk.campaign.pk}/ttk/">Missions</a>' in page
     other = campaign_services.create_campaign(ttk.users["gm"], name="Chronos", system="timemaster")
     assert "/ttk/" not in client.get(f"/campaigns/{other.pk}/").content.decode()
+
+
+def test_the_gm_abandons_a_mission_and_the_players_page_says_so(ttk, start):
+    run = start()
+    player = client_for(ttk.users["player"])
+    assert player.post(f"/ttk/{run.pk}/abandon/").status_code == 403
+    response = client_for(ttk.users["gm"]).post(f"/ttk/{run.pk}/abandon/")
+    assert response.status_code == 302
+    panel = player.get(f"/ttk/{run.pk}/panel/?after=0")
+    assert panel.status_code == 200
+    body = panel.content.decode()
+    assert (
+        "Abandoned by the GM" in body and "Draw a preparation stone" not in body and "hx-trigger" not in body
+    )
