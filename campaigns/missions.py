@@ -161,8 +161,9 @@ def _clean_plan(campaign, data: dict) -> dict:
     if "historical_changes_chart" in data:
         chart = data["historical_changes_chart"]
         problems = significance.validate_chart(chart if chart is not None else [])
-        for problem in problems:
-            errors.setdefault("historical_changes_chart", []).append(problem.message)
+        for problem in problems:  # the engine's "chart.2.high" names the line and the part
+            where = "historical_changes_chart" + problem.field[len("chart") :]
+            errors.setdefault(where, []).append(problem.message)
         clean["historical_changes_chart"] = chart or []
     agents = data.get("agents")
     if agents is not None:
@@ -251,7 +252,7 @@ def delete_mission(mission: Mission) -> None:
 
 
 # -- starting: Times Visited and the loop trap ---------------------------------------------------
-_MISSION_REF = re.compile(r"\(mission (\d+)\)")
+_MISSION_REF = re.compile(r"\bmission (\d+)\b")
 
 
 def _name_missions(message: str, campaign) -> str:
@@ -259,7 +260,7 @@ def _name_missions(message: str, campaign) -> str:
     ids = {int(m) for m in _MISSION_REF.findall(message)}
     titles = dict(Mission.objects.filter(campaign=campaign, pk__in=ids).values_list("pk", "title"))
     return _MISSION_REF.sub(
-        lambda m: f"(mission “{titles[int(m.group(1))]}”)" if int(m.group(1)) in titles else m.group(0),
+        lambda m: f"mission “{titles[int(m.group(1))]}”" if int(m.group(1)) in titles else m.group(0),
         message,
     )
 
@@ -321,7 +322,8 @@ def _append(agent: Character, entry: dict, by, mission: Mission) -> AdvancementE
         return character_services.append_entry(agent, entry, by, mission=mission)
     except ValidationError as error:
         messages = [m for ms in error.message_dict.values() for m in ms]
-        raise _error("agents", f"{agent.name}: {' '.join(messages)}") from None
+        text = _name_missions(" ".join(messages), mission.campaign)
+        raise _error("agents", f"{agent.name}: {text}") from None
 
 
 # -- the tally ----------------------------------------------------------------------------------

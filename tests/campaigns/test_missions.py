@@ -128,7 +128,7 @@ def test_an_overlap_on_another_parallel_is_a_warning_not_a_refusal(world, agents
     other = planned(world, agents[:1], title="Twin", parallel="T-3", start_year=1805, end_year=1805)
     with pytest.raises(ValidationError) as caught:  # still away on the first mission
         missions.start_mission(other, world.users["gm"])
-    assert "still on mission" in " ".join(caught.value.message_dict["agents"])
+    assert "still on mission “First”" in " ".join(caught.value.message_dict["agents"])
     missions.close_mission(gm_membership(world), first, "failure")
     warnings = missions.start_mission(other, world.users["gm"])
     assert len(warnings) == 1 and "another Parallel" in warnings[0] and "“First”" in warnings[0]
@@ -144,7 +144,7 @@ def test_a_chart_with_overlapping_lines_is_refused(world, agents):
                 {"low": 40, "high": 90, "text": "b"},
             ],
         )
-    assert "overlaps" in " ".join(caught.value.message_dict["historical_changes_chart"])
+    assert "overlaps line 1" in " ".join(caught.value.message_dict["historical_changes_chart.2"])
     assert not Mission.objects.exists()
 
 
