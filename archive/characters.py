@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from archive import timestamps
+from archive import rows, timestamps
 from archive.problems import ArchiveRefused, Checker, Problem, join
 from characters import services as character_services
 from characters.models import AdvancementEntry, Character
@@ -234,21 +234,19 @@ def create(campaign, data: dict, owner, refs, path: str) -> Character:
         choices=data.get("choices") or {},
         revision=data["revision"],
     )
-    made: list[AdvancementEntry] = []
-    for index, entry in enumerate(data["ledger"]):
-        reverses = made[entry["reverses"]] if entry.get("reverses") is not None else None
-        made.append(
-            AdvancementEntry.objects.create(
-                character=character,
-                kind=entry["kind"],
-                payload=entry.get("payload") or {},
-                reverses=reverses,
-                reason=entry.get("reason") or "",
-                mission=refs.row("missions", entry.get("mission")),
-                recorded_by=refs.user(entry.get("recorded_by")),
-                revision_after=entry.get("revision_after") or index + 2,
-            )
+    made = AdvancementEntry.objects.bulk_create(
+        AdvancementEntry(
+            character=character,
+            kind=entry["kind"],
+            payload=entry.get("payload") or {},
+            reason=entry.get("reason") or "",
+            mission=refs.row("missions", entry.get("mission")),
+            recorded_by=refs.user(entry.get("recorded_by")),
+            revision_after=entry.get("revision_after") or index + 2,
         )
+        for index, entry in enumerate(data["ledger"])
+    )
+    rows.link_reversals(AdvancementEntry, made, data["ledger"])
     timestamps.restore_created_at(AdvancementEntry, made, [e.get("created_at") for e in data["ledger"]])
     if not character.is_draft and _json(character_services.replay(character)) != _json(data["build"]):
         raise ArchiveRefused(Problem(join(path, "build"), "does not equal the ledger replayed by Dossier."))

@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from archive.sections import characters, members, missions, npcs, rolls
+from archive.sections import characters, members, mission_records, missions, npcs, rolls
 
 
 @dataclass
@@ -60,7 +60,7 @@ class ImportRefs:
 
 
 #: In dependency order: members before anything owned by a user, missions before what points at them.
-SECTIONS = (members, missions, characters, npcs, rolls)
+SECTIONS = (members, missions, characters, npcs, rolls, mission_records)
 
 #: Records that exist in the project but have no section yet (an import of an archive made by a
 #: later Dossier with these keys keeps working: unknown sections are refused by name, not ignored).

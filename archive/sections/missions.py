@@ -1,32 +1,57 @@
-"""Missions: title, briefing and status. Records the system apps hang on a mission (tallies,
-time stones, conflicts, encounters) are sections of their own that point at these positions."""
+"""Missions: title, briefing, status, and the TIMEMASTER destination, significance, Historical
+Changes Chart and outcome (GM-only until published). The agents sent, the check roll and the
+significance tally point at characters, NPCs and rolls, so they are the later section
+``mission_records``; records the play apps hang on a mission are sections of their own."""
 
 from __future__ import annotations
 
 from archive import timestamps
-from archive.problems import Checker, join
+from archive.problems import Checker, Problem, join
 from campaigns.models import Mission
+from characters.systems.timemaster import significance
 
 KEY = "missions"
 MAX_MISSIONS = 10_000
-FIELDS = ("title", "briefing", "status")
+FIELDS = (
+    "title",
+    "briefing",
+    "status",
+    "parallel",
+    "place",
+    "start_year",
+    "end_year",
+    "significance_rating",
+    "historical_changes_chart",
+    "success",
+    "outcome",
+    "previous_outcomes",
+)
+MOMENTS = ("started_at", "closed_at", "published_at")
+USERS = ("closed_by", "published_by")
 
 
 def export(campaign, refs) -> list[dict]:
-    rows = Mission.objects.filter(campaign=campaign).order_by("created_at", "id")
+    rows = Mission.objects.filter(campaign=campaign).select_related(*USERS).order_by("created_at", "id")
     out = []
     for position, mission in enumerate(rows):
         refs.remember(KEY, mission.pk, position)
-        out.append(
-            {
-                **{name: getattr(mission, name) for name in FIELDS},
-                "created_at": timestamps.iso(mission.created_at),
-            }
-        )
+        data = {name: getattr(mission, name) for name in FIELDS}
+        data.update({name: timestamps.iso(getattr(mission, name)) for name in MOMENTS})
+        data.update({name: getattr(getattr(mission, name), "username", None) for name in USERS})
+        data["created_at"] = timestamps.iso(mission.created_at)
+        out.append(data)
     return out
 
 
-def validate(data, document) -> list:
+def _text_fields(check: Checker, mission: dict, path: str) -> None:
+    for name in ("title", "briefing", "parallel", "place"):
+        check.text(mission, name, path, Mission._meta.get_field(name).max_length, blank=name != "title")
+    for name in USERS:
+        if mission.get(name) is not None:
+            check.text(mission, name, path, 150)
+
+
+def validate(data, document) -> list[Problem]:
     check = Checker()
     if not check.array(data, KEY, MAX_MISSIONS):
         return check.problems
@@ -34,18 +59,32 @@ def validate(data, document) -> list:
         path = join(KEY, index)
         if not check.obj(mission, path, ("title",)):
             continue
-        check.text(mission, "title", path, Mission._meta.get_field("title").max_length, blank=False)
-        check.text(mission, "briefing", path, Mission._meta.get_field("briefing").max_length)
+        _text_fields(check, mission, path)
         check.choice(mission, "status", path, Mission.Status.values)
-        timestamps.check(check, mission, "created_at", path)
+        check.integer(mission, "start_year", path, minimum=-(2**31), maximum=2**31 - 1, null=True)
+        check.integer(mission, "end_year", path, minimum=-(2**31), maximum=2**31 - 1, null=True)
+        check.integer(mission, "significance_rating", path, minimum=1, maximum=1000, null=True)
+        check.kind_of(mission, "success", path, (bool,), "true, false or null", null=True)
+        check.kind_of(mission, "outcome", path, (dict,), "an object")
+        check.kind_of(mission, "previous_outcomes", path, (list,), "a list")
+        if mission.get("historical_changes_chart"):
+            for violation in significance.validate_chart(mission["historical_changes_chart"]):
+                check.add(join(path, "historical_changes_chart"), violation.message)
+        for name in (*MOMENTS, "created_at"):
+            timestamps.check(check, mission, name, path)
     return check.problems
 
 
 def load(campaign, data, refs) -> None:
     rows = Mission.objects.bulk_create(
-        Mission(campaign=campaign, **{name: mission[name] for name in FIELDS if name in mission})
+        Mission(
+            campaign=campaign,
+            **{name: mission[name] for name in FIELDS if name in mission},
+            **{name: timestamps.parse(mission.get(name)) for name in MOMENTS},
+            **{name: refs.user(mission.get(name)) for name in USERS},
+        )
         for mission in data
     )
     for position, row in enumerate(rows):
         refs.made(KEY, position, row)
-    timestamps.restore_created_at(Mission, rows, [mission.get("created_at") for mission in data], KEY)
+    timestamps.restore_created_at(Mission, rows, [mission.get("created_at") for mission in data])

@@ -16,7 +16,11 @@ STATS = ("kind", "abilities", "significance_rating", "status_rating", "skills", 
 
 
 def export(campaign, refs) -> list[dict]:
-    rows = NPC.objects.filter(campaign=campaign).select_related("created_by").order_by("created_at", "id")
+    rows = list(
+        NPC.objects.filter(campaign=campaign).select_related("created_by").order_by("created_at", "id")
+    )
+    for position, npc in enumerate(rows):
+        refs.remember(KEY, npc.pk, position)
     return [
         {
             "name": npc.name,
@@ -79,4 +83,6 @@ def load(campaign, data, refs) -> None:
             problems.extend(_problems(error, join(KEY, index)))
     if problems:
         raise ArchiveRefused(problems)
+    for position, row in enumerate(rows):
+        refs.made(KEY, position, row)
     timestamps.restore_created_at(NPC, rows, [npc.get("created_at") for npc in data])

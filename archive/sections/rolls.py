@@ -12,7 +12,9 @@ MAX_DICE = 1000
 
 
 def export(campaign, refs) -> list[dict]:
-    rows = Roll.objects.filter(campaign=campaign).select_related("roller").order_by("created_at", "id")
+    rows = list(Roll.objects.filter(campaign=campaign).select_related("roller").order_by("created_at", "id"))
+    for position, roll in enumerate(rows):
+        refs.remember(KEY, roll.pk, position)
     return [
         {
             "kind": roll.kind,
@@ -29,7 +31,7 @@ def export(campaign, refs) -> list[dict]:
             "roller": roll.roller.username if roll.roller else None,
             "created_at": timestamps.iso(roll.created_at),
         }
-        for roll in rows.iterator(chunk_size=2000)
+        for roll in rows
     ]
 
 
@@ -89,4 +91,6 @@ def load(campaign, data, refs) -> None:
         ),
         batch_size=1000,
     )
+    for position, row in enumerate(rows):
+        refs.made(KEY, position, row)
     timestamps.restore_created_at(Roll, rows, [roll.get("created_at") for roll in data])

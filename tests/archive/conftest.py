@@ -158,6 +158,7 @@ def full_campaign(world, make_hero):
         campaign, gm, {"name": "Shifter", "quick": True, "kind": "demorean", "revealed": True}
     )
     membership = world.membership
+    _run_a_mission(world, [harry, mae])
     campaign_services.record_roll(
         membership["player"], kind="d6", count=2, character=harry, rng=random.Random(1)
     )
@@ -170,3 +171,50 @@ def full_campaign(world, make_hero):
         rng=random.Random(2),
     )
     return campaign
+
+
+class D10Faces(random.Random):
+    """Hands out the given d10 faces (0-9) in order: the significance check reads them."""
+
+    def __init__(self, faces):
+        super().__init__(0)
+        self.faces = list(faces)
+
+    def randint(self, a, b):
+        return self.faces.pop(0)
+
+
+def _run_a_mission(world, agents):
+    """A TIMEMASTER mission through the GM's services: planned with a chart, started, two
+    mistakes (one reversed), closed with a secret check roll, and published."""
+    from campaigns import missions
+
+    mission = missions.create_mission(
+        world.campaign,
+        {
+            "title": "The Vienna clockmaker",
+            "briefing": "Keep the clockmaker alive.",
+            "parallel": "T-0",
+            "place": "Vienna",
+            "start_year": 1805,
+            "end_year": 1805,
+            "significance_rating": 700,
+            "historical_changes_chart": [
+                {"low": 0, "high": 99, "text": "A clock stops a day early."},
+                {"low": 100, "high": None, "text": "The city keeps a different time."},
+            ],
+            "agents": agents,
+        },
+    )
+    gm = world.users["gm"]
+    missions.start_mission(mission, gm)
+    first = missions.record_mistake(
+        mission, gm, {"kind": "event_changed", "rating": 100, "description": "late"}
+    )
+    missions.record_mistake(mission, gm, {"kind": "other", "rating": 50, "description": "noticed"})
+    missions.reverse_mistake(mission, first.pk, gm, "it did not happen")
+    mission.refresh_from_db()
+    missions.close_mission(world.membership["gm"], mission, "success", rng=D10Faces([3, 9, 1]))
+    mission.refresh_from_db()
+    missions.publish_mission(mission, gm)
+    return mission

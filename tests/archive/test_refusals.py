@@ -212,3 +212,19 @@ def test_an_upgrade_step_runs_for_each_older_version(world, hero_document, monke
     monkeypatch.setitem(archive_format.UPGRADES, 1, v1_to_v2)
     document = archive_format.upgrade(hero_document, archive_format.CHARACTER)
     assert document["format_version"] == 2 and document["name"] == "HARRY ADAMS"
+
+
+def test_bad_mission_records_are_refused_at_their_path(world, campaign_document):
+    record = campaign_document["mission_records"][0]
+    record["agents"].append(42)
+    record["tally"][2]["reverses"] = 2
+    record["tally"][0]["kind"] = "bad_luck"
+    campaign_document["missions"][0]["historical_changes_chart"] = [{"low": 5, "high": 1, "text": "x"}]
+    problems, _ = refused_campaign(world, campaign_document)
+    paths = {path for path, _ in problems}
+    assert {
+        f"mission_records[0].agents[{len(record['agents']) - 1}]",
+        "mission_records[0].tally[2].reverses",
+        "mission_records[0].tally[0].kind",
+        "missions[0].historical_changes_chart",
+    } <= paths

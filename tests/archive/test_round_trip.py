@@ -9,7 +9,7 @@ import pytest
 from django.db import connection
 
 from archive import services
-from campaigns.models import NPC, Campaign, Membership, Mission, Roll
+from campaigns.models import NPC, Campaign, Membership, Mission, Roll, SignificanceEntry
 from characters.models import AdvancementEntry, Character
 from tests.archive.conftest import SYSTEMS
 
@@ -36,6 +36,10 @@ def _label(target):
         return None
     if isinstance(target, AdvancementEntry):
         return [target.kind, target.revision_after]
+    if isinstance(target, Roll):
+        return [target.kind, target.total, target.purpose]
+    if isinstance(target, SignificanceEntry):
+        return [target.kind, target.rating, target.description]
     return (
         getattr(target, "username", None) or getattr(target, "title", None) or getattr(target, "name", None)
     )
@@ -109,14 +113,32 @@ def test_a_whole_campaign_round_trips_field_by_field(world, full_campaign):
 
 def test_the_whole_campaign_round_trip_keeps_every_section_filled(world, full_campaign):
     document = services.export_campaign(full_campaign, world.users["gm"])
-    counts = {key: len(document[key]) for key in ("members", "missions", "characters", "npcs", "rolls")}
-    assert counts == {"members": 4, "missions": 2, "characters": 3, "npcs": 2, "rolls": 2}
+    keys = ("members", "missions", "characters", "npcs", "rolls", "mission_records")
+    counts = {key: len(document[key]) for key in keys}
+    assert counts == {
+        "members": 4,
+        "missions": 3,
+        "characters": 3,
+        "npcs": 2,
+        "rolls": 3,
+        "mission_records": 1,
+    }
+    record = document["mission_records"][0]
+    assert (
+        len(record["tally"]) == 3 and record["tally"][2]["reverses"] == 0 and record["check_roll"] is not None
+    )
     copy = services.import_campaign(document, world.users["gm"])
     harry_copy = copy.characters.get(name="Harry Adams")
     assert copy.rolls.get(secret=False).character == harry_copy
-    assert copy.rolls.get(secret=True).mission == copy.missions.get(title="Operation Lantern")
-    mae_entry = copy.characters.get(name="Mae Lin").entries.get()
-    assert mae_entry.mission.campaign == copy and mae_entry.reason == "bravery"
+    assert copy.rolls.get(
+        secret=True, kind="d1000", purpose__contains="traitor"
+    ).mission == copy.missions.get(title="Operation Lantern")
+    vienna = copy.missions.get(title="The Vienna clockmaker")
+    assert vienna.check_roll.mission == vienna and vienna.check_roll.campaign == copy
+    assert sorted(a.name for a in vienna.agents.all()) == ["Harry Adams", "Mae Lin"]
+    assert vienna.tally_entries.get(kind="reversal").reverses.description == "late"
+    mae_entry = copy.characters.get(name="Mae Lin").entries.get(reason="bravery")
+    assert mae_entry.mission == copy.missions.get(title="Operation Lantern")
 
 
 # -- the same on PostgreSQL ----------------------------------------------------------------------------
@@ -139,3 +161,39 @@ def test_postgres_a_whole_campaign_round_trips(world, full_campaign):
     assert connection.vendor == "postgresql"
     copy = services.import_campaign(services.export_campaign(full_campaign), world.users["gm"])
     assert campaign_rows(copy) == campaign_rows(full_campaign)
+
+
+# -- query counts do not grow with rows ----------------------------------------------------------------
+def count_queries(function) -> int:
+    from django.test.utils import CaptureQueriesContext
+
+    with CaptureQueriesContext(connection) as queries:
+        function()
+    return len(queries)
+
+
+def test_exporting_a_campaign_costs_the_same_queries_for_more_rows(world, full_campaign, make_hero):
+    from campaigns import services as campaign_services
+
+    small = count_queries(lambda: services.export_campaign(full_campaign))
+    for name in ("Extra One", "Extra Two", "Extra Three"):
+        hero = make_hero(full_campaign, "other_player", name=name)
+        campaign_services.record_roll(world.membership["gm"], kind="d6", character=hero)
+        full_campaign.missions.create(title=name)
+    assert count_queries(lambda: services.export_campaign(full_campaign)) == small
+
+
+def test_importing_a_character_costs_the_same_queries_for_a_longer_ledger(world, make_hero):
+    from characters import services as character_services
+
+    hero = make_hero(world.campaign)
+    short = services.export_character(hero)
+    for session in range(4, 10):
+        entry = {"kind": "sp_awarded", "type": "bonus", "session": session, "amount": 10}
+        character_services.append_entry(hero, entry, world.users["gm"])
+    long = services.export_character(hero)
+    assert len(long["ledger"]) == len(short["ledger"]) + 6
+    gm, player = world.users["gm"], world.users["player"]
+    assert count_queries(
+        lambda: services.import_character(long, world.campaign, player, gm)
+    ) == count_queries(lambda: services.import_character(short, world.campaign, player, gm))
