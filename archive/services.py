@@ -138,9 +138,10 @@ def _validation_problems(error: ValidationError, path: str) -> list[Problem]:
     return [Problem(path, message) for message in error.messages]
 
 
-def import_campaign(source: Any, gm) -> Campaign:
+def import_campaign(source: Any, gm, trusted: bool = False) -> Campaign:
     """A new campaign from an archive, with ``gm`` as its game master; ArchiveRefused listing
-    every problem, and nothing created."""
+    every problem, and nothing created. Untrusted (web, API) imports bring back only members who
+    already play with ``gm``; ``trusted`` (the administrator's command) brings back everyone."""
     document = _as_document(source, archive_format.CAMPAIGN)
     problems = validate_campaign(document)
     if problems:
@@ -158,7 +159,7 @@ def import_campaign(source: Any, gm) -> Campaign:
             )
         except ValidationError as error:
             raise ArchiveRefused(_validation_problems(error, "campaign")) from None
-        refs = ImportRefs(by=gm, users=_users(_usernames(document)))
+        refs = ImportRefs(by=gm, users=_users(_usernames(document)), trusted=trusted)
         for section in SECTIONS:
             section.load(campaign, document.get(section.KEY, []), refs)
     return campaign

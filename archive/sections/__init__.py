@@ -44,6 +44,7 @@ class ImportRefs:
     """What an import made so far: archive position -> new row, and the accounts by username."""
 
     by: Any  # the user importing
+    trusted: bool = False  # an administrator's import (manage.py): every member comes back
     users: dict[str, Any] = field(default_factory=dict)
     rows: dict[str, dict[int, Any]] = field(default_factory=dict)
 

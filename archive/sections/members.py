@@ -1,4 +1,10 @@
-"""Members by username and role. The user importing becomes (or stays) game master."""
+"""Members by username and role. The user importing becomes (or stays) game master.
+
+Through the web or the API, an import may only bring back people who already play with the
+importer (members of a campaign the importer runs): nobody is put into a campaign, or given
+characters, by someone they have never played with. ``manage.py import_campaign`` is the
+administrator's and restores every member (``refs.trusted``).
+"""
 
 from __future__ import annotations
 
@@ -53,8 +59,28 @@ def load(campaign, data, refs) -> None:
     ]
     if missing:
         raise ArchiveRefused(missing)
+    if not refs.trusted:
+        _refuse_strangers(data, refs)
     Membership.objects.bulk_create(
         Membership(campaign=campaign, user=refs.users[m["username"]], role=m["role"])
         for m in data
         if m["username"] != refs.by.username
     )
+
+
+def _refuse_strangers(data, refs) -> None:
+    runs = Membership.objects.filter(user=refs.by, role=Role.GM).values("campaign_id")
+    known = set(Membership.objects.filter(campaign_id__in=runs).values_list("user__username", flat=True)) | {
+        refs.by.username
+    }
+    strangers = [
+        Problem(
+            join(join(KEY, index), "username"),
+            f"{m['username']!r} is not in any campaign you run; invite them after the import, "
+            "or ask an administrator to import with manage.py import_campaign.",
+        )
+        for index, m in enumerate(data)
+        if m["username"] not in known
+    ]
+    if strangers:
+        raise ArchiveRefused(strangers)

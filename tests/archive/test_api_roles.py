@@ -140,14 +140,15 @@ def test_an_imported_character_belongs_to_a_player_or_the_gm(world, make_hero, a
     "persona, status",
     [
         ("gm", 201),
-        ("player", 201),
-        ("other_player", 201),
-        ("observer", 201),
-        ("outsider", 201),
+        ("player", 400),
+        ("other_player", 400),
+        ("observer", 400),
+        ("outsider", 400),
         ("anonymous", 401),
     ],
 )
-def test_any_account_may_import_a_campaign_and_runs_the_copy(world, full_campaign, api, persona, status):
+def test_a_campaign_is_imported_by_whoever_runs_its_members(world, full_campaign, api, persona, status):
+    """The copy's GM is whoever imports it; members come back only if they already play with them."""
     document = json.dumps(services.export_campaign(full_campaign))
     before = Campaign.objects.count()
     response = client_for(api, world, persona).post(
@@ -158,6 +159,28 @@ def test_any_account_may_import_a_campaign_and_runs_the_copy(world, full_campaig
     if status == 201:
         copy = Campaign.objects.get(pk=response.json()["id"])
         assert copy.memberships.get(user=world.users[persona]).role == "gm"
+    elif status == 400:
+        assert all("is not in any campaign you run" in e["message"] for e in response.json()["errors"])
+
+
+def test_any_account_may_import_a_campaign_of_people_it_plays_with(world, api, make_user):
+    from campaigns import services as campaign_services
+    from campaigns.models import Membership
+
+    friend = make_user("friend")
+    Membership.objects.create(campaign=world.elsewhere, user=friend, role="player")
+    solo = campaign_services.create_campaign(world.users["outsider"], name="Solo", system="d6")
+    Membership.objects.create(campaign=solo, user=friend, role="player")
+    document = json.dumps(services.export_campaign(solo))
+    response = api(world.users["outsider"]).post(
+        "/api/v1/campaigns/import/", document, content_type="application/json"
+    )
+    assert response.status_code == 201, response.content
+    copy = Campaign.objects.get(pk=response.json()["id"])
+    assert sorted(copy.memberships.values_list("user__username", "role")) == [
+        ("friend", "player"),
+        ("outsider", "gm"),
+    ]
 
 
 def test_a_refused_api_import_lists_each_problem_with_its_path(world, make_hero, api):

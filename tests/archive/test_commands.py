@@ -72,3 +72,13 @@ def test_command_line_mistakes_are_clear(world, full_campaign, tmp_path, args, m
 def test_export_of_a_missing_campaign_is_clear(db):
     with pytest.raises(CommandError, match="no campaign with id 999"):
         call_command("export_campaign", "999")
+
+
+def test_the_administrators_import_restores_every_member(world, full_campaign, tmp_path):
+    """manage.py is trusted: an account that plays with nobody of the archive may still run the copy."""
+    path = tmp_path / "campaign.json"
+    call_command("export_campaign", str(full_campaign.pk), "-o", str(path), stderr=StringIO())
+    call_command("import_campaign", str(path), "--gm", "outsider", stdout=StringIO())
+    copy = Campaign.objects.order_by("-id").first()
+    assert copy.memberships.get(user=world.users["outsider"]).role == "gm"
+    assert copy.memberships.count() == 5

@@ -126,12 +126,22 @@ def test_a_refused_character_upload_shows_every_problem(world, make_hero, client
 
 
 def test_the_campaign_import_page_makes_a_new_campaign_run_by_the_uploader(world, full_campaign, client):
-    client.force_login(world.users["outsider"])
+    client.force_login(world.users["gm"])
     assert client.get("/campaigns/import/").status_code == 200
     response = client.post("/campaigns/import/", {"file": upload(services.export_campaign(full_campaign))})
     copy = Campaign.objects.exclude(pk__in=[full_campaign.pk, world.elsewhere.pk]).get()
     assert response.status_code == 302 and response["Location"] == f"/campaigns/{copy.pk}/"
-    assert copy.memberships.get(user=world.users["outsider"]).role == "gm"
+    assert copy.memberships.get(user=world.users["gm"]).role == "gm"
+
+
+def test_the_campaign_import_page_lists_members_the_uploader_does_not_play_with(world, full_campaign, client):
+    client.force_login(world.users["outsider"])
+    before = Campaign.objects.count()
+    response = client.post("/campaigns/import/", {"file": upload(services.export_campaign(full_campaign))})
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert "<code>members[0].username</code>" in html and "is not in any campaign you run" in html
+    assert Campaign.objects.count() == before
 
 
 def test_the_campaign_import_page_shows_a_truncated_file_and_creates_nothing(world, full_campaign, client):

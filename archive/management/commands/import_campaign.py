@@ -35,7 +35,7 @@ class Command(BaseCommand):
                 raw = handle.read()
             document = archive_format.read(raw, archive_format.CAMPAIGN)
             user = self._game_master(document, gm)
-            campaign = services.import_campaign(document, user)
+            campaign = services.import_campaign(document, user, trusted=True)
         except ArchiveRefused as error:
             lines = "\n".join(f"  {problem}" for problem in error.problems)
             raise CommandError(f"The archive was refused; nothing was imported:\n{lines}") from None
