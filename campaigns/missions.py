@@ -179,6 +179,14 @@ def _clean_plan(campaign, data: dict) -> dict:
     return clean
 
 
+def _plain(data: dict) -> dict:
+    """Other systems' missions keep a title and a briefing only (their issues add their records)."""
+    extra = sorted(k for k, v in data.items() if k not in ALWAYS_FIELDS and v not in (None, "", []))
+    if extra:
+        raise ValidationError({k: ["Only TIMEMASTER missions have this."] for k in extra})
+    return {k: v for k, v in data.items() if k in ALWAYS_FIELDS}
+
+
 PLAN_FIELDS = ("parallel", "place", "start_year", "end_year", "agents")
 OPEN_FIELDS = ("significance_rating", "historical_changes_chart")
 ALWAYS_FIELDS = ("title", "briefing")
@@ -187,7 +195,7 @@ ALWAYS_FIELDS = ("title", "briefing")
 @transaction.atomic
 def create_mission(campaign, data: dict) -> Mission:
     """A planned mission; ``data`` holds model fields (``agents`` a list of characters)."""
-    clean = _clean_plan(campaign, data) if campaign.system == SYSTEM else dict(data)
+    clean = _clean_plan(campaign, data) if campaign.system == SYSTEM else _plain(data)
     agents = clean.pop("agents", None)
     mission = Mission(campaign=campaign, **clean)
     if campaign.system == SYSTEM:
@@ -228,8 +236,7 @@ def update_mission(mission: Mission, data: dict) -> Mission:
     for field in OPEN_FIELDS:
         if field in changed and changed[field] != getattr(locked, field) and locked.is_closed:
             raise _error(field, "The mission is closed: its significance and chart can no longer change.")
-    if campaign.system == SYSTEM:
-        changed = _clean_plan(campaign, changed)
+    changed = _clean_plan(campaign, changed) if campaign.system == SYSTEM else _plain(changed)
     agents = changed.pop("agents", None)
     for field, value in changed.items():
         setattr(locked, field, value)

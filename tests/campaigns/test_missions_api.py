@@ -258,3 +258,14 @@ def test_oversized_and_odd_json_is_refused_cleanly(world, agents, api):
         content_type="application/json",
     )
     assert odd.status_code == 400
+
+
+def test_other_systems_missions_keep_a_title_and_briefing_only(world, api):
+    outsider = api(world.users["outsider"])  # the GM of the D6 campaign
+    url = f"/api/v1/campaigns/{world.elsewhere.pk}/missions/"
+    refused = outsider.post(url, {"title": "Heist", "parallel": "T-0"}, format="json")
+    assert refused.status_code == 400 and refused.json()["errors"][0]["field"] == "parallel"
+    made = outsider.post(url, {"title": "Heist", "briefing": "Crack the vault."}, format="json")
+    assert made.status_code == 201
+    start = outsider.post(f"{url}{made.json()['id']}/start/")
+    assert start.status_code == 400 and "TIMEMASTER" in start.json()["errors"][0]["message"]
