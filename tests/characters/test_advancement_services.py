@@ -7,6 +7,8 @@ import random
 
 import pytest
 from django.core.exceptions import ValidationError
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from characters import advancement_services as adv
 from characters import services
@@ -457,6 +459,35 @@ def test_the_build_is_always_the_creation_build_plus_the_ledger(world, make_agen
     assert agent.revision == 1 + agent.entries.count()
     assert {"sp_spent", "adventure_closed", "sp_awarded"} <= set(agent.entries.values_list("kind", flat=True))
     # reverting every entry, newest first, gives back the creation build
+    for entry in list(agent.entries.exclude(kind=AdvancementEntry.REVERSAL).order_by("-id")):
+        services.revert_entry(entry, gm, "undo the walk")
+    agent = _fresh(agent)
+    assert agent.build == services.replay(agent) == agent.creation_build
+
+
+@settings(
+    max_examples=10,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(
+    rnd=st.randoms(use_true_random=False),
+    start=st.sampled_from([("Trainee", 0), ("Trainee", 9), ("Veteran", 9), ("Timemaster", 9)]),
+    steps=st.integers(1, 20),
+)
+def test_any_sequence_of_legal_actions_replays_and_reverts_to_the_creation_build(
+    world, make_agent, rnd, start, steps
+):
+    """hypothesis at the service level: every example is a fresh agent in the same campaign."""
+    agent = _place(make_agent("player"), *start)
+    gm, player = world.users["gm"], world.users["player"]
+    mission_no = [0]
+    for _ in range(steps):
+        _random_step(agent, gm, player, rnd, mission_no)
+    agent = _fresh(agent)
+    assert services.replay(agent) == agent.build
+    assert agent.revision == 1 + agent.entries.count()
     for entry in list(agent.entries.exclude(kind=AdvancementEntry.REVERSAL).order_by("-id")):
         services.revert_entry(entry, gm, "undo the walk")
     agent = _fresh(agent)
