@@ -30,6 +30,8 @@ from tempo_conflicts.models import Conflict, ConflictEvent, Participant
 ROLL_KIND = "tempo"  # campaigns.Roll.kind of a Tempo roll (3d6 + rating with bonus/penalty dice)
 MAX_PURPOSE = 120
 SIDE_KEYS = ("a", "b")
+# Event fields the engine reads as text (names of sides, tiers, benefits, free text).
+TEXT_FIELDS = ("side", "tier", "benefit", "max_level", "aspect", "terms", "reason", "goal", "note")
 
 
 def campaign_settings(campaign) -> dict[str, Any]:
@@ -75,6 +77,36 @@ def _record(membership: Membership, result, *, character=None, purpose: str = ""
     )
 
 
+MAX_MODIFIER = 20  # a sanity bound (the rules speak of +1 to +3), keeps totals in the log's columns
+ASPECT_TEXT_KEYS = ("aspect", "source", "use", "reason", "benefit")
+
+
+def _check_shapes(request: dict[str, Any]) -> None:
+    """Names the engine looks up must be text: anything else is refused here with the field."""
+    hurry = request.get("hurry")
+    if hurry is not None and (
+        not isinstance(hurry, dict) or not all(isinstance(v, str) for v in hurry.values())
+    ):
+        raise ValidationError({"hurry": ["Hurry is an object with a mode and a text."]})
+    for key in ("bonuses", "penalties"):
+        values = request.get(key)
+        if isinstance(values, list):
+            for index, value in enumerate(values):
+                if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_MODIFIER:
+                    raise ValidationError(
+                        {f"{key}.{index}": [f"A modifier is at most {MAX_MODIFIER} in size."]}
+                    )
+    aspects = request.get("aspects")
+    if isinstance(aspects, list):
+        for index, item in enumerate(aspects):
+            if isinstance(item, dict) and any(
+                k in item and not isinstance(item[k], str) for k in ASPECT_TEXT_KEYS
+            ):
+                raise ValidationError(
+                    {f"aspects.{index}": ["Name the aspect, its source and its use as text."]}
+                )
+
+
 def roll_for_character(
     membership: Membership,
     character: Character,
@@ -94,6 +126,7 @@ def roll_for_character(
         raise ValidationError({"character": ["Only a finished Tempo agent rolls here."]})
     if not isinstance(request, dict):
         raise ValidationError({"request": ["A roll request must be an object."]})
+    _check_shapes(request)
     settings = campaign_settings(character.campaign)
     with transaction.atomic():
         locked = Character.objects.select_for_update().get(pk=character.pk)
@@ -305,6 +338,11 @@ def add_event(
         raise ValidationError(
             {"type": [f"An event's type is one of: {', '.join(engine_conflict.EVENT_TYPES)}."]}
         )
+    for key in TEXT_FIELDS:
+        if key in event and not isinstance(event[key], str):
+            raise ValidationError({key: [f"{key.replace('_', ' ').capitalize()} must be text."]})
+    if "ends_conflict" in event and not isinstance(event["ends_conflict"], bool):
+        raise ValidationError({"ends_conflict": ["Ends conflict is true or false."]})
     with transaction.atomic():
         locked = Conflict.objects.select_for_update().get(pk=conflict.pk)
         _check_may(locked, membership, event)

@@ -83,7 +83,9 @@ def roll_panel(request, pk):
                         form.add_error(name if name in form.fields else None, problem)
             else:
                 status = 200
-                form = None
+                form = TempoRollForm(
+                    sheet=sheet, substitutions=derived["substitutions"], initial={"role": role}
+                )
                 if not request.htmx:
                     messages.success(request, f"Rolled {last_roll.total}: {last_roll.detail['band_name']}.")
                     return redirect("character-detail", character.pk)
@@ -197,7 +199,9 @@ def tracker_context(conflict, membership, user, errors=()):
                 "holds": state["tempo"]["holder"] == row["key"],
             }
         )
-    events = list(conflict.events.select_related("recorded_by"))
+    events = [
+        {"event": e, "totals": _totals(state, e.seq)} for e in conflict.events.select_related("recorded_by")
+    ]
     return {
         "conflict": conflict,
         "campaign": conflict.campaign,
@@ -222,6 +226,20 @@ def tracker_context(conflict, membership, user, errors=()):
         "mine": mine,
         "levels": ["even", "edge", "advantage", "decisive"],
     }
+
+
+def _totals(state: dict, seq: int) -> list[str]:
+    """Each side's total in a round, as this member may see it (GM sides' hidden from players)."""
+    log = state["log"]
+    record = log[seq - 1] if 0 < seq <= len(log) else None
+    if not record or record.get("type") != "roll":
+        return []
+    out = []
+    for key in state["order"]:
+        total, extra = record["totals"][key], record["superiority"].get(key, 0)
+        shown = "hidden" if total is None else f"{total}{f' +{extra} superiority' if extra else ''}"
+        out.append(f"{state['sides'][key]['name']} {shown}")
+    return out
 
 
 @login_required

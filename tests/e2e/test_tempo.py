@@ -116,6 +116,11 @@ def test_a_player_builds_an_agent_rolls_with_an_aspect_and_sees_the_balance_drop
 
     page.get_by_label("Role", exact=True).select_option("soldier")
     page.get_by_label("EX-SPECIAL FORCES (Service)").select_option("invoke")
+    page.get_by_label("DOCKSIDE KID (Origin)").select_option("invoke")
+    page.get_by_role("button", name="Roll 3d6").click()
+    expect(page.locator("#tempo-roll-panel .errors")).to_contain_text("only 1 aspect")
+    expect(page.get_by_test_id("fate-points")).to_have_text("2")
+    page.get_by_label("DOCKSIDE KID (Origin)").select_option("")
     page.get_by_role("button", name="Roll 3d6").click()
     expect(page.get_by_test_id("roll-band")).to_be_visible()
     expect(page.get_by_test_id("fate-points")).to_have_text("1")

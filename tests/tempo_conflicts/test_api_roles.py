@@ -149,6 +149,8 @@ def test_a_roll_through_the_api_spends_the_fate_point(world, api, agent):
         ({"role": "thief", "bonus_dice": "lots"}, "bonus_dice"),
         ({"role": "thief", "bonus_dice": 10**12}, "bonus_dice"),
         ({"role": "thief", "bonuses": [0]}, "bonuses.0"),
+        ({"role": "thief", "bonuses": [1, 10**15]}, "bonuses.1"),
+        ({"role": "thief", "penalties": [-(10**15)]}, "penalties.0"),
         ({"role": "thief", "aspects": "all"}, "aspects"),
         ({"role": "thief", "aspects": [{"aspect": "NOT MINE"}]}, "aspects.0.aspect"),
         ({"role": "thief", "aspects": [{"aspect": "primary"}, {"aspect": "origin"}]}, "aspects"),
@@ -323,3 +325,66 @@ def test_the_conflict_list_costs_the_same_queries_for_more_conflicts(
         services.create_conflict(gm, {"title": f"C{n}", "sides": [{"npcs": ["A"]}, {"npcs": ["B"]}]})
     with django_assert_max_num_queries(8):
         assert len(client.get(url).json()["results"]) == 6
+
+
+ODD_VALUES = [None, 7, -1, 10**30, 1.5, True, "", "x" * 500, [], ["a"], {}, {"a": 1}]
+EVENT_KEYS = [
+    "side",
+    "tier",
+    "benefit",
+    "aspect",
+    "terms",
+    "reason",
+    "values",
+    "max_level",
+    "goal",
+    "note",
+    "ends_conflict",
+    "sides",
+]
+
+
+@pytest.mark.parametrize(
+    "event_type",
+    ["roll", "spend", "concede", "refuse_concession", "set_superiority", "set_cap", "veto_concession", "end"],
+)
+def test_odd_json_in_any_event_field_is_a_4xx_never_a_500(world, api, ids, event_type):
+    url = f"/api/v1/campaigns/{ids['c']}/conflicts/{ids['conflict']}/events/"
+    for persona in ("gm", "player"):
+        client = api(world.users[persona])
+        for key in EVENT_KEYS:
+            for value in ODD_VALUES:
+                response = client.post(url, {"type": event_type, key: value}, format="json")
+                assert response.status_code < 500, (persona, key, value, response.content)
+                if response.status_code >= 400:
+                    assert response.json()["errors"]
+    for value in ODD_VALUES:
+        response = api(world.users["gm"]).post(url, {"type": value}, format="json")
+        assert 400 <= response.status_code < 500
+    assert api(world.users["gm"]).post(url, ["roll"], format="json").status_code == 400
+
+
+def test_odd_json_in_a_roll_request_is_a_4xx_never_a_500(world, api, agent):
+    url = f"/api/v1/characters/{agent.pk}/tempo-rolls/"
+    client = api(world.users["player"])
+    keys = [
+        "role",
+        "instead_of",
+        "purpose",
+        "aspects",
+        "bonuses",
+        "penalties",
+        "descriptive",
+        "bonus_dice",
+        "penalty_dice",
+        "extra_dice",
+        "lost_dice",
+        "help",
+        "hurry",
+    ]
+    for key in keys:
+        for value in [*ODD_VALUES, [{"aspect": []}], [{"kept": "x", "total": {}}], {"mode": [], "text": 5}]:
+            body = {"role": "thief", key: value}
+            response = client.post(url, body, format="json")
+            assert response.status_code < 500, (key, value, response.content)
+    assert not Roll.objects.filter(total__isnull=True).exists()

@@ -198,3 +198,22 @@ def test_a_bad_event_says_why_and_changes_nothing(world, conflict, client):
     assert response.status_code == 400
     assert "holds no tempo" in response.content.decode()
     assert not ConflictEvent.objects.exists()
+
+
+def test_the_gm_sees_both_totals_and_the_player_only_their_own(world, conflict, client, agent):
+    client.force_login(world.users["gm"])
+    body = {
+        "type": "roll",
+        "a_who": f"{agent.pk}:observer",
+        "b_rating": 2,
+        "a_bonus_dice": 0,
+        "b_bonus_dice": 0,
+    }
+    client.post(f"/conflicts/{conflict.pk}/events/", body)
+    record = Conflict.objects.get(pk=conflict.pk).state["log"][0]
+    gm_html = client.get(f"/conflicts/{conflict.pk}/").content.decode()
+    assert f"Stasi {record['totals']['b']}" in gm_html
+    client.force_login(world.users["player"])
+    player_html = client.get(f"/conflicts/{conflict.pk}/").content.decode()
+    assert "Stasi hidden" in player_html
+    assert f"Kestrel {record['totals']['a']}" in player_html
