@@ -267,3 +267,34 @@ def test_the_campaign_audit_filters_by_agent_and_date(world, agents, client):
     assert "No missions match" in html
     bad = client.get(f"/campaigns/{c}/missions/audit/?closed_from=yesterday")
     assert bad.status_code == 400 and "valid date" in bad.content.decode()
+
+
+@pytest.mark.parametrize("page", ["detail", "audit", "report"])
+def test_mission_pages_make_the_same_number_of_queries_for_a_longer_tally(world, agents, client, page):
+    mission = started(world, agents)
+    mistake(world, mission, "other", 5)
+    c = world.campaign.pk
+    path = (
+        f"/campaigns/{c}/missions/{mission.pk}/"
+        + {"detail": "", "audit": "audit/", "report": "report/"}[page]
+    )
+    client.force_login(world.users["gm"])
+    few = _count(client, path)
+    for n in range(4):
+        mistake(world, mission, "npc_death", n, description=f"Guard {n}")
+    missions.reverse_mistake(mission, mission.tally_entries.first().pk, world.users["gm"], "typo")
+    assert _count(client, path) == few
+
+
+def test_a_correction_after_closing_through_the_page_reworks_the_awards(world, agents, client):
+    mission = started(world, agents)
+    wrong = mistake(world, mission, "event_changed", 300, description="Not our doing")
+    missions.close_mission(gm_membership(world), mission, "success", rng=roll_of(250))
+    client.force_login(world.users["gm"])
+    url = f"/campaigns/{world.campaign.pk}/missions/{mission.pk}/tally/{wrong.pk}/reverse/"
+    html = client.post(url, {"reason": "A renegade did it"}, follow=True).content.decode()
+    assert "worked out again" in html and "History intact" in html
+    agents[0].refresh_from_db()
+    assert agents[0].build["success_points"] == 350  # 700 split two ways, same roll 250
+    audit = client.get(f"/campaigns/{world.campaign.pk}/missions/{mission.pk}/audit/").content.decode()
+    assert "Outcomes replaced by corrections" in audit and "A renegade did it" in audit
