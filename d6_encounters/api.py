@@ -33,6 +33,7 @@ def as_drf(error: DjangoValidationError) -> serializers.ValidationError:
 
 # --- serializers ---------------------------------------------------------------------------------
 class EncounterSerializer(serializers.ModelSerializer):
+    status = serializers.CharField(read_only=True, help_text="setup, running or over.")
     method_number = serializers.IntegerField(read_only=True)
     method_label = serializers.CharField(read_only=True)
     round = serializers.SerializerMethodField()
@@ -62,6 +63,28 @@ class EncounterSerializer(serializers.ModelSerializer):
         return (encounter.state or {}).get("phase", "setup")
 
 
+class EncounterPageSerializer(serializers.Serializer):
+    """Schema only: one page of encounters."""
+
+    count = serializers.IntegerField()
+    next = serializers.URLField(allow_null=True)
+    previous = serializers.URLField(allow_null=True)
+    results = EncounterSerializer(many=True)
+
+
+class EncounterDetailSerializer(EncounterSerializer):
+    """Schema only: an encounter with what the caller's role may see of it."""
+
+    participants = serializers.ListField(
+        child=serializers.DictField(), required=False, help_text="While setting up."
+    )
+    tracker = serializers.DictField(required=False, help_text="GM only, once started: the round tracker.")
+    view = serializers.DictField(required=False, help_text="Players and observers, once started.")
+
+    class Meta(EncounterSerializer.Meta):
+        fields = [*EncounterSerializer.Meta.fields, "participants", "tracker", "view"]
+
+
 class EncounterWriteSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=120)
     method = serializers.ChoiceField(choices=METHOD_CHOICES, required=False)
@@ -71,7 +94,7 @@ class EncounterWriteSerializer(serializers.Serializer):
 class ParticipantPublicSerializer(serializers.ModelSerializer):
     """What everyone in the campaign sees of a participant."""
 
-    character = serializers.PrimaryKeyRelatedField(read_only=True)
+    character = serializers.PrimaryKeyRelatedField(read_only=True, allow_null=True)
 
     class Meta:
         model = Participant
@@ -82,7 +105,7 @@ class ParticipantPublicSerializer(serializers.ModelSerializer):
 class ParticipantGMSerializer(serializers.ModelSerializer):
     """The GM's view: NPC statistics and group members too."""
 
-    character = serializers.PrimaryKeyRelatedField(read_only=True)
+    character = serializers.PrimaryKeyRelatedField(read_only=True, allow_null=True)
 
     class Meta:
         model = Participant
@@ -104,7 +127,7 @@ class ParticipantWriteSerializer(serializers.Serializer):
     """Either ``character`` (a finalized D6 character of the campaign) or an NPC/group."""
 
     character = serializers.IntegerField(required=False, min_value=1, max_value=2**63 - 1)
-    kind = serializers.ChoiceField(choices=["npc", "group"], required=False)
+    kind = serializers.CharField(max_length=10, required=False, help_text="npc (the default) or group.")
     name = serializers.CharField(max_length=120, required=False)
     attributes = serializers.DictField(child=serializers.CharField(max_length=20), required=False)
     skills = serializers.DictField(child=serializers.DictField(), required=False)
@@ -121,6 +144,33 @@ class ParticipantWriteSerializer(serializers.Serializer):
         if "character" not in data and "name" not in data:
             raise serializers.ValidationError({"name": ["Name the NPC or group (or send a character)."]})
         return data
+
+
+class ParticipantEntrySerializer(serializers.Serializer):
+    """Schema only: a participant. Players and observers get the first five fields, the GM all."""
+
+    id = serializers.IntegerField()
+    key = serializers.CharField()
+    kind = serializers.CharField()
+    name = serializers.CharField()
+    character = serializers.IntegerField(allow_null=True)
+    character_revision = serializers.IntegerField(allow_null=True, required=False, help_text="GM only.")
+    controlled_by = serializers.CharField(required=False, help_text="GM only.")
+    stats = serializers.DictField(required=False, help_text="GM only: the NPC's statistics.")
+    members = serializers.ListField(child=serializers.CharField(), required=False, help_text="GM only.")
+
+
+class ParticipantListSerializer(serializers.Serializer):
+    """Schema only: every participant of the encounter."""
+
+    results = ParticipantEntrySerializer(many=True)
+
+
+class EventListSerializer(serializers.Serializer):
+    """Schema only: the GM gets the stored events ({seq, type, payload, created_at}), everyone else
+    the public log ({round, type, participant, summary})."""
+
+    results = serializers.ListField(child=serializers.DictField())
 
 
 class EventWriteSerializer(serializers.Serializer):
@@ -163,7 +213,7 @@ def _detail(encounter: Encounter, membership, user) -> dict:
 
 # --- views ---------------------------------------------------------------------------------------
 class EncounterList(_Base):
-    @extend_schema(responses=EncounterSerializer(many=True))
+    @extend_schema(responses=EncounterPageSerializer, operation_id="d6_encounters_list")
     def get(self, request, campaign_pk):
         campaign, _ = get_campaign_for_user(request.user, campaign_pk)
         paginator = Pagination()
@@ -183,12 +233,12 @@ class EncounterList(_Base):
 
 
 class EncounterDetail(_Base):
-    @extend_schema(responses=EncounterSerializer)
+    @extend_schema(responses=EncounterDetailSerializer, operation_id="d6_encounter_retrieve")
     def get(self, request, campaign_pk, pk):
         encounter, membership = self._encounter(request, campaign_pk, pk)
         return Response(_detail(encounter, membership, request.user))
 
-    @extend_schema(request=EncounterWriteSerializer, responses=EncounterSerializer)
+    @extend_schema(request=EncounterWriteSerializer, responses=EncounterDetailSerializer)
     def patch(self, request, campaign_pk, pk):
         encounter, membership = self._encounter(request, campaign_pk, pk, need="gm")
         body = EncounterWriteSerializer(data=request.data, partial=True)
@@ -201,7 +251,7 @@ class EncounterDetail(_Base):
 
 
 class EncounterStart(_Base):
-    @extend_schema(request=None, responses=EncounterSerializer)
+    @extend_schema(request=None, responses=EncounterDetailSerializer)
     def post(self, request, campaign_pk, pk):
         encounter, membership = self._encounter(request, campaign_pk, pk, need="gm")
         try:
@@ -212,7 +262,7 @@ class EncounterStart(_Base):
 
 
 class ParticipantList(_Base):
-    @extend_schema(responses=ParticipantPublicSerializer(many=True))
+    @extend_schema(responses=ParticipantListSerializer, operation_id="d6_encounter_participants_list")
     def get(self, request, campaign_pk, pk):
         encounter, membership = self._encounter(request, campaign_pk, pk)
         serializer = ParticipantGMSerializer if membership.is_gm else ParticipantPublicSerializer
@@ -241,13 +291,14 @@ class ParticipantDetail(_Base):
             raise Http404
         return participant
 
-    @extend_schema(responses=ParticipantPublicSerializer)
+    @extend_schema(responses=ParticipantEntrySerializer, operation_id="d6_encounter_participant_retrieve")
     def get(self, request, campaign_pk, pk, participant_pk):
         encounter, membership = self._encounter(request, campaign_pk, pk)
         participant = self._participant(encounter, participant_pk)
         serializer = ParticipantGMSerializer if membership.is_gm else ParticipantPublicSerializer
         return Response(serializer(participant).data)
 
+    @extend_schema(responses={204: None})
     def delete(self, request, campaign_pk, pk, participant_pk):
         encounter, _ = self._encounter(request, campaign_pk, pk, need="gm")
         participant = self._participant(encounter, participant_pk)
@@ -259,7 +310,7 @@ class ParticipantDetail(_Base):
 
 
 class EventList(_Base):
-    @extend_schema(responses={200: dict})
+    @extend_schema(responses=EventListSerializer)
     def get(self, request, campaign_pk, pk):
         """GM: the stored events with their dice. Everyone else: the public log."""
         encounter, membership = self._encounter(request, campaign_pk, pk)
@@ -274,11 +325,14 @@ class EventList(_Base):
         view = presenters.player_view(encounter, presenters.own_keys(encounter, request.user))
         return Response({"results": list(reversed(view["log"]))})
 
-    @extend_schema(request=EventWriteSerializer, responses={201: EncounterSerializer})
+    @extend_schema(request=EventWriteSerializer, responses={201: EncounterDetailSerializer})
     def post(self, request, campaign_pk, pk):
         encounter, membership = self._encounter(request, campaign_pk, pk, need="player")
+        data = request.data
+        if hasattr(data, "dict"):  # a form-encoded body: one value per field, as plain JSON
+            data = data.dict()
         try:
-            services.record_event(encounter, membership, request.data)
+            services.record_event(encounter, membership, data)
         except DjangoValidationError as error:
             raise as_drf(error) from None
         return Response(_detail(encounter, membership, request.user), status=status.HTTP_201_CREATED)

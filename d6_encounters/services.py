@@ -337,6 +337,17 @@ def record_event(
             state = engine.apply_event(locked.state, event, rng or random.SystemRandom())
         except RuleError as error:
             raise _engine_error(error) from None
+        except (TypeError, ValueError, KeyError, AttributeError):
+            # Values of the wrong shape (a list where an id belongs, ...) that the engine's own
+            # checks did not name: still the client's mistake, never a server error.
+            raise ValidationError(
+                {
+                    "non_field_errors": [
+                        f"The {str(event.get('type'))[:40]} event could not be read: "
+                        "check the shape of its fields."
+                    ]
+                }
+            ) from None
         stored = state["events"][-1]
         row = EncounterEvent.objects.create(
             encounter=locked,

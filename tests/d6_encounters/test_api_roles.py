@@ -315,3 +315,39 @@ def test_the_list_costs_the_same_queries_for_many_encounters(d6, api, django_ass
         services.create_encounter(d6.campaign, d6.users["gm"], name=f"F{number}")
     with django_assert_max_num_queries(len(few.captured_queries)):
         client.get(url)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"type": "order_without_rolls", "first": [{}]},
+        {"type": "order_without_rolls", "situational": [["x"]]},
+        {"type": "roll_initiative", "rolls": {"character-1": "zzz"}},
+        {"type": "set_order", "order": [{}, []]},
+        {"type": "declare", "participant": {"a": 1}, "actions": 1},
+        {"type": "act", "participant": ["x"], "action": {}, "trait": []},
+        {"type": "roll", "participant": "group-1", "roll_kind": "damage", "code": 3},
+        {"type": "begin_round", "all_movement_costs_action": "yes"},
+        {"type": None},
+        {"type": ["begin_round"]},
+    ],
+)
+def test_malformed_events_are_a_400_never_a_500(d6, api, body):
+    ids = _ids(d6)
+    encounter = Encounter.objects.get(pk=ids["running"])
+    gm = d6.membership["gm"]
+    services.record_event(encounter, gm, {"type": "begin_round"})
+    count = encounter.event_count
+    url = (ENC + "{running}/events/").format(**ids)
+    response = api(d6.users["gm"]).post(url, body, format="json")
+    assert response.status_code == 400, response.content
+    assert response.json()["errors"]
+    encounter.refresh_from_db()
+    assert encounter.event_count == count
+
+
+def test_a_form_encoded_event_is_read_as_plain_fields(d6, api):
+    ids = _ids(d6)
+    response = api(d6.users["gm"]).post((ENC + "{running}/events/").format(**ids), {"type": "begin_round"})
+    assert response.status_code == 201, response.content
+    assert EncounterEvent.objects.get().payload == {"type": "begin_round"}
