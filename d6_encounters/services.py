@@ -16,7 +16,7 @@ from django.db import transaction
 
 from campaigns.models import Campaign, Membership, Roll
 from characters.models import Character
-from characters.services import violations_error
+from characters.services import append_entry, violations_error
 from characters.systems import RuleError, RuleViolation
 from characters.systems.d6 import encounter as engine
 from characters.systems.d6.settings import resolved
@@ -321,6 +321,39 @@ def _log_rolls(encounter: Encounter, membership: Membership, before: int, state:
         Roll.objects.bulk_create(rows)
 
 
+def _book_character_points(
+    encounter: Encounter,
+    membership: Membership,
+    before: dict[str, Any],
+    state: dict[str, Any],
+    event_type: str,
+) -> None:
+    """Character Points a character spent in this event leave its ledger too (the engine counts
+    them in the encounter; the ledger is where the character's bank lives)."""
+    spent = {
+        pid: p["character_points_spent"] - before[pid]["character_points_spent"]
+        for pid, p in state["participants"].items()
+        if pid in before and p["character_points_spent"] > before[pid]["character_points_spent"]
+    }
+    if not spent:
+        return
+    places = encounter.participants.filter(key__in=list(spent), kind=Participant.Kind.CHARACTER)
+    for place in places.select_related("character"):
+        if place.character is None:
+            continue
+        entry = {
+            "kind": "character_points_spent",
+            "count": spent[place.key],
+            "on": "initiative" if event_type == "roll_initiative" else "roll",
+            "reason": f"{encounter.name}, round {state['round']}"[:200],
+        }
+        try:
+            append_entry(place.character, entry, by=membership.user, reason=entry["reason"])
+        except ValidationError as error:
+            messages = " ".join(m for ms in error.message_dict.values() for m in ms)
+            raise ValidationError({f"character_points.{place.key}": [f"{place.name}: {messages}"]}) from None
+
+
 def record_event(
     encounter: Encounter, membership: Membership, event: Any, rng: random.Random | None = None
 ) -> EncounterEvent:
@@ -349,6 +382,7 @@ def record_event(
                 }
             ) from None
         stored = state["events"][-1]
+        _book_character_points(locked, membership, locked.state["participants"], state, stored["type"])
         row = EncounterEvent.objects.create(
             encounter=locked,
             seq=locked.event_count + 1,

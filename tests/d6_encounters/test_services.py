@@ -136,3 +136,40 @@ def test_the_optional_bonus_setting_of_the_encounter_reaches_the_rolls(d6):
     services.record_event(encounter, gm, {"type": "roll_initiative"}, random.Random(3))
     roll = encounter.state["initiative"]["rolls"]["npc-1"]
     assert roll["bonus"] == 2  # 8D of Reflexes: +1 per full 4D
+
+
+def test_character_points_spent_in_the_encounter_leave_the_characters_ledger(d6, running):
+    from characters.models import AdvancementEntry
+
+    gm = d6.membership["gm"]
+    ada = f"character-{d6.ada.pk}"
+    services.record_event(running, gm, {"type": "begin_round"})
+    services.record_event(
+        running, gm, {"type": "roll_initiative", "character_points": {ada: 2}}, random.Random(4)
+    )
+    d6.ada.refresh_from_db()
+    assert d6.ada.build["character_points"] == 1
+    entry = AdvancementEntry.objects.get(character=d6.ada, kind="character_points_spent")
+    assert entry.payload["count"] == 2 and entry.payload["on"] == "initiative"
+    assert entry.payload["reason"] == "Dockside, round 1"
+
+
+def test_points_already_spent_elsewhere_are_refused_and_nothing_is_stored(d6):
+    from characters import services as character_services
+
+    encounter = services.create_encounter(d6.campaign, d6.users["gm"], name="Twice")
+    services.add_character(encounter, d6.ada.pk)
+    encounter = services.start_encounter(encounter)  # Ada brings 3 Character Points
+    character_services.append_entry(
+        d6.ada, {"kind": "character_points_spent", "count": 2, "reason": "elsewhere", "on": "other"}, by=None
+    )
+    gm = d6.membership["gm"]
+    services.record_event(encounter, gm, {"type": "begin_round"})
+    ada = f"character-{d6.ada.pk}"
+    with pytest.raises(ValidationError) as caught:
+        services.record_event(encounter, gm, {"type": "roll_initiative", "character_points": {ada: 3}})
+    assert f"character_points.{ada}" in caught.value.message_dict
+    encounter.refresh_from_db()
+    assert encounter.event_count == 1 and not Roll.objects.exists()
+    d6.ada.refresh_from_db()
+    assert d6.ada.build["character_points"] == 1
