@@ -21,8 +21,9 @@ from characters.models import AdvancementEntry, Character
 from characters.systems import RuleError, RuleViolation, UnknownSystem, get_system
 
 #: Choices only the server sets: a rolled record comes from our dice, typed-in numbers from the
-#: wizard's own checked form, settings from the campaign.
-SERVER_KEYS = ("ability_roll", "manual_values", "settings")
+#: wizard's own checked form, settings from the campaign, a ninja player's ranking record from
+#: their earlier ninja (it sets the creation budget, so a player must not send their own).
+SERVER_KEYS = ("ability_roll", "manual_values", "settings", "record")
 #: Choices only the game master sets (rulings that confirm or overrule a check).
 GM_KEYS = ("cm_approvals",)
 #: A draft's choices are small; anything bigger is a mistake or abuse.

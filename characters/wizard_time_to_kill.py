@@ -147,7 +147,7 @@ def step_abilities(request, character, membership):
         if form.is_valid():
             is_gm = membership.role == access.GM
             character = services.update_draft(character, form.as_choices(), is_gm=is_gm)
-            character = services.update_draft(character, {"record": record}, is_gm=is_gm)
+            character = services.set_server_choices(character, record=record)
             problems = _problems(character.choices)
             attach_violations(form, problems, _field_for)
             if not problems:

@@ -107,3 +107,20 @@ def test_a_victory_shows_on_the_ninja_page_and_the_next_ninja_may_use_the_rankin
 def test_an_observer_cannot_build_a_ninja(ttk):
     client = logged_in(ttk.users["observer"])
     assert client.post(f"/campaigns/{ttk.campaign.pk}/characters/new/").status_code == 403
+
+
+def test_a_ranking_record_sent_by_a_player_through_the_api_is_ignored(ttk):
+    """The record sets the creation budget; only the server may put it in a draft's choices."""
+    from rest_framework.test import APIClient
+
+    api = APIClient()
+    api.force_authenticate(ttk.users["player"])
+    forged = {"ranking_points": 40, "missions_completed": 1}
+    response = api.post(
+        f"/api/v1/campaigns/{ttk.campaign.pk}/characters/",
+        {"choices": {"abilities": NEUTRAL, "use_ranking": True, "record": forged}},
+        format="json",
+    )
+    assert response.status_code in (200, 201), response.content
+    draft = Character.objects.get(pk=response.json()["id"])
+    assert "record" not in draft.choices
