@@ -22,6 +22,8 @@ from characters.models import AdvancementEntry, Character
 from characters.systems import RuleError, UnknownSystem, get_system
 
 MAX_LEDGER = 100_000
+#: What an engine raises on data of the wrong shape (it refuses bad values with RuleError).
+UNREADABLE = (KeyError, TypeError, ValueError, AttributeError, IndexError)
 FIELDS = ("name", "system", "module", "status", "owner", "revision", "creation_build", "build", "choices")
 
 
@@ -141,7 +143,7 @@ def replay(system, creation_build: dict, ledger: list[dict], path: str) -> dict:
                     join(join(path, "ledger"), index), f"this {entry['kind']} entry does not fit: {reasons}"
                 )
             ) from None
-        except (KeyError, TypeError, ValueError, AttributeError) as error:  # a malformed payload
+        except UNREADABLE as error:  # a malformed payload or build
             raise ArchiveRefused(
                 Problem(
                     join(join(path, "ledger"), index), f"this {entry['kind']} entry cannot be read ({error})."
@@ -190,7 +192,11 @@ def check_rules(data: dict, path: str, campaign) -> list[Problem]:
                 )
             )
     settings = campaign.settings or None
-    for violation in character_services.engine_validate(system, data["creation_build"], settings):
+    try:
+        violations = character_services.engine_validate(system, data["creation_build"], settings)
+    except UNREADABLE as error:  # the engines read trusted builds; a file can hold anything
+        return [Problem(join(path, "creation_build"), f"the rules engine cannot read this build ({error}).")]
+    for violation in violations:
         field = (
             join(join(path, "creation_build"), violation.field)
             if violation.field

@@ -111,3 +111,9 @@ class Checker:
         value = data[key]
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < count:
             self.add(join(path, key), f"must be the position of one of the {count} {what}, or null.")
+
+
+def length_of(document: dict, key: str) -> int:
+    """How many items the archive's list ``key`` holds (0 if it is not a list), for references."""
+    value = document.get(key)
+    return len(value) if isinstance(value, list) else 0

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from archive import characters as character_data
-from archive.problems import ArchiveRefused, Checker, Problem, join
+from archive.problems import ArchiveRefused, Checker, Problem, join, length_of
 from characters.models import AdvancementEntry, Character
 
 KEY = "characters"
@@ -31,14 +31,15 @@ def validate(data, document) -> list[Problem]:
     check = Checker()
     if not check.array(data, KEY, MAX_CHARACTERS):
         return check.problems
-    missions = document.get("missions")
-    mission_count = len(missions) if isinstance(missions, list) else 0
-    members = {m.get("username") for m in document.get("members") or [] if isinstance(m, dict)}
+    mission_count = length_of(document, "missions")
+    listed = document.get("members") if isinstance(document.get("members"), list) else []
+    members = {m["username"] for m in listed if isinstance(m, dict) and isinstance(m.get("username"), str)}
     for index, character in enumerate(data):
         path = join(KEY, index)
         problems = character_data.validate(character, path, mission_count)
         check.problems.extend(problems)
-        if not problems and character.get("owner") not in members:
+        owner = character.get("owner") if not problems else None
+        if not problems and (not isinstance(owner, str) or owner not in members):
             check.add(join(path, "owner"), f"{character.get('owner')!r} is not one of the archive's members.")
     return check.problems
 

@@ -41,12 +41,6 @@ def validate(data, document) -> list:
     return check.problems
 
 
-def usernames_in(document) -> set[str]:
-    """Every username the archive names (members, owners, who recorded what)."""
-    names = {m.get("username") for m in document.get(KEY) or [] if isinstance(m, dict)}
-    return {n for n in names if isinstance(n, str)}
-
-
 def load(campaign, data, refs) -> None:
     wanted = [m["username"] for m in data]
     users = get_user_model().objects.filter(username__in=wanted)

@@ -5,7 +5,7 @@ reversals by position in the same tally."""
 from __future__ import annotations
 
 from archive import rows, timestamps
-from archive.problems import Checker, Problem, join
+from archive.problems import Checker, Problem, join, length_of
 from campaigns.models import Mission, SignificanceEntry
 
 KEY = "mission_records"
@@ -54,11 +54,6 @@ def export(campaign, refs) -> list[dict]:
     return out
 
 
-def _count(document, key: str) -> int:
-    value = document.get(key)
-    return len(value) if isinstance(value, list) else 0
-
-
 def _validate_tally(check: Checker, tally, path: str, npc_count: int) -> None:
     if not check.array(tally, path, 10_000):
         return
@@ -93,7 +88,7 @@ def validate(data, document) -> list[Problem]:
     check = Checker()
     if not check.array(data, KEY, 10_000):
         return check.problems
-    counts = {key: _count(document, key) for key in ("missions", "characters", "npcs", "rolls")}
+    counts = {key: length_of(document, key) for key in ("missions", "characters", "npcs", "rolls")}
     seen: set[int] = set()
     for index, record in enumerate(data):
         path = join(KEY, index)
@@ -102,9 +97,11 @@ def validate(data, document) -> list[Problem]:
         if record.get("mission") is None:
             check.add(join(path, "mission"), "must be the position of one of the archive's missions.")
         check.reference(record, "mission", path, counts["missions"], "missions of the archive")
-        if record.get("mission") in seen:
+        mission = record.get("mission")
+        if isinstance(mission, int) and mission in seen:
             check.add(join(path, "mission"), "this mission has two records.")
-        seen.add(record.get("mission"))
+        if isinstance(mission, int):
+            seen.add(mission)
         check.reference(record, "check_roll", path, counts["rolls"], "rolls of the archive")
         agents = record.get("agents", [])
         if check.array(agents, join(path, "agents"), 1000):

@@ -67,7 +67,8 @@ def validate(data, document) -> list[Problem]:
         check.kind_of(mission, "success", path, (bool,), "true, false or null", null=True)
         check.kind_of(mission, "outcome", path, (dict,), "an object")
         check.kind_of(mission, "previous_outcomes", path, (list,), "a list")
-        if mission.get("historical_changes_chart"):
+        check.kind_of(mission, "historical_changes_chart", path, (list,), "a list")
+        if isinstance(mission.get("historical_changes_chart"), list):
             for violation in significance.validate_chart(mission["historical_changes_chart"]):
                 check.add(join(path, "historical_changes_chart"), violation.message)
         for name in (*MOMENTS, "created_at"):

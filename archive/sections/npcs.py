@@ -81,6 +81,10 @@ def load(campaign, data, refs) -> None:
             rows.append(npc_services.create_npc(campaign, refs.user(npc.get("created_by")), values))
         except ValidationError as error:
             problems.extend(_problems(error, join(KEY, index)))
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
+            problems.append(
+                Problem(join(KEY, index), f"the NPC rules cannot read these statistics ({error}).")
+            )
     if problems:
         raise ArchiveRefused(problems)
     for position, row in enumerate(rows):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from archive import timestamps
-from archive.problems import Checker, Problem, join
+from archive.problems import Checker, Problem, join, length_of
 from campaigns.models import Roll
 
 KEY = "rolls"
@@ -47,7 +47,7 @@ def validate(data, document) -> list[Problem]:
     check = Checker()
     if not check.array(data, KEY, MAX_ROLLS):
         return check.problems
-    counts = {name: len(document.get(name) or []) for name in ("missions", "characters")}
+    counts = {name: length_of(document, name) for name in ("missions", "characters")}
     for index, roll in enumerate(data):
         path = join(KEY, index)
         if not check.obj(roll, path, ("kind", "total")):

@@ -228,3 +228,63 @@ def test_bad_mission_records_are_refused_at_their_path(world, campaign_document)
         "mission_records[0].tally[0].kind",
         "missions[0].historical_changes_chart",
     } <= paths
+
+
+JUNK = (None, "x", -5, 10**30, [], {}, [{"a": 1}], True)
+
+
+def refused_or_consistent(document, campaign, world):
+    """Either a refusal with problems, or a character whose ledger replays to its build; never
+    another exception."""
+    from characters.services import replay
+
+    try:
+        character = services.import_character(document, campaign, world.users["player"], world.users["gm"])
+    except ArchiveRefused as refused:
+        assert refused.problems
+        return False
+    assert replay(character) == character.build
+    return True
+
+
+@pytest.mark.parametrize("system", ["timemaster", "time_to_kill", "tempo", "d6"])
+def test_junk_in_any_build_field_is_refused_never_a_crash(world, make_campaign, make_hero, system):
+    """Each top-level field of the creation build and of the current build swapped for junk."""
+    campaign = make_campaign(system)
+    document = json.loads(json.dumps(services.export_character(make_hero(campaign))))
+    refusals = 0
+    for which in ("creation_build", "build"):
+        for key in list(document[which]):
+            for junk in JUNK:
+                broken = copy.deepcopy(document)
+                broken[which][key] = junk
+                refusals += not refused_or_consistent(broken, campaign, world)
+    assert refusals > len(document["build"]) * len(JUNK)  # most junk is refused
+
+
+@pytest.mark.parametrize("system", ["timemaster", "time_to_kill", "tempo", "d6"])
+def test_junk_in_any_ledger_payload_is_refused_never_a_crash(world, make_campaign, make_hero, system):
+    """Free text (a reason, a note) may change; anything the engine folds in is checked by the replay."""
+    campaign = make_campaign(system)
+    document = json.loads(json.dumps(services.export_character(make_hero(campaign))))
+    for index, entry in enumerate(document["ledger"]):
+        for key in list(entry["payload"]):
+            for junk in JUNK:
+                broken = copy.deepcopy(document)
+                broken["ledger"][index]["payload"][key] = junk
+                refused_or_consistent(broken, campaign, world)
+
+
+def test_junk_in_any_field_of_a_campaign_archive_is_refused_never_a_crash(world, campaign_document):
+    """The first item of every section, each field swapped for junk: a refusal or a clean import."""
+    for section in ("campaign", "members", "missions", "characters", "npcs", "rolls", "mission_records"):
+        item = campaign_document[section] if section == "campaign" else campaign_document[section][0]
+        for key in list(item):
+            for junk in (None, "x", [], -1):
+                broken = copy.deepcopy(campaign_document)
+                target = broken[section] if section == "campaign" else broken[section][0]
+                target[key] = junk
+                try:
+                    services.import_campaign(broken, world.users["gm"])
+                except ArchiveRefused as refused:
+                    assert refused.problems, (section, key, junk)
