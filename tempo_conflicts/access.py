@@ -50,4 +50,11 @@ def view_of(conflict: Conflict, membership, settings: dict) -> dict:
         if settings.get("reveal_npc_rolls")
         else []
     )
-    return engine_conflict.public_view(state, reveal)
+    view = engine_conflict.public_view(state, reveal)
+    # The aspects the GM gave its own sides when setting up are GM-secret until play reveals them
+    # (tempo-flashpoints.md, hidden information); aspects put on a side during play stay visible.
+    for key, side in view["sides"].items():
+        if side["controlled_by"] == "gm":
+            secret = set((conflict.initial_state.get("sides", {}).get(key) or {}).get("aspects", []))
+            side["aspects"] = [a for a in side["aspects"] if a not in secret]
+    return view

@@ -388,3 +388,56 @@ def test_odd_json_in_a_roll_request_is_a_4xx_never_a_500(world, api, agent):
             response = client.post(url, body, format="json")
             assert response.status_code < 500, (key, value, response.content)
     assert not Roll.objects.filter(total__isnull=True).exists()
+
+
+def test_the_gm_sides_set_up_aspects_stay_secret_from_players(world, api, tempo, agent, client):
+    gm = world.tempo_membership["gm"]
+    conflict = services.create_conflict(
+        gm,
+        {
+            "title": "Safe house",
+            "sides": [
+                {"name": "Kestrel", "characters": [agent.pk]},
+                {
+                    "name": "Stasi",
+                    "npcs": ["Brandt"],
+                    "controlled_by": "gm",
+                    "aspects": ["SECRETLY A DOUBLE AGENT"],
+                },
+            ],
+        },
+    )
+    url = f"/api/v1/campaigns/{tempo.pk}/conflicts/{conflict.pk}/"
+    assert "SECRETLY A DOUBLE AGENT" in api(world.users["gm"]).get(url).content.decode()
+    assert "SECRETLY A DOUBLE AGENT" not in api(world.users["player"]).get(url).content.decode()
+    client.force_login(world.users["player"])
+    assert "SECRETLY A DOUBLE AGENT" not in client.get(f"/conflicts/{conflict.pk}/").content.decode()
+    client.force_login(world.users["gm"])
+    assert "SECRETLY A DOUBLE AGENT" in client.get(f"/conflicts/{conflict.pk}/").content.decode()
+
+
+def test_the_tracker_page_costs_the_same_queries_for_more_events(
+    world, ids, client, django_assert_max_num_queries
+):
+    gm = world.tempo_membership["gm"]
+    conflict = Conflict.objects.get(pk=ids["conflict"])
+    client.force_login(world.users["gm"])
+    services.add_event(gm, conflict, {"type": "roll", "sides": {"a": {"rating": 1}, "b": {"rating": 1}}})
+    client.get(f"/conflicts/{conflict.pk}/")
+    for _ in range(6):
+        services.add_event(gm, conflict, {"type": "roll", "sides": {"a": {"rating": 1}, "b": {"rating": 1}}})
+    with django_assert_max_num_queries(12):
+        assert client.get(f"/conflicts/{conflict.pk}/").status_code == 200
+
+
+def test_the_agent_page_costs_the_same_queries_for_more_rolls(
+    world, agent, client, django_assert_max_num_queries
+):
+    player = world.tempo_membership["player"]
+    client.force_login(world.users["player"])
+    services.roll_for_character(player, agent, "thief", {})
+    client.get(f"/characters/{agent.pk}/")
+    for _ in range(8):
+        services.roll_for_character(player, agent, "thief", {})
+    with django_assert_max_num_queries(12):
+        assert client.get(f"/characters/{agent.pk}/").status_code == 200

@@ -93,7 +93,13 @@ def test_benefits_are_offered_for_elite_and_world_class_roles_only(draft, client
 
 def test_a_player_cannot_give_the_tables_approval(draft, client, world):
     client.post(url(draft, "aspects"), ASPECTS)
-    client.post(url(draft, "roles"), {**RATINGS, "role_observer": "elite", "role_politician": "world_class"})
+    the_man = {
+        **RATINGS,
+        "role_observer": "elite",
+        "role_politician": "world_class",
+        "role_diplomat": "trained",
+    }
+    assert client.post(url(draft, "roles"), the_man).status_code == 302
     client.post(
         url(draft, "benefits"),
         {
@@ -142,3 +148,75 @@ def test_a_draft_resumes_at_its_first_open_step(draft, client):
 
 def test_an_unknown_step_is_404(draft, client):
     assert client.get(url(draft, "talent")).status_code == 404
+
+
+def test_the_gm_gives_the_tables_approval_and_the_agent_can_be_finalized(draft, client, world):
+    the_man = {
+        **RATINGS,
+        "role_observer": "elite",
+        "role_politician": "world_class",
+        "role_diplomat": "trained",
+    }
+    benefits = {
+        "benefits_politician": ["the_man_focus"],
+        "benefits_observer": ["cold_read"],
+        "benefits_scholar": ["linguist"],
+    }
+    client.post(url(draft, "aspects"), ASPECTS)
+    assert client.post(url(draft, "roles"), the_man).status_code == 302
+    response = client.post(url(draft, "benefits"), benefits)
+    assert response.status_code == 400
+    assert "needs the table&#x27;s approval" in response.content.decode()
+    client.force_login(world.users["gm"])
+    page = client.get(url(draft, "benefits")).content.decode()
+    assert 'name="approved_politician"' in page
+    assert client.post(url(draft, "benefits"), {**benefits, "approved_politician": "on"}).status_code == 302
+    client.force_login(world.users["player"])
+    client.post(url(draft, "benefits"), benefits)  # the player saving again keeps the GM's approval
+    draft.refresh_from_db()
+    assert draft.choices["benefits"]["politician"] == [{"key": "the_man_focus", "table_approved": True}]
+    assert client.post(url(draft, "review")).status_code == 302
+    assert Character.objects.get(pk=draft.pk).status == "active"
+
+
+def test_a_world_class_athlete_gets_both_benefits_without_choosing(draft, client):
+    client.post(url(draft, "aspects"), ASPECTS)
+    world_class_athlete = {**RATINGS, "role_athlete": "world_class", "role_observer": "seasoned"}
+    assert client.post(url(draft, "roles"), world_class_athlete).status_code == 302
+    body = {"benefits_diplomat": ["gambler"], "benefits_scholar": ["linguist"]}
+    assert client.post(url(draft, "benefits"), body).status_code == 302
+    draft.refresh_from_db()
+    assert [b["key"] for b in draft.choices["benefits"]["athlete"]] == ["mobility", "brute"]
+
+
+def test_benefits_of_a_role_no_longer_elite_are_dropped(draft, client):
+    client.post(url(draft, "aspects"), ASPECTS)
+    client.post(url(draft, "roles"), RATINGS)
+    client.post(
+        url(draft, "benefits"),
+        {
+            "benefits_diplomat": ["gambler"],
+            "benefits_scholar": ["linguist"],
+            "benefits_observer": ["cold_read", "elementary"],
+        },
+    )
+    swapped = {**RATINGS, "role_diplomat": "seasoned", "role_athlete": "elite"}
+    assert client.post(url(draft, "roles"), swapped).status_code == 302
+    response = client.post(
+        url(draft, "benefits"),
+        {
+            "benefits_athlete": ["brute"],
+            "benefits_scholar": ["linguist"],
+            "benefits_observer": ["cold_read", "elementary"],
+        },
+    )
+    assert response.status_code == 302
+    draft.refresh_from_db()
+    assert "diplomat" not in draft.choices["benefits"]
+
+
+@pytest.mark.parametrize("persona, expected", [("other_player", 404), ("observer", 404), ("outsider", 404)])
+def test_only_the_owner_and_the_gm_open_a_draft(draft, client, world, persona, expected):
+    client.force_login(world.users[persona])
+    assert client.get(url(draft, "aspects")).status_code == expected
+    assert client.post(url(draft, "roles"), {**RATINGS, "check": "1"}).status_code == expected
