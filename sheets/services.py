@@ -18,11 +18,11 @@ from campaigns.models import Campaign, Membership
 from characters.models import Character
 from characters.systems import SheetData, get_system
 from characters.systems.time_to_kill import fate_record_sheet_data
+from sheets.blanks import BLANK_SHEETS, blank_sheet
 from sheets.models import RenderStatus, SheetKind, SheetRender
 
-#: Kinds the API and pages accept today (blank character sheets and after-action reports need
-#: engine data that does not exist yet; see the issue note).
-REQUESTABLE_KINDS = (SheetKind.CHARACTER, SheetKind.FATE_RECORD, SheetKind.PARTY_BUNDLE)
+#: Kinds the API and pages accept today (after-action reports are not yet in; see the issue note).
+REQUESTABLE_KINDS = (SheetKind.CHARACTER, SheetKind.BLANK, SheetKind.FATE_RECORD, SheetKind.PARTY_BUNDLE)
 PAPERS = ("letter", "a4")
 #: Statuses a party bundle draws its characters from.
 BUNDLE_STATUSES = (Character.Status.ACTIVE,)
@@ -92,6 +92,13 @@ def plan(
         pages = [_character_page(character)]
         subject, revision = character.name, character.revision
         parts = [f"c{character.pk}@{character.revision}"]
+    elif kind == SheetKind.BLANK:
+        # The campaign's system (and Tempo module); nothing about any character, so any member.
+        if campaign.system not in BLANK_SHEETS:
+            raise SheetRequestError("kind", "This campaign's game has no blank sheet.")
+        pages = [{"kind": SheetKind.BLANK, "system": campaign.system, "module": campaign.module}]
+        subject, revision = f"Blank {campaign.get_system_display()} sheet", 0
+        parts = [campaign.system, campaign.module]
     elif kind == SheetKind.FATE_RECORD:
         if campaign.system != "time_to_kill":
             raise SheetRequestError("kind", "The Fate Record Sheet belongs to Time to Kill campaigns.")
@@ -181,6 +188,10 @@ def page_sources(render: SheetRender) -> list[PageSource]:
         if page["kind"] == SheetKind.CHARACTER:
             sheet = get_system(page["system"]).sheet(page["build"])
             sources.append(PageSource(sheet, campaign, page["name"], page["revision"]))
+        elif page["kind"] == SheetKind.BLANK:
+            sources.append(
+                PageSource(blank_sheet(page["system"], page.get("module", "")), campaign, "", None)
+            )
         elif page["kind"] == SheetKind.FATE_RECORD:
             sources.append(PageSource(fate_record_sheet_data(page.get("state")), campaign, "", None))
         else:
