@@ -22,9 +22,11 @@ from characters.systems import RuleViolation
 from characters.systems.d6 import creation
 from characters.systems.d6.tables import (
     MAX_ACTION_ALLOTMENT,
+    MAX_LIST,
     MAX_MOVE,
     MAX_NOTES,
     MAX_POINTS,
+    MAX_RANKS,
     MAX_TEXT,
     REQUIRED_ATTRIBUTES,
     REQUIRED_SKILLS,
@@ -34,6 +36,7 @@ STEPS = (
     ("identity", "Identity"),
     ("attributes", "Attributes"),
     ("skills", "Skills"),
+    ("extras", "Abilities and gear"),
     ("review", "Review"),
 )
 STEP_KEYS = tuple(key for key, _ in STEPS)
@@ -63,6 +66,8 @@ def step_of(field: str) -> str:
         return "attributes"
     if head == "skills":
         return "skills"
+    if head in ("special_abilities", "equipment"):
+        return "extras"
     return "review"
 
 
@@ -82,7 +87,7 @@ def first_open_step(character) -> str:
     choices = character.choices
     if not isinstance(choices.get("name"), str) or not choices["name"].strip():
         return "identity"
-    for step in ("identity", "attributes", "skills"):
+    for step in ("identity", "attributes", "skills", "extras"):
         if _problems(choices, step):
             return step
     return "review"
@@ -228,6 +233,116 @@ class SkillsForm(_RowsForm):
             self.add_error(target, violation.message)
 
 
+class ExtrasForm(forms.Form):
+    """Special abilities (ranks, the traits they affect, going first) and equipment (quick
+    multiple use and uses per round), in numbered rows."""
+
+    def __init__(self, *args, abilities: list[dict], items: list[dict], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.ability_count, self.item_count = len(abilities), len(items)
+        for i, a in enumerate(abilities):
+            label = self._posted(f"ability_name_{i}") or a.get("name") or f"Ability {i + 1}"
+            self.fields[f"ability_name_{i}"] = forms.CharField(
+                label=f"Ability {i + 1} name", max_length=MAX_TEXT, required=False, initial=a.get("name", "")
+            )
+            self.fields[f"ability_ranks_{i}"] = forms.IntegerField(
+                label=f"{label} ranks",
+                min_value=1,
+                max_value=MAX_RANKS,
+                required=False,
+                initial=a.get("ranks", 1),
+            )
+            self.fields[f"ability_affects_{i}"] = forms.CharField(
+                label=f"{label} affects (traits, comma-separated)",
+                max_length=2000,
+                required=False,
+                initial=", ".join(a.get("affects") or []),
+            )
+            self.fields[f"ability_goes_first_{i}"] = forms.BooleanField(
+                label=f"{label} lets the character go first",
+                required=False,
+                initial=a.get("goes_first", False),
+            )
+        for i, item in enumerate(items):
+            label = self._posted(f"item_name_{i}") or item.get("name") or f"Item {i + 1}"
+            self.fields[f"item_name_{i}"] = forms.CharField(
+                label=f"Item {i + 1} name", max_length=MAX_TEXT, required=False, initial=item.get("name", "")
+            )
+            self.fields[f"item_quick_{i}"] = forms.BooleanField(
+                label=f"{label} is built for quick repeated use",
+                required=False,
+                initial=item.get("quick_multi_use", False),
+            )
+            self.fields[f"item_uses_{i}"] = forms.IntegerField(
+                label=f"{label} uses per round",
+                min_value=1,
+                max_value=MAX_LIST,
+                required=False,
+                initial=item.get("uses_per_round", 1),
+            )
+
+    def _posted(self, key: str) -> str:
+        return (self.data.get(key) or "").strip()[:MAX_TEXT] if self.is_bound else ""
+
+    def ability_rows(self):
+        for i in range(self.ability_count):
+            yield [self[f"ability_{part}_{i}"] for part in ("name", "ranks", "affects", "goes_first")]
+
+    def item_rows(self):
+        for i in range(self.item_count):
+            yield [self[f"item_{part}_{i}"] for part in ("name", "quick", "uses")]
+
+    def as_choices(self) -> dict:
+        data = self.cleaned_data
+        abilities, items = [], []
+        for i in range(self.ability_count):
+            name = (data.get(f"ability_name_{i}") or "").strip()
+            if not name:
+                continue
+            affects = [t.strip() for t in (data.get(f"ability_affects_{i}") or "").split(",") if t.strip()]
+            abilities.append(
+                {
+                    "name": name,
+                    "ranks": data.get(f"ability_ranks_{i}") or 1,
+                    "affects": affects,
+                    "goes_first": bool(data.get(f"ability_goes_first_{i}")),
+                }
+            )
+        for i in range(self.item_count):
+            name = (data.get(f"item_name_{i}") or "").strip()
+            if name:
+                items.append(
+                    {
+                        "name": name,
+                        "quick_multi_use": bool(data.get(f"item_quick_{i}")),
+                        "uses_per_round": data.get(f"item_uses_{i}") or 1,
+                    }
+                )
+        return {"special_abilities": abilities, "equipment": items}
+
+    def attach(self, problems: list[RuleViolation]) -> None:
+        """Engine fields look like special_abilities.2.affects or equipment.0.uses_per_round; the
+        rows are numbered by what was kept, so map kept rows back to the form's rows."""
+        kept = {
+            "special_abilities": [
+                i for i in range(self.ability_count) if self.cleaned_data.get(f"ability_name_{i}")
+            ],
+            "equipment": [i for i in range(self.item_count) if self.cleaned_data.get(f"item_name_{i}")],
+        }
+        parts = {"name": "name", "ranks": "ranks", "affects": "affects", "goes_first": "goes_first"}
+        item_parts = {"name": "name", "quick_multi_use": "quick", "uses_per_round": "uses"}
+        for violation in problems:
+            bits = violation.field.split(".")
+            target = None
+            if len(bits) >= 2 and bits[1].isdigit() and int(bits[1]) < len(kept.get(bits[0], [])):
+                row = kept[bits[0]][int(bits[1])]
+                if bits[0] == "special_abilities":
+                    target = f"ability_{parts.get(bits[2] if len(bits) > 2 else 'name', 'name')}_{row}"
+                else:
+                    target = f"item_{item_parts.get(bits[2] if len(bits) > 2 else 'name', 'name')}_{row}"
+            self.add_error(target if target in self.fields else None, violation.message)
+
+
 # -- pages ----------------------------------------------------------------------------------------
 def _context(character, membership, step, **extra):
     return {
@@ -303,11 +418,10 @@ def step_attributes(request, character, membership):
     return _render(request, character, membership, "attributes", status=status, form=form)
 
 
-def _posted_rows(data) -> int:
+def _posted_rows(data, prefix: str = "name_") -> int:
+    """How many numbered rows a form posted (at most 400)."""
     indexes = [
-        int(key.rsplit("_", 1)[1])
-        for key in data
-        if key.startswith("name_") and key.rsplit("_", 1)[1].isdigit()
+        int(key[len(prefix) :]) for key in data if key.startswith(prefix) and key[len(prefix) :].isdigit()
     ]
     return min(max(indexes, default=-1) + 1, 400)
 
@@ -360,6 +474,34 @@ def step_skills(request, character, membership):
     return _render(request, character, membership, "skills", status=status, form=form)
 
 
+def step_extras(request, character, membership):
+    choices = character.choices
+    abilities = [a for a in choices.get("special_abilities") or [] if isinstance(a, dict)]
+    items = [i for i in choices.get("equipment") or [] if isinstance(i, dict)]
+    if request.method == "POST":
+        ability_rows = _posted_rows(request.POST, "ability_name_")
+        item_rows = _posted_rows(request.POST, "item_name_")
+        form = ExtrasForm(request.POST, abilities=[{}] * ability_rows, items=[{}] * item_rows)
+    else:
+        form = ExtrasForm(abilities=abilities + [{}] * 2, items=items + [{}] * 2)
+    status = 200
+    if request.method == "POST":
+        status = 400
+        if form.is_valid():
+            character = _save(character, membership, form.as_choices())
+            if request.POST.get("action") == "more":
+                more = ExtrasForm(
+                    abilities=character.choices["special_abilities"] + [{}] * EXTRA_ROWS,
+                    items=character.choices["equipment"] + [{}] * EXTRA_ROWS,
+                )
+                return _render(request, character, membership, "extras", form=more)
+            problems = _problems(character.choices, "extras")
+            form.attach(problems)
+            if not problems:
+                return _next(character, "extras")
+    return _render(request, character, membership, "extras", status=status, form=form)
+
+
 def step_review(request, character, membership):
     is_gm = membership.role == access.GM
     status = 200
@@ -400,6 +542,7 @@ STEP_VIEWS = {
     "identity": step_identity,
     "attributes": step_attributes,
     "skills": step_skills,
+    "extras": step_extras,
     "review": step_review,
 }
 

@@ -212,16 +212,26 @@ def test_a_player_builds_a_d6_character_step_by_step(d6, client):
         "name_1": "dodge", "attribute_1": "Reflexes", "code_1": "4D",
         "name_2": "brawling", "attribute_2": "Strength", "code_2": "3D",
     }  # fmt: skip
-    assert client.post(base + "skills/", skills).status_code == 302
+    response = client.post(base + "skills/", skills)
+    assert response.status_code == 302 and response["Location"].endswith("/build/extras/")
+    extras = {
+        "ability_name_0": "Skill Bonus", "ability_ranks_0": "6", "ability_affects_0": "search",
+        "item_name_0": "Pistol", "item_quick_0": "on", "item_uses_0": "3",
+    }  # fmt: skip
+    assert client.post(base + "extras/", extras).status_code == 302
     assert client.get(base + "review/").status_code == 200
     response = client.post(base + "review/")
     assert response.status_code == 302
     draft.refresh_from_db()
     assert draft.status == "active" and draft.build["attributes"]["Perception"] == "3D+1"
     assert draft.build["action_allotment"] == 2 and draft.build["character_points"] == 5
+    assert draft.build["special_abilities"][0]["ranks"] == 6
+    assert draft.build["equipment"][0] == {"name": "Pistol", "quick_multi_use": True, "uses_per_round": 3}
     html = client.get(f"/characters/{draft.pk}/").content.decode()
     assert 'data-testid="initiative">3D+1<' in html and 'data-testid="allotment">2<' in html
     assert "brawling" in html and "-1D" in html  # the penalty strip starts after the allotment
+    # optional bonus: search 2D over Perception (+1) and 6 ranks of Skill Bonus on search (+1)
+    assert "+2" in html and "Pistol: 3 per round" in html
 
 
 @pytest.mark.parametrize(
@@ -283,3 +293,33 @@ def test_an_observer_cannot_build_and_a_draft_resumes_where_it_stands(d6, client
     # Someone else's draft is not there for another player.
     client.force_login(d6.users["other_player"])
     assert client.get(f"/characters/{draft.pk}/build/identity/").status_code == 404
+
+
+@pytest.mark.parametrize(
+    "data, message",
+    [
+        (
+            {"ability_name_0": "Skill Bonus", "ability_affects_0": "lockpicking"},
+            "affects (traits, comma-separated): &#x27;lockpicking&#x27; is not one of",
+        ),
+        (
+            {"item_name_0": "Rifle", "item_uses_0": "3"},
+            "Rifle uses per round: Only gear built for quick repeated use",
+        ),
+        (
+            {"ability_name_0": "Skill Bonus", "ability_ranks_0": "0"},
+            "ranks: Ensure this value is greater than or equal to 1.",
+        ),
+    ],
+)
+def test_bad_abilities_and_gear_are_named_by_their_row(d6, client, data, message):
+    client.force_login(d6.users["player"])
+    client.post(f"/campaigns/{d6.campaign.pk}/characters/new/")
+    draft = Character.objects.get(status="draft")
+    base = f"/characters/{draft.pk}/build/"
+    client.post(
+        base + "attributes/", {"name_0": "Perception", "code_0": "3D", "name_1": "Reflexes", "code_1": "3D"}
+    )
+    response = client.post(base + "extras/", data)
+    assert response.status_code == 400
+    assert message in response.content.decode(), _errors(response)
