@@ -3,6 +3,8 @@ archive.services; access through archive/access.py; refusals in the API error fo
 
 from __future__ import annotations
 
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
@@ -41,7 +43,18 @@ def _raw_archive(request: Request) -> bytes:
     uploads.refuse_oversized(request)
     if uploads.is_multipart(request):
         return uploads.uploaded_file_bytes(request.FILES.get("file"))
-    return request._request.body  # noqa: SLF001  (the raw bytes; DRF's parsers skipped on purpose)
+    try:
+        return request._request.body  # noqa: SLF001  (the raw bytes; DRF's parsers skipped on purpose)
+    except RequestDataTooBig:
+        limit_mb = settings.DATA_UPLOAD_MAX_MEMORY_SIZE / (1024 * 1024)
+        raise ArchiveRefused(
+            Problem(
+                "",
+                f"A JSON request body is limited to {limit_mb:.1f} MB; send a larger archive as a "
+                "multipart upload in the field 'file'.",
+            ),
+            status=413,
+        ) from None
 
 
 def _owner(request: Request, campaign, gm) -> object:

@@ -288,3 +288,22 @@ def test_junk_in_any_field_of_a_campaign_archive_is_refused_never_a_crash(world,
                     services.import_campaign(broken, world.users["gm"])
                 except ArchiveRefused as refused:
                     assert refused.problems, (section, key, junk)
+
+
+def test_a_json_body_over_djangos_limit_is_told_to_use_a_file_upload(world, api):
+    body = b'{"format": "dossier.campaign", "padding": "' + b"x" * (3 * 1024 * 1024) + b'"}'
+    before = counts()
+    response = api(world.users["gm"]).post("/api/v1/campaigns/import/", body, content_type="application/json")
+    assert response.status_code == 413
+    assert "multipart upload in the field 'file'" in response.json()["errors"][0]["message"]
+    assert counts() == before
+
+
+def test_the_import_page_refuses_a_20_mb_upload(world, client):
+    client.force_login(world.users["gm"])
+    before = counts()
+    big = SimpleUploadedFile("big.json", b" " * (20 * 1000 * 1000), content_type="application/json")
+    response = client.post("/campaigns/import/", {"file": big})
+    assert response.status_code == 413
+    assert "limited to 16 MB" in response.content.decode()
+    assert counts() == before
