@@ -29,7 +29,7 @@ from weasyprint.urls import URLFetcher, URLFetcherResponse
 from characters.systems import SheetData
 
 #: Bump when a print template or the stylesheet changes: stored PDFs of the old version are not reused.
-TEMPLATE_VERSION = "2025.1"
+TEMPLATE_VERSION = "2025.2"
 
 ASSETS_DIR = (Path(__file__).resolve().parent / "assets").resolve()
 STYLESHEET = ASSETS_DIR / "sheet.css"
