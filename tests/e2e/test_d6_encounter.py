@@ -88,6 +88,7 @@ def test_two_rounds_with_three_participants(new_page, shot, transactional_db, ma
     gm.get_by_label("Roll with").select_option("brawling")
     gm.get_by_role("button", name="Act", exact=True).click()
     expect(gm.get_by_test_id("pending")).to_contain_text("brawling 3D (−1D)")
+    shot(gm, "d6-encounter-gm-pending")
     gm.get_by_label("Result", exact=True).fill("a glancing blow")
     gm.get_by_role("button", name="Announce the result").click()
     gm.get_by_role("button", name="Done", exact=True).click()
