@@ -144,6 +144,10 @@ def add_character(encounter: Encounter, character_id: Any) -> Participant:
         raise ValidationError({"character": ["Pick a character of this campaign."]})
     if character.is_draft:
         raise ValidationError({"character": [f"{character.name} is still a draft; finalize it first."]})
+    if character.status != Character.Status.ACTIVE:
+        raise ValidationError(
+            {"character": [f"{character.name} is {character.get_status_display().lower()}, not in play."]}
+        )
     if character.system != "d6":
         raise ValidationError({"character": [f"{character.name} is not a D6 character."]})
     if locked.participants.filter(character=character).exists():

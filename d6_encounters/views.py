@@ -121,8 +121,7 @@ def _panel_context(request, campaign, membership, encounter, errors=()):
         if membership.is_gm:
             taken = encounter.participants.exclude(character=None).values_list("character_id", flat=True)
             context["available_characters"] = (
-                Character.objects.filter(campaign=campaign, system="d6")
-                .exclude(status=Character.Status.DRAFT)
+                Character.objects.filter(campaign=campaign, system="d6", status=Character.Status.ACTIVE)
                 .exclude(pk__in=taken)
                 .select_related("owner")
             )

@@ -249,18 +249,21 @@ def test_bad_participants_are_refused_naming_the_field(d6, api, body, field):
     assert Participant.objects.count() == before
 
 
-def test_a_character_of_another_campaign_or_a_draft_cannot_join(d6, api):
+def test_a_character_of_another_campaign_a_draft_or_a_retired_one_cannot_join(d6, api):
     from characters import services as character_services
     from tests.d6_encounters.conftest import character_choices, make_character
 
     ids = _ids(d6)
     stranger = make_character(d6.elsewhere, d6.users["outsider"], character_choices("Stranger"))
     draft = character_services.create_draft(d6.campaign, d6.users["player"], choices={"name": "Half done"})
+    retired = make_character(d6.campaign, d6.users["player"], character_choices("Old Hand"))
+    retired.status = "retired"
+    retired.save()
     url = (ENC + "{setup}/participants/").format(**ids)
-    for character in (stranger, draft):
+    for character in (stranger, draft, retired):
         response = api(d6.users["gm"]).post(url, {"character": character.pk}, format="json")
         assert response.status_code == 400, response.content
-    assert not Participant.objects.filter(character__in=[stranger, draft]).exists()
+    assert not Participant.objects.filter(character__in=[stranger, draft, retired]).exists()
 
 
 def test_a_started_encounter_keeps_its_setup(d6, api):
