@@ -63,9 +63,14 @@ class ImportRefs:
 #: In dependency order: members before anything owned by a user, missions before what points at them.
 SECTIONS = (members, missions, characters, npcs, rolls, mission_records)
 
-#: Records that exist in the project but have no section yet (an import of an archive made by a
-#: later Dossier with these keys keeps working: unknown sections are refused by name, not ignored).
-MISSING_SECTIONS: tuple[str, ...] = ()
+#: Records of the project that format version 1 does not carry yet. Each is one module here (its
+#: rows point at missions and characters by position, like ``rolls``) plus a line in SECTIONS.
+#: Left out on purpose: invitations (short-lived secrets) and sheet renders (made again on demand).
+MISSING_SECTIONS: tuple[str, ...] = (
+    "ttk_missions: MissionRun, MissionEvent",
+    "tempo_conflicts: Conflict, Participant, ConflictEvent",
+    "d6_encounters: Encounter, Participant, EncounterEvent",
+)
 
 
 def section_keys() -> tuple[str, ...]:
