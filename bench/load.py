@@ -1,20 +1,25 @@
 """Load: 20 concurrent clients against gunicorn on loopback; throughput, p50/p95/p99 and errors.
 
+    .venv/bin/python bench/load.py --help
     .venv/bin/python bench/load.py                      # SQLite in a temporary DOSSIER_VAR_DIR
     .venv/bin/python bench/run_all.py load              # the same, as `make bench` runs it
     DATABASE_URL=postgres://postgres@127.0.0.1:5432/dossier_bench .venv/bin/python bench/load.py
     LOAD_CLIENTS=20 LOAD_SECONDS=8 LOAD_REQUESTS=3000 .venv/bin/python bench/load.py
+    .venv/bin/python bench/load.py --workers 4 --threads 2   # gunicorn's gthread worker class
 
 It migrates a database of its own (a temporary SQLite file, or the PostgreSQL database that
-DATABASE_URL names: create it first), seeds a campaign with rolls and missions, starts
-`gunicorn config.wsgi` with 2 workers on 127.0.0.1 and a free port, and drives each target in
-turn with LOAD_CLIENTS threads, each target bounded by LOAD_REQUESTS requests and LOAD_SECONDS
-seconds. Only loopback is ever contacted. gunicorn is stopped at the end, whatever happens.
+DATABASE_URL names: create it first), seeds a campaign with rolls, missions and a finished
+TIMEMASTER agent whose character sheet is rendered once (so the sheet request measured is the
+repeat path that finds the finished render), prints the SQL queries each target runs, starts
+`gunicorn config.wsgi` on 127.0.0.1 and a free port, and drives each target in turn with
+LOAD_CLIENTS threads, each target bounded by LOAD_REQUESTS requests and LOAD_SECONDS seconds.
+Only loopback is ever contacted. gunicorn is stopped at the end, whatever happens.
 Figures only: nothing here fails on a time.
 """
 
 from __future__ import annotations
 
+import argparse
 import http.client
 import json
 import os
@@ -36,6 +41,8 @@ CLIENTS = int(os.environ.get("LOAD_CLIENTS", "20"))
 SECONDS = float(os.environ.get("LOAD_SECONDS", "8"))
 REQUESTS = int(os.environ.get("LOAD_REQUESTS", "3000"))
 WORKERS = int(os.environ.get("LOAD_WORKERS", "2"))
+AGENT_ID = "AGENT-ID"  # stands for the seeded agent's id in request bodies
+THREADS = int(os.environ.get("LOAD_THREADS", "1"))  # >1 runs gunicorn's gthread worker class
 
 # Run by `manage.py shell -c` in the benchmark's environment; prints the ids and credentials.
 SEED = """
@@ -43,8 +50,14 @@ import json, random
 from django.contrib.auth import get_user_model
 from django.test import Client
 from rest_framework.authtoken.models import Token
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from campaigns import services
 from campaigns.models import Membership, Mission, Role
+from characters import services as character_services
+from sheets import services as sheet_services
+from sheets.tasks import run_render
+from tests.characters.conftest import agent_choices
 
 suffix = "{suffix}"
 User = get_user_model()
@@ -58,12 +71,32 @@ for i in range(200):
     services.record_roll(
         membership, kind="d10", count=3, purpose=f"roll {{i}}", mission=missions[i % 5], rng=rng
     )
-client = Client()
+agent = character_services.finalize(
+    character_services.create_draft(campaign, player, choices=agent_choices(name="Load Agent")),
+    is_gm=True,
+    rng=random.Random(3),
+)
+render, _ = sheet_services.request_render(player, "character", campaign, membership, agent, "letter")
+assert run_render(render.pk) == "done", "the seed could not render the sheet"
+client = Client(HTTP_HOST="127.0.0.1", HTTP_X_FORWARDED_PROTO="https")  # as gunicorn sees it
 client.force_login(player)
+token = Token.objects.create(user=player).key
+queries = {{}}
+for label, method, path, body in {probes}:
+    path = path.format(campaign=campaign.pk, agent=agent.pk)
+    body = body.replace('"{agent_id}"', str(agent.pk)) if body else body
+    call = getattr(client, method.lower())
+    extra = {{"HTTP_AUTHORIZATION": f"Token {{token}}"}} if path.startswith("/api/") else {{}}
+    call(path, body, content_type="application/json", **extra) if body else call(path, **extra)  # warm
+    with CaptureQueriesContext(connection) as captured:
+        response = call(path, body, content_type="application/json", **extra) if body else call(path, **extra)
+    queries[label] = [response.status_code, len(captured)]
 print(json.dumps({{
     "campaign": campaign.pk,
-    "token": Token.objects.create(user=player).key,
+    "agent": agent.pk,
+    "token": token,
     "session": client.cookies["sessionid"].value,
+    "queries": queries,
 }}))
 """
 
@@ -102,7 +135,7 @@ def wait_until_up(port: int, server: subprocess.Popen, limit: float = 30.0) -> N
             raise SystemExit(f"gunicorn exited with {server.returncode} before serving")
         try:
             conn = http.client.HTTPConnection(HOST, port, timeout=2)
-            conn.request("GET", "/accounts/login/")
+            conn.request("GET", "/accounts/login/", headers={"X-Forwarded-Proto": "https"})
             if conn.getresponse().status == 200:
                 return
         except OSError:
@@ -110,11 +143,21 @@ def wait_until_up(port: int, server: subprocess.Popen, limit: float = 30.0) -> N
     raise SystemExit("gunicorn did not answer within 30 s")
 
 
-def drive(target: Target, port: int) -> None:
+def warm_up(target: Target, port: int) -> None:
+    """A few untimed requests per worker first: each gunicorn worker pays its one-time costs
+    (imports on first use, opening its database connection) before the clock starts."""
+    untimed = Target(target.label, target.method, target.path, target.expect, target.headers, target.body)
+    drive(untimed, port, budget_requests=max(4 * WORKERS * max(THREADS, 1), CLIENTS), seconds=10.0)
+
+
+def drive(
+    target: Target, port: int, budget_requests: int | None = None, seconds: float | None = None
+) -> None:
     """CLIENTS threads share a budget of REQUESTS requests and SECONDS seconds for this target."""
     lock = threading.Lock()
-    budget = [REQUESTS]
-    deadline = time.monotonic() + SECONDS
+    budget = [REQUESTS if budget_requests is None else budget_requests]
+    seconds = SECONDS if seconds is None else seconds
+    deadline = time.monotonic() + seconds
 
     def client() -> None:
         conn = http.client.HTTPConnection(HOST, port, timeout=30)
@@ -149,7 +192,7 @@ def drive(target: Target, port: int) -> None:
     for thread in threads:
         thread.start()
     for thread in threads:
-        thread.join(SECONDS + 60)
+        thread.join(seconds + 60)
     target.wall = time.perf_counter() - started
 
 
@@ -171,46 +214,76 @@ def report(target: Target) -> str:
     return line
 
 
-def main(database_url: str | None = None) -> None:
+def target_specs(roll_body: str, sheet_body: str) -> list[tuple[str, str, str, str | None, int, str]]:
+    """(label, method, path with {campaign}/{agent}, JSON body, expected status, auth)."""
+    return [
+        ("page: campaign", "GET", "/campaigns/{campaign}/", None, 200, "cookie"),
+        ("page: character", "GET", "/characters/{agent}/", None, 200, "cookie"),
+        ("api: campaign detail", "GET", "/api/v1/campaigns/{campaign}/", None, 200, "token"),
+        ("api: roll log (200+ rolls)", "GET", "/api/v1/campaigns/{campaign}/rolls/", None, 200, "token"),
+        ("api: POST a roll", "POST", "/api/v1/campaigns/{campaign}/rolls/", roll_body, 201, "token"),
+        (
+            "api: POST sheet (rendered)",
+            "POST",
+            "/api/v1/campaigns/{campaign}/sheets/",
+            sheet_body,
+            200,
+            "token",
+        ),
+    ]
+
+
+def main(database_url: str | None = None, debug: bool = False) -> None:
     """On SQLite unless given a database URL (bench/run_all.py runs it on SQLite; other benches
-    there set DATABASE_URL in-process to their own scratch databases, so it is not read here)."""
+    there set DATABASE_URL in-process to their own scratch databases, so it is not read here).
+
+    By default the server runs as in production (DEBUG off, collected static files, requests
+    marked as arriving through a TLS proxy); ``debug`` runs it with DEBUG on instead."""
     with tempfile.TemporaryDirectory(prefix="dossier-load-") as var_dir:
         env = {
             **os.environ,
-            "DEBUG": "1",
+            "DEBUG": "1" if debug else "0",
             "DOSSIER_VAR_DIR": var_dir,
             "DJANGO_SETTINGS_MODULE": "config.settings",
             "DATABASE_URL": database_url or f"sqlite:///{var_dir}/load.sqlite3",
         }
+        if not debug:
+            env["SECRET_KEY"] = uuid.uuid4().hex * 2  # a throwaway key for this run only
         database = "PostgreSQL" if env["DATABASE_URL"].startswith("postgres") else "SQLite"
         python = str(VENV_BIN / "python")
         run_checked([python, "manage.py", "migrate", "--noinput", "-v", "0"], env)
-        seed = SEED.format(suffix=uuid.uuid4().hex[:8])
+        if not debug:
+            run_checked([python, "manage.py", "collectstatic", "--noinput", "-v", "0"], env)
+        roll_body = json.dumps({"kind": "d6", "count": 2, "purpose": "load"})
+        sheet_body = json.dumps({"kind": "character", "character": AGENT_ID})
+        specs = target_specs(roll_body, sheet_body)
+        probes = [(label, method, path, body) for label, method, path, body, _, _ in specs]
+        seed = SEED.format(suffix=uuid.uuid4().hex[:8], probes=repr(probes), agent_id=AGENT_ID)
         seeded = json.loads(
             run_checked([python, "manage.py", "shell", "-c", seed], env).strip().splitlines()[-1]
         )
-        campaign = seeded["campaign"]
-        token = {"Authorization": f"Token {seeded['token']}", "Accept": "application/json"}
-        cookie = {"Cookie": f"sessionid={seeded['session']}"}
-        roll_body = json.dumps({"kind": "d6", "count": 2, "purpose": "load"}).encode()
-        targets = [
-            Target("page: campaign", "GET", f"/campaigns/{campaign}/", 200, cookie),
-            Target("api: campaign detail", "GET", f"/api/v1/campaigns/{campaign}/", 200, token),
-            Target("api: roll log (200+ rolls)", "GET", f"/api/v1/campaigns/{campaign}/rolls/", 200, token),
-            Target(
-                "api: POST a roll",
-                "POST",
-                f"/api/v1/campaigns/{campaign}/rolls/",
-                201,
-                {**token, "Content-Type": "application/json"},
-                roll_body,
-            ),
-        ]
+        ids = {"campaign": seeded["campaign"], "agent": seeded["agent"]}
+        # As behind the TLS-terminating proxy production has (settings.SECURE_PROXY_SSL_HEADER).
+        proxy = {} if debug else {"X-Forwarded-Proto": "https"}
+        auth = {
+            "token": {"Authorization": f"Token {seeded['token']}", "Accept": "application/json", **proxy},
+            "cookie": {"Cookie": f"sessionid={seeded['session']}", **proxy},
+        }
+        targets = []
+        for label, method, path, body, expect, how in specs:
+            headers = dict(auth[how])
+            if body is not None:
+                headers["Content-Type"] = "application/json"
+            payload = body.replace(f'"{AGENT_ID}"', str(ids["agent"])).encode() if body else None
+            targets.append(Target(label, method, path.format(**ids), expect, headers, payload))
 
         port = free_port()
         log = open(Path(var_dir) / "gunicorn.log", "w")  # noqa: SIM115 - closed in finally
+        command = [str(VENV_BIN / "gunicorn"), "config.wsgi", "-w", str(WORKERS), "-b", f"{HOST}:{port}"]
+        if THREADS > 1:
+            command += ["-k", "gthread", "--threads", str(THREADS)]
         server = subprocess.Popen(
-            [str(VENV_BIN / "gunicorn"), "config.wsgi", "-w", str(WORKERS), "-b", f"{HOST}:{port}"],
+            command,
             cwd=ROOT,
             env=env,
             stdout=log,
@@ -218,11 +291,16 @@ def main(database_url: str | None = None) -> None:
         )
         try:
             wait_until_up(port, server)
+            kind = f"gthread workers x {THREADS} threads" if THREADS > 1 else "sync workers"
+            mode = "DEBUG on" if debug else "DEBUG off"
             print(
-                f"   {database}, gunicorn {WORKERS} sync workers on {HOST}:{port}, {CLIENTS} clients,"
+                f"   {database}, {mode}, gunicorn {WORKERS} {kind} on {HOST}:{port}, {CLIENTS} clients,"
                 f" each target at most {REQUESTS} requests or {SECONDS:g} s"
             )
+            queries = ", ".join(f"{label} {n} ({code})" for label, (code, n) in seeded["queries"].items())
+            print(f"   SQL queries per request: {queries}")
             for target in targets:
+                warm_up(target, port)
                 drive(target, port)
                 print(report(target), flush=True)
         finally:
@@ -237,5 +315,25 @@ def main(database_url: str | None = None) -> None:
         print(f"   total errors: {errors}")
 
 
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0],
+        epilog="Environment: DATABASE_URL, LOAD_CLIENTS, LOAD_SECONDS, LOAD_REQUESTS, LOAD_WORKERS, "
+        "LOAD_THREADS (the options override them).",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--database-url", default=os.environ.get("DATABASE_URL"), help="default: SQLite")
+    parser.add_argument("--clients", type=int, default=CLIENTS, help=f"concurrent clients ({CLIENTS})")
+    parser.add_argument("--seconds", type=float, default=SECONDS, help=f"time per target ({SECONDS:g})")
+    parser.add_argument("--requests", type=int, default=REQUESTS, help=f"requests per target ({REQUESTS})")
+    parser.add_argument("--workers", type=int, default=WORKERS, help=f"gunicorn workers ({WORKERS})")
+    parser.add_argument("--threads", type=int, default=THREADS, help=f"threads per worker ({THREADS})")
+    parser.add_argument("--debug", action="store_true", help="run the server with DEBUG on")
+    return parser.parse_args(argv)
+
+
 if __name__ == "__main__":
-    main(os.environ.get("DATABASE_URL"))
+    args = parse_args()
+    CLIENTS, SECONDS, REQUESTS = args.clients, args.seconds, args.requests
+    WORKERS, THREADS = args.workers, args.threads
+    main(args.database_url, debug=args.debug)
