@@ -4,6 +4,8 @@
 - The party bundle: players get the players' copy (no GM-only pages); the GM gets the GM's copy.
 - GM-only kinds (the Time to Kill Fate Record Sheet): the GM only; anyone else gets 403 and no PDF.
 - Blank sheets hold nothing private: any member.
+- A mission's after-action report: the GM's copy for the GM; a player's copy (published results
+  only, their own awards) for the member who asked for it.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404
 
 from campaigns.access import get_campaign_for_user, get_membership
-from campaigns.models import Membership
+from campaigns.models import Membership, Mission
 from characters.access import get_character_for_user
 from sheets.models import GM_ONLY_KINDS, SheetKind, SheetRender
 
@@ -33,6 +35,8 @@ def may_read(render: SheetRender, user, membership: Membership) -> bool:
         return render.character is not None and render.character.owner_id == user.id
     if render.kind == SheetKind.PARTY_BUNDLE:
         return membership.at_least("player")
+    if render.kind == SheetKind.AFTER_ACTION:
+        return render.requested_by_id == user.id  # a player's copy holds their own awards
     return render.kind == SheetKind.BLANK
 
 
@@ -57,6 +61,8 @@ def get_render_for_user(user, render_id) -> tuple[SheetRender, Membership]:
 def check_request(user, campaign_id, kind: str, character_id=None):
     """(campaign, membership, character or None) for a user allowed to request ``kind``.
 
+    For an after-action report, use ``mission_for_request`` as well.
+
     Access comes before validation: a non-member learns nothing, whatever else is wrong.
     """
     campaign, membership = get_campaign_for_user(user, campaign_id, need="member")
@@ -70,3 +76,17 @@ def check_request(user, campaign_id, kind: str, character_id=None):
         if not membership.is_gm and character.owner_id != user.id:
             raise PermissionDenied(REFUSALS["not_yours"])
     return campaign, membership, character
+
+
+def mission_for_request(campaign, mission_id):
+    """The campaign's mission for an after-action report; 404 for one of another campaign."""
+    try:
+        mission_id = int(mission_id)
+    except (TypeError, ValueError):
+        raise Http404("No such mission.") from None
+    mission = (
+        Mission.objects.filter(pk=mission_id, campaign=campaign).first() if 0 < mission_id < 2**63 else None
+    )
+    if mission is None:
+        raise Http404("No such mission.")
+    return mission

@@ -62,11 +62,14 @@ class SheetRenderSerializer(serializers.ModelSerializer):
 class SheetRequestSerializer(serializers.Serializer):
     kind = serializers.ChoiceField(choices=[(k.value, k.label) for k in services.REQUESTABLE_KINDS])
     character = serializers.IntegerField(required=False, min_value=1, max_value=2**63 - 1)
+    mission = serializers.IntegerField(required=False, min_value=1, max_value=2**63 - 1)
     paper = serializers.ChoiceField(choices=services.PAPERS, default="letter")
 
     def validate(self, attrs):
         if attrs["kind"] == "character" and "character" not in attrs:
             raise serializers.ValidationError({"character": "Choose the character whose sheet to print."})
+        if attrs["kind"] == "after_action" and "mission" not in attrs:
+            raise serializers.ValidationError({"mission": "Choose the mission whose report to print."})
         return attrs
 
 
@@ -77,7 +80,7 @@ class SheetRequestSerializer(serializers.Serializer):
         202: SheetRenderSerializer,
         400: OpenApiResponse(description="Not a valid request"),
         403: OpenApiResponse(description="Not allowed (a player asking for a GM-only sheet)"),
-        404: OpenApiResponse(description="No such campaign or character"),
+        404: OpenApiResponse(description="No such campaign, character or mission"),
     },
 )
 @api_view(["POST"])
@@ -90,9 +93,12 @@ def request_sheet(request: Request, campaign_pk: str) -> Response:
     campaign, membership, character = access.check_request(
         request.user, campaign_pk, data["kind"], data.get("character")
     )
+    mission = (
+        access.mission_for_request(campaign, data["mission"]) if data["kind"] == "after_action" else None
+    )
     try:
         render, created = services.request_render(
-            request.user, data["kind"], campaign, membership, character, data["paper"]
+            request.user, data["kind"], campaign, membership, character, data["paper"], mission=mission
         )
     except services.SheetRequestError as error:
         return error_response(400, [{"field": error.field, "message": error.message}])

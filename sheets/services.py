@@ -8,21 +8,29 @@ for content that is already queued, running or done returns that row: no second 
 from __future__ import annotations
 
 import hashlib
+import json
 from dataclasses import dataclass
 from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from campaigns.models import Campaign, Membership
+from campaigns.models import Campaign, Membership, Mission
 from characters.models import Character
 from characters.systems import SheetData, get_system
 from characters.systems.time_to_kill import fate_record_sheet_data
+from sheets import after_action
 from sheets.blanks import BLANK_SHEETS, blank_sheet
 from sheets.models import RenderStatus, SheetKind, SheetRender
 
-#: Kinds the API and pages accept today (after-action reports are not yet in; see the issue note).
-REQUESTABLE_KINDS = (SheetKind.CHARACTER, SheetKind.BLANK, SheetKind.FATE_RECORD, SheetKind.PARTY_BUNDLE)
+#: Kinds the API and pages accept.
+REQUESTABLE_KINDS = (
+    SheetKind.CHARACTER,
+    SheetKind.BLANK,
+    SheetKind.FATE_RECORD,
+    SheetKind.AFTER_ACTION,
+    SheetKind.PARTY_BUNDLE,
+)
 PAPERS = ("letter", "a4")
 #: Statuses a party bundle draws its characters from.
 BUNDLE_STATUSES = (Character.Status.ACTIVE,)
@@ -79,6 +87,8 @@ def plan(
     membership: Membership,
     character: Character | None = None,
     paper: str = "letter",
+    mission: Mission | None = None,
+    user=None,
 ) -> dict[str, Any]:
     """What a render will show: its snapshot, content key, revision and audience."""
     if paper not in PAPERS:
@@ -99,6 +109,24 @@ def plan(
         pages = [{"kind": SheetKind.BLANK, "system": campaign.system, "module": campaign.module}]
         subject, revision = f"Blank {campaign.get_system_display()} sheet", 0
         parts = [campaign.system, campaign.module]
+    elif kind == SheetKind.AFTER_ACTION:
+        if mission is None:
+            raise SheetRequestError("mission", "Choose the mission whose after-action report to print.")
+        if campaign.system != "timemaster":
+            raise SheetRequestError("kind", "After-action reports belong to TIMEMASTER campaigns.")
+        if not mission.is_closed:
+            raise SheetRequestError(
+                "mission", "The mission is not closed yet; its report comes after closing."
+            )
+        record = after_action.report(mission, user, membership.is_gm)
+        if record is None:
+            raise SheetRequestError("mission", "The GM has not published this mission's result yet.")
+        gm_copy = membership.is_gm
+        pages = [{"kind": SheetKind.AFTER_ACTION, "record": record}]
+        subject, revision = f"{mission.title} report", 0
+        digest = _key([json.dumps(record, sort_keys=True, default=str)])
+        # A player's copy holds the awards of their own agents only: one per reader.
+        parts = [f"m{mission.pk}", digest] + ([] if gm_copy else [f"u{user.pk}"])
     elif kind == SheetKind.FATE_RECORD:
         if campaign.system != "time_to_kill":
             raise SheetRequestError("kind", "The Fate Record Sheet belongs to Time to Kill campaigns.")
@@ -135,9 +163,10 @@ def request_render(
     membership: Membership,
     character: Character | None = None,
     paper: str = "letter",
+    mission: Mission | None = None,
 ) -> tuple[SheetRender, bool]:
     """The live render for this content, queuing a new one if there is none. Returns (render, created)."""
-    planned = plan(kind, campaign, membership, character, paper)
+    planned = plan(kind, campaign, membership, character, paper, mission=mission, user=user)
     version = template_version()
     lookup = {
         "kind": kind,
@@ -157,6 +186,7 @@ def request_render(
                 system=planned["system"],
                 campaign=campaign,
                 character=character,
+                mission=mission,
                 gm_copy=planned["gm_copy"],
                 revision=planned["revision"],
                 content_key=planned["content_key"],
@@ -192,6 +222,10 @@ def page_sources(render: SheetRender) -> list[PageSource]:
             sources.append(
                 PageSource(blank_sheet(page["system"], page.get("module", "")), campaign, "", None)
             )
+        elif page["kind"] == SheetKind.AFTER_ACTION:
+            record = page["record"]
+            sheet = SheetData("timemaster", after_action.TEMPLATE, record["title"], record)
+            sources.append(PageSource(sheet, campaign, "", None))
         elif page["kind"] == SheetKind.FATE_RECORD:
             sources.append(PageSource(fate_record_sheet_data(page.get("state")), campaign, "", None))
         else:

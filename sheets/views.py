@@ -9,6 +9,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
 from campaigns.access import get_campaign_for_user
+from campaigns.models import Mission
 from characters.models import Character
 from sheets import access, services
 from sheets.api import pdf_response
@@ -25,6 +26,16 @@ def _printable_characters(campaign, user, membership):
     return characters.order_by("name", "id")
 
 
+def _reported_missions(campaign, membership):
+    """Closed TIMEMASTER missions with a report this member may print (players: published ones)."""
+    if campaign.system != "timemaster":
+        return []
+    closed = Mission.objects.filter(campaign=campaign, status__in=Mission.CLOSED_STATUSES)
+    if not membership.is_gm:
+        closed = closed.filter(published_at__isnull=False)
+    return list(closed.order_by("-closed_at", "-id")[:20])
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def campaign_sheets(request, campaign_pk):
@@ -37,9 +48,16 @@ def campaign_sheets(request, campaign_pk):
             return redirect("campaign-sheets", campaign.pk)
         character_id = request.POST.get("character") if kind == SheetKind.CHARACTER else None
         _, membership, character = access.check_request(request.user, campaign.pk, kind, character_id)
+        mission = (
+            access.mission_for_request(campaign, request.POST.get("mission"))
+            if kind == SheetKind.AFTER_ACTION
+            else None
+        )
         paper = request.POST.get("paper", "letter")
         try:
-            sheet, _ = services.request_render(request.user, kind, campaign, membership, character, paper)
+            sheet, _ = services.request_render(
+                request.user, kind, campaign, membership, character, paper, mission=mission
+            )
         except services.SheetRequestError as error:
             messages.error(request, error.message)
             return redirect("campaign-sheets", campaign.pk)
@@ -55,6 +73,7 @@ def campaign_sheets(request, campaign_pk):
         "characters": _printable_characters(campaign, request.user, membership),
         "can_bundle": membership.at_least("player"),
         "fate_record": membership.is_gm and campaign.system == "time_to_kill",
+        "reported_missions": _reported_missions(campaign, membership),
         "renders": renders,
         "papers": services.PAPERS,
         "gm_only_kinds": GM_ONLY_KINDS,

@@ -95,7 +95,7 @@ def test_the_fate_record_sheet_belongs_to_time_to_kill(world, api):
         ({"kind": "character", "character": "x"}, "character"),
         ({"kind": "character", "character": 10**30}, "character"),
         ({"kind": "party_bundle", "paper": "tabloid"}, "paper"),
-        ({"kind": "after_action"}, "kind"),
+        ({"kind": "after_action"}, "mission"),
     ],
 )
 def test_bad_requests_get_400_in_the_house_format(world, party, api, body, field):

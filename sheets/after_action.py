@@ -1,0 +1,109 @@
+"""The TIMEMASTER mission after-action report as plain data for its print template.
+
+Two audiences (timemaster-characters.md §6.1-§6.2, rulings 2-4):
+- the GM's copy: the significance rating, the whole tally (hidden and reversed lines too), the
+  check (roll against the mistakes total, the difference and the chart line), the verdict, the pool
+  with its split and remainder, and every agent's award;
+- a player's copy: only once the GM has published, and only what ``campaigns.missions.after_action``
+  gives a player (the verdict, the roll and chart line, the tally lines shown to players, the
+  awards of their own agents). The significance rating and the split never appear in it.
+
+The record is frozen into the render's snapshot at request time, so it prints what was true then.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from campaigns import missions
+from campaigns.models import Mission, SignificanceEntry
+
+TEMPLATE = "sheets/after_action.html"
+
+
+def _years(mission: Mission) -> str:
+    def label(year: int | None) -> str:
+        if year is None:
+            return ""
+        return f"{-year} B.C." if year < 0 else f"{year} A.D."
+
+    start, end = label(mission.start_year), label(mission.end_year)
+    return start if start == end else f"{start} to {end}".strip()
+
+
+def _tally_rows(entries: list[SignificanceEntry], reversed_ids: set[int], gm: bool) -> list[dict[str, Any]]:
+    rows = []
+    for entry in entries:
+        row = {
+            "number": entry.pk,
+            "kind": entry.get_kind_display(),
+            "rating": entry.rating,
+            "description": entry.description,
+            "reversed": entry.pk in reversed_ids,
+            "reverses": entry.reverses_id,
+        }
+        if gm:
+            row.update(
+                reason=entry.reason, shown_to_players=entry.shown_to_players, after_close=entry.after_close
+            )
+        rows.append(row)
+    return rows
+
+
+def _award_rows(awards: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [
+        {
+            "name": award.get("name", ""),
+            "regular": award.get("regular", 0),
+            "forgone": award.get("forgone", 0),
+            "reason": str(award.get("reason", "")).replace("_", " "),
+            "grade_advance": "yes" if award.get("grade_advances") else "no",
+        }
+        for award in awards
+    ]
+
+
+def report(mission: Mission, user, is_gm: bool) -> dict[str, Any] | None:
+    """The report's fields for this reader, or None when a player asks before publishing."""
+    record = missions.after_action(mission, user, is_gm)
+    if record is None:
+        return None
+    entries = list(record["tally"])
+    reversed_ids = missions.tally_summary(list(mission.tally_entries.all()))["reversed"]
+    fields: dict[str, Any] = {
+        "gm_copy": is_gm,
+        "title": mission.title,
+        "status": mission.get_status_display() if is_gm else mission.players_status_label,
+        "published": record["published"],
+        "destination": {"parallel": mission.parallel, "place": mission.place, "years": _years(mission)},
+        "agents": sorted(a.name for a in mission.agents.all()),
+        "verdict": record["verdict_label"],
+        "history_changed": record["history_changed"],
+        "roll": record["roll"],
+        "chart_line": record["chart_line"],
+        "mistakes_total": record["mistakes_total"],
+        "tally": _tally_rows(entries, reversed_ids, is_gm),
+        "awards": _award_rows(record["awards"]),
+    }
+    if is_gm:
+        outcome = mission.outcome or {}
+        check = outcome.get("check") or {}
+        fields["gm"] = {
+            "significance": outcome.get("significance", mission.significance_rating),
+            "difference": check.get("difference"),
+            "faces": check.get("faces") or [],
+            "mistakes_by_kind": [
+                {
+                    "kind": SignificanceEntry.Kind(kind).label
+                    if kind in SignificanceEntry.Kind.values
+                    else kind,
+                    "total": total,
+                }
+                for kind, total in (outcome.get("mistakes_by_kind") or {}).items()
+            ],
+            "pool": outcome.get("pool"),
+            "share": outcome.get("share"),
+            "remainder": outcome.get("remainder"),
+            "chart": [dict(line) for line in mission.historical_changes_chart or []],
+        }
+    return fields
