@@ -111,3 +111,63 @@ def test_the_blank_fate_record_sheet_is_marked_for_the_gm():
     for box in ("Opposition", "Concealment", "Terrain", "Circumstance"):
         assert box in text
     assert "GM ONLY" in text.upper()
+
+
+#: Values each system's filled sheet must print (from the engine-made builds in conftest.BUILDERS).
+KEY_VALUES = {
+    "timemaster": ["Strength", "72", "Trainee/0", "Paranormal Memory", "Telepathic Probe", "Boston"],
+    "time_to_kill": ["Armed", "Stealth", "alive", "Failure, no roll", "Budget"],
+    "tempo": ["GOOD ENOUGH IS GOOD ENOUGH", "his old sergeant", "Observer", "+8", "TRUST NO ONE", "KESTREL"],
+    "d6": ["Perception", "search", "3D", "brawling", "4D", "-5D", "Bash"],
+}
+LONG_NAME = "Maximilian Alexander Theodore Fitzgerald-Montgomery the Third of Lower Saxony"
+
+
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+@pytest.mark.parametrize("system", sorted(KEY_VALUES))
+def test_each_filled_sheet_is_one_page_with_its_key_values_on_either_paper(system, paper):
+    result = render_one(system, LONG_NAME, revision=5, paper=paper)
+    pages, text = pdf_text(result.pdf)
+    flat = " ".join(text.split())
+    assert pages == result.pages == 1
+    for value in KEY_VALUES[system]:
+        assert value in text, value
+    assert "Lower Saxony" in flat  # the long name wraps, it is not cut off
+    assert "revision 5" in flat and "page 1 of 1" in flat
+
+
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+def test_the_fate_record_sheet_is_one_page_on_either_paper(paper):
+    from characters.systems.time_to_kill import fate_record_sheet_data
+
+    page = rendering.SheetPage(fate_record_sheet_data(None), campaign="Night Work")
+    result = rendering.render_pdf([page], title="Fate Record Sheet", author="Dossier", paper=paper)
+    pages, text = pdf_text(result.pdf)
+    assert pages == 1 and "30" in text and "Failure, no roll" in text
+
+
+def test_a_bundle_lays_out_each_page_once():
+    """The footer is a string, not a running element: WeasyPrint re-made the previous page for
+    every new running element, so a bundle's layout cost twice the pages."""
+    import weasyprint.layout.page as page_layout
+
+    made = []
+    original = page_layout.remake_page
+
+    def counting(*args, **kwargs):
+        made.append(args[0])
+        return original(*args, **kwargs)
+
+    pages = [
+        rendering.SheetPage(
+            get_system("d6").sheet(BUILDERS["d6"](name=f"Agent {i}")), "Mixed", f"Agent {i}", 1
+        )
+        for i in range(4)
+    ]
+    page_layout.remake_page = counting
+    try:
+        result = rendering.render_pdf(pages, title="Bundle", author="Dossier")
+    finally:
+        page_layout.remake_page = original
+    assert result.pages == 4
+    assert len(made) == 4
