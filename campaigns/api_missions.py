@@ -343,7 +343,8 @@ class MissionViewSet(viewsets.GenericViewSet):
     @extend_schema(request=CloseSerializer, responses=MissionGMSerializer)
     @action(detail=True, methods=["post"])
     def close(self, request, campaign_pk=None, pk=None):
-        """Close the mission; on success the secret significance check is rolled."""
+        """Close the mission; on success the secret significance check is rolled. The outcome is
+        stored for the GM; the agents' ledgers change only when the result is published."""
         campaign, membership = self._access("gm")
         mission = self._mission(campaign, pk)
         body = CloseSerializer(data=request.data)
@@ -357,6 +358,8 @@ class MissionViewSet(viewsets.GenericViewSet):
     @extend_schema(request=None, responses=MissionGMSerializer)
     @action(detail=True, methods=["post"])
     def publish(self, request, campaign_pk=None, pk=None):
+        """Publish the result: every agent's award entries go to their ledger, and the players
+        can read the after-action record."""
         campaign, membership = self._access("gm")
         mission = self._mission(campaign, pk)
         try:

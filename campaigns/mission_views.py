@@ -55,9 +55,7 @@ def _mission(campaign, mission_pk) -> Mission:
 
 def public_status(mission: Mission, is_gm: bool) -> str:
     """Players see "Closed" until the result is published: success or failure is part of it."""
-    if mission.is_closed and not mission.is_published and not is_gm:
-        return "Closed (result not yet published)"
-    return mission.get_status_display()
+    return mission.get_status_display() if is_gm else mission.players_status_label
 
 
 def _errors_to_form(form, error: ValidationError) -> None:
@@ -341,7 +339,11 @@ def mission_close(request, pk, mission_pk):
     except ValidationError as error:
         return _back(request, campaign, mission, error)
     return _back(
-        request, campaign, mission, done=f"Mission closed: {missions.verdict_label(closed.outcome)}."
+        request,
+        campaign,
+        mission,
+        done=f"Mission closed: {missions.verdict_label(closed.outcome)}. "
+        "The agents' records change only when you publish.",
     )
 
 
@@ -355,7 +357,11 @@ def mission_publish(request, pk, mission_pk):
     except ValidationError as error:
         return _back(request, campaign, mission, error)
     return _back(
-        request, campaign, mission, done="Result published: the players can read the after-action record."
+        request,
+        campaign,
+        mission,
+        done="Result published: the awards are on the agents' records and the players can read "
+        "the after-action record.",
     )
 
 

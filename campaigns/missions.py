@@ -6,6 +6,10 @@ turns the stored rows into engine states and events, asks the engine, and writes
 tally rows, the secret significance roll, the outcome and every agent's ledger entries. Each
 public function is one transaction; functions that change a mission lock its row first, so two
 game masters acting at once get exactly one effect and a clear refusal for the other.
+
+Closing fixes the whole outcome on the mission (roll, verdict, chart line, pool, split, each
+agent's award) but writes nothing to the agents' ledgers: a player reads their agent's page,
+history, the API and the shop, so the awards go there only when the GM publishes (ruling 4).
 """
 
 from __future__ import annotations
@@ -293,6 +297,7 @@ def start_mission(mission: Mission, by) -> list[str]:
         errors["agents"] = ["Choose the agents who go on this mission."]
     if errors:
         raise ValidationError(errors)
+    _require_published_before(locked, agents)
     warnings: list[str] = []
     mission_id = str(locked.pk)
     for agent in agents:
@@ -322,6 +327,28 @@ def start_mission(mission: Mission, by) -> list[str]:
     locked.started_at = timezone.now()
     locked.save(update_fields=["status", "started_at"])
     return warnings
+
+
+def _require_published_before(mission: Mission, agents: list[Character]) -> None:
+    """An agent's adventure ends on the ledger only when its result is published, so an agent of a
+    closed, unpublished mission cannot be sent again yet; say which mission to publish."""
+    waiting = (
+        Mission.objects.filter(
+            agents__in=agents, status__in=Mission.CLOSED_STATUSES, published_at__isnull=True
+        )
+        .exclude(pk=mission.pk)
+        .values_list("agents", "title")
+        .order_by("pk")
+    )
+    names = {a.pk: a.name for a in agents}
+    problems = [
+        f"{names[agent]}: the result of mission “{title}” is not published yet; publish it before "
+        "sending this agent again."
+        for agent, title in waiting
+        if agent in names
+    ]
+    if problems:
+        raise ValidationError({"agents": problems})
 
 
 def _append(agent: Character, entry: dict, by, mission: Mission) -> AdvancementEntry:
@@ -390,8 +417,8 @@ def record_mistake(mission: Mission, by, data: dict) -> SignificanceEntry:
 @transaction.atomic
 def reverse_mistake(mission: Mission, entry_id: int, by, reason: str) -> SignificanceEntry:
     """Undo a tally entry with a reversing entry. After closing this is the only correction: the
-    outcome is worked out again with the same roll, and agents whose award changes get their
-    award and grade entries reverted and written anew, all in this one transaction."""
+    outcome is worked out again with the same roll; once published, agents whose award changes
+    get their award and grade entries reverted and written anew, all in this one transaction."""
     locked = _lock(mission)
     require_timemaster(locked)
     target = locked.tally_entries.filter(pk=entry_id).first()
@@ -446,19 +473,14 @@ def _agent_statuses(state: dict, agents: list[Character]) -> dict:
     return state
 
 
-def _write_awards(mission: Mission, agents: list[Character], ledger: dict, by) -> None:
-    for agent in agents:
-        for entry in ledger[str(agent.pk)]:
-            _append(agent, entry, by, mission)
-
-
 @transaction.atomic
 def close_mission(membership: Membership, mission: Mission, result: str, rng=None) -> Mission:
     """Close a started mission as "success", "failure" or "aborted", in one transaction.
 
     On success the secret significance check is rolled into the dice log (three d10 read 001-1000,
     secret); the engine gives the verdict, the chart line, the pool, the equal split with its
-    remainder, and each agent's ledger entries, which are written here."""
+    remainder, and each agent's award and ledger entries. All of it is stored on the mission for
+    the GM; the agents' ledgers stay untouched until publish_mission writes those entries."""
     if not membership.is_gm:
         raise _error(NON_FIELD, "Only the game master can close a mission.")
     if result not in RESULT_STATUS:
@@ -491,7 +513,6 @@ def close_mission(membership: Membership, mission: Mission, result: str, rng=Non
         significance.apply_event(state, {"type": "close", "outcome": outcome})
     except RuleError as error:
         raise _rule_error(error) from None
-    _write_awards(locked, agents, outcome["ledger"], membership.user)
     locked.status = RESULT_STATUS[result]
     locked.success = success
     locked.outcome = outcome
@@ -504,8 +525,9 @@ def close_mission(membership: Membership, mission: Mission, result: str, rng=Non
 
 
 def _recompute_after_correction(mission: Mission, entries: list[SignificanceEntry], by, reason: str) -> None:
-    """Work the closed mission's outcome out again (same roll, same standings) and bring every
-    agent's ledger in line: the old award and grade entries reverted, the new ones written."""
+    """Work the closed mission's outcome out again (same roll, same standings). Before publishing
+    that is all: the ledgers get the new outcome at publish. After publishing, every agent whose
+    award changes gets the old award and grade entries reverted and the new ones written."""
     old = mission.outcome
     agents = list(Character.objects.select_for_update(of=("self",)).filter(missions=mission).order_by("pk"))
     state = engine_state(mission, entries, agents)
@@ -522,7 +544,7 @@ def _recompute_after_correction(mission: Mission, entries: list[SignificanceEntr
     except RuleError as error:
         raise _rule_error(error) from None
     new_awards = {a["agent"]: a for a in new["awards"]}
-    for agent in agents:
+    for agent in agents if mission.is_published else []:
         before = next(a for a in old["awards"] if a["agent"] == str(agent.pk))
         after = new_awards[str(agent.pk)]
         if (before["regular"], before["forgone"], before["grade_advances"], before["reason"]) == (
@@ -564,13 +586,29 @@ def _reaward(mission: Mission, agent: Character, ledger: list[dict], by, reason:
 
 @transaction.atomic
 def publish_mission(mission: Mission, by) -> Mission:
-    """Show the result to the players: the verdict, their awards and the shown tally entries."""
+    """Show the result to the players and write it to their agents: each agent's ledger entries
+    of the stored outcome (award, grade step, adventure closed), with the verdict, their awards
+    and the shown tally entries on the after-action record. One transaction: if any agent's
+    ledger refuses, nothing is published."""
     locked = _lock(mission)
     require_timemaster(locked)
     if not locked.is_closed:
         raise _error("status", "Close the mission before publishing its result.")
     if locked.is_published:
         raise _error("status", "This mission's result is already published.")
+    agents = list(Character.objects.select_for_update(of=("self",)).filter(missions=locked).order_by("pk"))
+    ledger = (locked.outcome or {}).get("ledger") or {}
+    # A mission closed before awards waited for publishing already wrote them: never twice.
+    done = set(
+        AdvancementEntry.objects.filter(
+            mission=locked, kind="adventure_closed", character__in=agents, reversed_by__isnull=True
+        ).values_list("character_id", flat=True)
+    )
+    for agent in agents:
+        if agent.pk in done:
+            continue
+        for entry in ledger.get(str(agent.pk), []):
+            _append(agent, entry, by, locked)
     locked.published_at = timezone.now()
     locked.published_by = by
     locked.save(update_fields=["published_at", "published_by"])

@@ -183,6 +183,14 @@ class Mission(models.Model):
     def is_published(self) -> bool:
         return self.published_at is not None
 
+    @property
+    def players_status_label(self) -> str:
+        """What players and observers read: success or failure is part of the result, so a
+        closed mission is just "Closed" until the GM publishes it."""
+        if self.is_closed and not self.is_published:
+            return "Closed (result not yet published)"
+        return self.get_status_display()
+
 
 class SignificanceEntry(models.Model):
     """One line of a mission's significance tally (timemaster-characters.md §6.1, ruling 4).

@@ -1,5 +1,6 @@
 """TIMEMASTER missions: starting (Times Visited, loop trap), the tally, closing in one
-transaction, the split with its remainder, publishing and corrections after closing."""
+transaction, the split with its remainder, publishing (the only step that writes to the agents'
+ledgers) and corrections after closing, before and after publishing."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ from campaigns import missions
 from campaigns.models import NPC, Mission, Roll, SignificanceEntry
 from characters import services as character_services
 from characters.models import AdvancementEntry
+from characters.systems import RuleError, RuleViolation
+from characters.systems.timemaster import significance
 from tests.characters.conftest import agent_choices
 
 
@@ -70,6 +73,18 @@ def gm_membership(world):
     return world.membership["gm"]
 
 
+def closed_and_published(world, mission, result="failure", rng=None):
+    closed = missions.close_mission(gm_membership(world), mission, result, rng=rng)
+    return missions.publish_mission(closed, world.users["gm"])
+
+
+AWARD_KINDS = ("sp_awarded", "grade_advanced", "adventure_closed")
+
+
+def award_entries(agent):
+    return agent.entries.filter(kind__in=AWARD_KINDS)
+
+
 def mistake(world, mission, kind="event_changed", rating=100, **extra):
     return missions.record_mistake(mission, world.users["gm"], {"kind": kind, "rating": rating, **extra})
 
@@ -102,7 +117,7 @@ def test_starting_a_mission_adds_a_times_visited_row_to_every_agent(world, agent
 
 def test_a_loop_trap_is_refused_naming_the_earlier_visit_and_nothing_changes(world, agents):
     first = started(world, agents[:1], title="Austerlitz", start_year=1800, end_year=1806)
-    mission = missions.close_mission(gm_membership(world), first, "failure")
+    mission = closed_and_published(world, first)
     second = planned(world, agents[:2], title="Back to Vienna", start_year=1805, end_year=1810)
     with pytest.raises(ValidationError) as caught:
         missions.start_mission(second, world.users["gm"])
@@ -130,6 +145,13 @@ def test_an_overlap_on_another_parallel_is_a_warning_not_a_refusal(world, agents
         missions.start_mission(other, world.users["gm"])
     assert "still on mission “First”" in " ".join(caught.value.message_dict["agents"])
     missions.close_mission(gm_membership(world), first, "failure")
+    with pytest.raises(ValidationError) as caught:  # closed, but its end is not on the ledger yet
+        missions.start_mission(other, world.users["gm"])
+    assert caught.value.message_dict["agents"] == [
+        "Harry Adams: the result of mission “First” is not published yet; "
+        "publish it before sending this agent again."
+    ]
+    missions.publish_mission(first, world.users["gm"])
     warnings = missions.start_mission(other, world.users["gm"])
     assert len(warnings) == 1 and "another Parallel" in warnings[0] and "“First”" in warnings[0]
 
@@ -209,6 +231,8 @@ def test_closing_splits_the_pool_equally_and_records_the_remainder(world, agents
     assert closed.status == Mission.Status.COMPLETED
     assert outcome["verdict"] == "history_intact" and outcome["check"]["roll"] == 391
     assert (outcome["pool"], outcome["share"], outcome["remainder"]) == (310, 103, 1)
+    assert [a["regular"] for a in outcome["awards"]] == [103, 103, 103]
+    missions.publish_mission(closed, world.users["gm"])
     for agent in agents:
         agent.refresh_from_db()
         award = agent.entries.get(kind="sp_awarded")
@@ -227,6 +251,7 @@ def test_a_roll_equal_to_the_mistakes_total_changes_history_and_finds_the_chart_
     assert closed.outcome["check"]["difference"] == 0
     assert closed.outcome["check"]["chart_line"]["text"] == "A clock stops a day early."
     assert closed.outcome["pool"] == 0
+    missions.publish_mission(closed, world.users["gm"])
     for agent in agents:
         assert agent.entries.get(kind="sp_awarded").payload["amount"] == 0
         assert not agent.entries.filter(kind="grade_advanced").exists()
@@ -249,7 +274,7 @@ def test_the_significance_roll_is_logged_secret_on_the_mission(world, agents):
 
 def test_a_failed_mission_rolls_nothing_and_awards_nothing_but_closes_the_adventure(world, agents):
     mission = started(world, agents)
-    closed = missions.close_mission(gm_membership(world), mission, "failure")
+    closed = closed_and_published(world, mission)
     assert closed.check_roll is None and not Roll.objects.exists()
     assert closed.outcome["verdict"] == "mission_failed"
     for agent in agents:
@@ -258,25 +283,61 @@ def test_a_failed_mission_rolls_nothing_and_awards_nothing_but_closes_the_advent
         assert agent.entries.filter(kind="adventure_closed").count() == 1
 
 
-def test_closing_is_one_transaction(world, agents, monkeypatch):
-    """If any agent's ledger refuses, nothing of the close stays: no roll, no award, still active."""
+def test_closing_writes_nothing_to_the_agents_ledgers(world, agents):
+    """The whole outcome is fixed on the mission, but no agent's record changes before publishing."""
     mission = started(world, agents)
-    real = character_services.append_entry
-    calls = {"n": 0}
+    mistake(world, mission, "other", 100)
+    for agent in agents:
+        agent.refresh_from_db()
+    before = {a.pk: (a.revision, list(a.entries.values_list("pk", flat=True))) for a in agents}
+    closed = missions.close_mission(gm_membership(world), mission, "success", rng=roll_of(999))
+    assert closed.outcome["pool"] == 600 and closed.outcome["share"] == 200
+    assert set(closed.outcome["ledger"]) == {str(a.pk) for a in agents}
+    for agent in agents:
+        agent.refresh_from_db()
+        assert (agent.revision, list(agent.entries.values_list("pk", flat=True))) == before[agent.pk]
+        assert agent.build["success_points"] == 0 and agent.build["grade"] == 0
+        assert not award_entries(agent).exists()
 
-    def flaky(character, entry, by, mission=None, reason=""):
-        calls["n"] += 1
-        if calls["n"] == 5:  # the third agent's award
-            raise ValidationError({"amount": ["refused for the test"]})
-        return real(character, entry, by, mission=mission, reason=reason)
 
-    monkeypatch.setattr(character_services, "append_entry", flaky)
-    before = {a.pk: a.entries.count() for a in agents}
+def test_closing_is_one_transaction(world, agents, monkeypatch):
+    """If the engine refuses after the roll, nothing of the close stays: no roll, still active."""
+    mission = started(world, agents)
+    real = significance.resolve_mission
+
+    def refuse_with_the_roll(state, success, roll, faces=()):
+        if roll is not None:
+            raise RuleError([RuleViolation("roll", "refused for the test")])
+        return real(state, success, roll, faces)
+
+    monkeypatch.setattr(significance, "resolve_mission", refuse_with_the_roll)
     with pytest.raises(ValidationError):
         missions.close_mission(gm_membership(world), mission, "success", rng=roll_of(999))
     mission.refresh_from_db()
     assert mission.status == Mission.Status.ACTIVE and mission.outcome == {}
     assert not Roll.objects.exists()
+
+
+def test_publishing_is_one_transaction(world, agents, monkeypatch):
+    """If any agent's ledger refuses, nothing is published and no agent got anything."""
+    mission = started(world, agents)
+    closed = missions.close_mission(gm_membership(world), mission, "success", rng=roll_of(999))
+    real = character_services.append_entry
+    calls = {"n": 0}
+
+    def flaky(character, entry, by, mission=None, reason=""):
+        calls["n"] += 1
+        if calls["n"] == 7:  # the third agent's award
+            raise ValidationError({"amount": ["refused for the test"]})
+        return real(character, entry, by, mission=mission, reason=reason)
+
+    monkeypatch.setattr(character_services, "append_entry", flaky)
+    before = {a.pk: a.entries.count() for a in agents}
+    with pytest.raises(ValidationError) as caught:
+        missions.publish_mission(closed, world.users["gm"])
+    assert caught.value.message_dict["agents"] == ["Carl Dorn: refused for the test"]
+    closed.refresh_from_db()
+    assert not closed.is_published and closed.status == Mission.Status.COMPLETED
     assert {a.pk: a.entries.count() for a in agents} == before
 
 
@@ -287,7 +348,7 @@ def test_a_mission_closes_once(world, agents):
         missions.close_mission(gm_membership(world), mission, "success", rng=roll_of(999))
     assert "already closed" in " ".join(caught.value.message_dict["status"])
     assert Roll.objects.count() == 1
-    assert AdvancementEntry.objects.filter(kind="sp_awarded").count() == len(agents)
+    assert not AdvancementEntry.objects.filter(kind__in=AWARD_KINDS).exists()
 
 
 def test_only_the_gm_closes_and_only_a_started_mission(world, agents):
@@ -312,17 +373,41 @@ def test_a_timemaster_10_takes_part_but_the_share_is_forgone_not_passed_on(world
 
 
 # -- publishing and corrections -------------------------------------------------------------------
-def test_publishing_needs_a_closed_mission_and_happens_once(world, agents):
+def test_publishing_needs_a_closed_mission_and_writes_the_awards_once(world, agents):
     mission = started(world, agents)
     with pytest.raises(ValidationError):
         missions.publish_mission(mission, world.users["gm"])
-    missions.close_mission(gm_membership(world), mission, "failure")
-    missions.publish_mission(mission, world.users["gm"])
-    with pytest.raises(ValidationError):
+    missions.close_mission(gm_membership(world), mission, "success", rng=roll_of(999))
+    published = missions.publish_mission(mission, world.users["gm"])
+    assert published.is_published and published.published_by == world.users["gm"]
+    with pytest.raises(ValidationError) as caught:
         missions.publish_mission(mission, world.users["gm"])
+    assert "already published" in " ".join(caught.value.message_dict["status"])
+    for agent in agents:
+        agent.refresh_from_db()
+        kinds = list(award_entries(agent).values_list("kind", flat=True))
+        assert kinds == ["sp_awarded", "grade_advanced", "adventure_closed"]
+        assert set(award_entries(agent).values_list("mission", flat=True)) == {mission.pk}
+        assert set(award_entries(agent).values_list("recorded_by", flat=True)) == {world.users["gm"].pk}
+        assert agent.build["success_points"] == 233 and agent.build["grade"] == 1
+        assert character_services.replay(agent) == agent.build
+
+
+def test_a_mission_whose_awards_are_already_on_the_ledger_is_published_without_writing_them_again(
+    world, agents
+):
+    """Missions closed while closing still wrote the awards (or imported that way) publish cleanly."""
+    mission = started(world, agents[:1])
+    closed = missions.close_mission(gm_membership(world), mission, "success", rng=roll_of(999))
+    for entry in closed.outcome["ledger"][str(agents[0].pk)]:
+        character_services.append_entry(agents[0], entry, world.users["gm"], mission=closed)
+    missions.publish_mission(closed, world.users["gm"])
+    assert award_entries(agents[0]).count() == 3
 
 
 def test_after_closing_a_mistake_cannot_be_added_only_reversed(world, agents):
+    """Before publishing, a correction works the stored outcome out again and touches no ledger;
+    publishing then writes the corrected awards."""
     mission = started(world, agents)
     wrong = mistake(world, mission, "event_changed", 300)
     closed = missions.close_mission(gm_membership(world), mission, "success", rng=roll_of(250))
@@ -341,11 +426,37 @@ def test_after_closing_a_mistake_cannot_be_added_only_reversed(world, agents):
     assert closed.previous_outcomes[0]["verdict"] == "history_changed"
     assert Roll.objects.count() == 1
     for agent in agents:
-        agent.refresh_from_db()
-        assert agent.build["success_points"] == 233 and agent.build["grade"] == 1
-        assert character_services.replay(agent) == agent.build
+        assert not award_entries(agent).exists()
+        assert not agent.entries.filter(kind="reversal").exists()
     with pytest.raises(ValidationError):
         missions.reverse_mistake(closed, wrong.pk, world.users["gm"], "again")
+
+    missions.publish_mission(closed, world.users["gm"])
+    for agent in agents:
+        agent.refresh_from_db()
+        assert agent.build["success_points"] == 233 and agent.build["grade"] == 1
+        assert agent.entries.filter(kind="sp_awarded").count() == 1
+        assert character_services.replay(agent) == agent.build
+
+
+def test_a_correction_after_publishing_reverts_and_rewrites_the_changed_awards(world, agents):
+    mission = started(world, agents)
+    wrong = mistake(world, mission, "event_changed", 300)
+    closed = closed_and_published(world, mission, "success", rng=roll_of(250))
+    for agent in agents:  # history changed: nothing earned, no grade step
+        agent.refresh_from_db()
+        assert agent.build["success_points"] == 0 and agent.build["grade"] == 0
+    missions.reverse_mistake(closed, wrong.pk, world.users["gm"], "It was the renegade's doing")
+    closed.refresh_from_db()
+    assert closed.outcome["verdict"] == "history_intact"
+    for agent in agents:
+        agent.refresh_from_db()
+        assert agent.build["success_points"] == 233 and agent.build["grade"] == 1
+        assert agent.entries.filter(kind="reversal").count() == 1  # the 0-point award
+        live = agent.entries.filter(kind="sp_awarded", reversed_by__isnull=True)
+        assert [e.payload["amount"] for e in live] == [233]
+        assert agent.entries.filter(kind="adventure_closed").count() == 1
+        assert character_services.replay(agent) == agent.build
 
 
 def test_a_reversal_needs_a_reason_and_an_entry_of_this_mission(world, agents):

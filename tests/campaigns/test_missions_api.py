@@ -35,7 +35,8 @@ def agents(world):
 
 def _setup(world, agents):
     """A planned, an active (one mistake) and a closed unpublished mission."""
-    plan = planned(world, agents[1:], title="Planned", start_year=1600, end_year=1600)
+    spare = new_agent(world, "other_player", "Jo Kern")  # the others wait on their missions' results
+    plan = planned(world, [spare], title="Planned", start_year=1600, end_year=1600)
     active = started(world, agents[:1], title="Active", start_year=1700, end_year=1700)
     entry = mistake(world, active, "other", 40, description="Secret slip at the palace")
     done = started(world, agents[1:], title="Done", start_year=1300, end_year=1300)
@@ -198,6 +199,11 @@ def test_the_gm_runs_a_mission_through_the_api(world, agents, api):
         format="json",
     )
     assert reversal.status_code == 201 and reversal.json()["after_close"] is True
+    assert not agents[0].entries.filter(kind="sp_awarded").exists()  # not published yet
+    published = gm.post(f"/api/v1/campaigns/{c}/missions/{m}/publish/")
+    assert published.status_code == 200 and published.json()["published_at"]
+    agents[0].refresh_from_db()
+    assert agents[0].build["success_points"] == 150
     audit = gm.get(f"/api/v1/campaigns/{c}/missions/audit/?agent={agents[0].pk}").json()
     assert [row["title"] for row in audit] == ["Prague"] and audit[0]["remainder"] == 1
 

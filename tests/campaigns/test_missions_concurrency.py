@@ -1,8 +1,10 @@
-"""Two game masters closing the same mission at once on PostgreSQL: exactly one close happens.
+"""Two game masters closing, or publishing, the same mission at once on PostgreSQL: exactly one
+close happens, and exactly one set of ledger entries is written at publishing.
 
 Both requests go through the API in their own threads (own connections); the engine's outcome
-is slowed down so that, without the mission row lock, both would pass the "still active" check
-before either wrote. Run with DATABASE_URL=postgres://.../dossier_missions (the services layer).
+(or the ledger write) is slowed down so that, without the mission row lock, both would pass the
+"still active" (or "not yet published") check before either wrote. Run with
+DATABASE_URL=postgres://.../dossier_missions2 (the services layer).
 """
 
 from __future__ import annotations
@@ -13,10 +15,12 @@ import time
 import pytest
 from django.db import connection, connections
 
+from campaigns import missions
 from campaigns.models import Membership, Mission, Role, Roll
+from characters import services as character_services
 from characters.models import AdvancementEntry
 from characters.systems.timemaster import significance
-from tests.campaigns.test_missions import new_agent, started
+from tests.campaigns.test_missions import AWARD_KINDS, gm_membership, new_agent, roll_of, started
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]
 
@@ -77,6 +81,42 @@ def test_two_gms_closing_the_same_mission_close_it_once(world, api, make_user, s
     mission.refresh_from_db()
     assert mission.status == Mission.Status.COMPLETED
     assert Roll.objects.filter(mission=mission).count() == 1
+    # closing writes no ledger entries: they wait for publishing
+    assert not AdvancementEntry.objects.filter(kind__in=AWARD_KINDS).exists()
+
+
+def test_two_gms_publishing_the_same_mission_write_one_set_of_entries(world, api, make_user, monkeypatch):
+    second_gm = make_user("second_gm")
+    Membership.objects.create(campaign=world.campaign, user=second_gm, role=Role.GM)
+    agents = [new_agent(world, "player", "Harry Adams"), new_agent(world, "other_player", "Ida Brandt")]
+    mission = started(world, agents)
+    missions.close_mission(gm_membership(world), mission, "success", rng=roll_of(999))
+    url = f"/api/v1/campaigns/{world.campaign.pk}/missions/{mission.pk}/publish/"
+
+    def publish(user):
+        return lambda: api(user).post(url)
+
+    original = character_services.append_entry
+
+    def slow(*args, **kwargs):  # the first write waits: without the lock both would pass the check
+        time.sleep(SLOW_SECONDS)
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(character_services, "append_entry", slow)
+    responses = _together([publish(world.users["gm"]), publish(second_gm)])
+    codes = sorted(r.status_code for r in responses)
+    assert codes == [200, 400], [r.content for r in responses]
+    refused = next(r for r in responses if r.status_code == 400).json()
+    assert "already published" in refused["errors"][0]["message"]
+    mission.refresh_from_db()
+    assert mission.is_published
     for agent in agents:
-        assert AdvancementEntry.objects.filter(character=agent, kind="sp_awarded").count() == 1
-        assert AdvancementEntry.objects.filter(character=agent, kind="adventure_closed").count() == 1
+        kinds = list(
+            AdvancementEntry.objects.filter(character=agent, kind__in=AWARD_KINDS)
+            .order_by("id")
+            .values_list("kind", flat=True)
+        )
+        assert kinds == ["sp_awarded", "grade_advanced", "adventure_closed"]
+        agent.refresh_from_db()
+        assert agent.build["success_points"] == 350
+        assert character_services.replay(agent) == agent.build

@@ -9,7 +9,15 @@ from django.test.utils import CaptureQueriesContext
 
 from campaigns import missions
 from campaigns.models import Mission, SignificanceEntry
-from tests.campaigns.test_missions import gm_membership, mistake, new_agent, planned, roll_of, started
+from tests.campaigns.test_missions import (
+    closed_and_published,
+    gm_membership,
+    mistake,
+    new_agent,
+    planned,
+    roll_of,
+    started,
+)
 
 ROLES = ("gm", "player", "observer", "outsider", "anonymous")
 SECRET_WORDS = ("Clock tower burnt", "Significance roll", "Mistakes total", "Success Point pool", "History")
@@ -114,10 +122,10 @@ def test_players_see_nothing_of_an_open_or_unpublished_mission(world, agents, cl
             f"/campaigns/{c}/",
         ):
             html = client.get(path).content.decode()
-            for word in (*SECRET_WORDS, "777", "Significance check"):
+            for word in (*SECRET_WORDS, "777", "Significance check", "Completed"):
                 assert word not in html, (role, path, word)
-            if "/missions/" in path:  # the campaign overview (campaigns/views.py) still says Completed
-                assert "Completed" not in html
+            if "/dice/" not in path and not path.endswith("/report/"):
+                assert "Closed (result not yet published)" in html, (role, path)
         assert "not published" in client.get(f"/campaigns/{c}/missions/{mission.pk}/report/").content.decode()
 
 
@@ -216,7 +224,7 @@ def test_a_chart_line_that_cannot_be_read_is_shown_on_its_field(world, agents, c
 
 def test_a_loop_trap_is_refused_on_the_page_naming_the_earlier_visit(world, agents, client):
     first = started(world, agents[:1], title="Austerlitz", start_year=1800, end_year=1806)
-    missions.close_mission(gm_membership(world), first, "failure")
+    closed_and_published(world, first)
     second = planned(world, agents[:1], title="Again", start_year=1806, end_year=1807)
     client.force_login(world.users["gm"])
     response = client.post(f"/campaigns/{world.campaign.pk}/missions/{second.pk}/start/", follow=True)
@@ -246,7 +254,7 @@ def test_list_pages_make_the_same_number_of_queries_for_more_missions(world, age
             year = 1000 + 20 * Mission.objects.count()
             mission = started(world, agents, title=f"M{i}", start_year=year, end_year=year + 1)
             mistake(world, mission, "other", 5)
-            missions.close_mission(gm_membership(world), mission, "success", rng=roll_of(999))
+            closed_and_published(world, mission, "success", rng=roll_of(999))
 
     add_closed(1)
     few = _count(client, path)
@@ -256,7 +264,7 @@ def test_list_pages_make_the_same_number_of_queries_for_more_missions(world, age
 
 def test_the_campaign_audit_filters_by_agent_and_date(world, agents, client):
     mine = started(world, agents[:1], title="Harry alone")
-    missions.close_mission(gm_membership(world), mine, "failure")
+    closed_and_published(world, mine)
     both = started(world, agents, title="Both", start_year=1500, end_year=1500)
     missions.close_mission(gm_membership(world), both, "failure")
     client.force_login(world.users["gm"])
@@ -294,6 +302,12 @@ def test_a_correction_after_closing_through_the_page_reworks_the_awards(world, a
     url = f"/campaigns/{world.campaign.pk}/missions/{mission.pk}/tally/{wrong.pk}/reverse/"
     html = client.post(url, {"reason": "A renegade did it"}, follow=True).content.decode()
     assert "worked out again" in html and "History intact" in html
+    agents[0].refresh_from_db()
+    assert agents[0].build["success_points"] == 0  # not published: the ledger waits
+    html = client.post(
+        f"/campaigns/{world.campaign.pk}/missions/{mission.pk}/publish/", follow=True
+    ).content.decode()
+    assert "the awards are on the agents&#x27; records" in html
     agents[0].refresh_from_db()
     assert agents[0].build["success_points"] == 350  # 700 split two ways, same roll 250
     audit = client.get(f"/campaigns/{world.campaign.pk}/missions/{mission.pk}/audit/").content.decode()

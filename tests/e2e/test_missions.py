@@ -1,6 +1,7 @@
 """The GM plans and starts a mission, records three mistakes (one a lost communicator), closes it
-and publishes; a player on a phone reads the after-action record, sees the award and the new
-rank/grade on the agent's page, and spends the points in the shop."""
+and publishes; before publishing the player's agent page shows nothing of the result; after it
+the player on a phone reads the after-action record, sees the award and the new rank/grade on the
+agent's page, and spends the points in the shop."""
 
 from __future__ import annotations
 
@@ -107,13 +108,22 @@ def test_gm_closes_and_publishes_a_mission_and_the_player_spends_the_award(
     result = gm.locator("section").filter(has=gm.get_by_role("heading", name="Result"))
     expect(result).to_contain_text("999")
     expect(result).to_contain_text("420")  # pool 700 - 280, split two ways: 210 each
+
+    player = new_page(390, 844)  # a phone
+    log_in(player, "rookie")
+    player.goto(f"/characters/{agents['Ada Stone'].pk}/")  # closed, not published: nothing shows
+    expect(player.get_by_test_id("success-points")).to_have_text("0")
+    expect(player.get_by_test_id("rank-grade")).to_have_text("Trainee/0")
+    player.goto(f"/campaigns/{campaign.pk}/")
+    expect(player.locator("main")).to_contain_text("Closed (result not yet published)")
+    expect(player.locator("main")).not_to_contain_text("Completed")
+
     gm.get_by_role("button", name="Publish the result to the players").click()
     expect(gm.get_by_role("status")).to_contain_text("Result published")
     shot(gm, "missions-gm-closed")
 
-    player = new_page(390, 844)  # a phone
-    log_in(player, "rookie")
-    player.get_by_role("link", name="Time Corps").click()
+    player.reload()
+    expect(player.locator("main")).to_contain_text("Completed")
     player.get_by_role("navigation", name="Campaign").get_by_role("link", name="Missions").click()
     player.get_by_role("link", name="After-action record").click()
     main = player.locator("main")
