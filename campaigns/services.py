@@ -122,8 +122,12 @@ def record_roll(
     mission: Mission | None = None,
     character=None,
     rng=None,
+    detail=None,
 ) -> Roll:
-    """Roll dice and append the result to the campaign's log."""
+    """Roll dice and append the result to the campaign's log.
+
+    ``detail`` is a dict stored with the roll, or a function of the dice result that returns it
+    (a check reads its margin and result off the rolled number)."""
     if secret and not membership.is_gm:
         raise PermissionDenied("Only the game master can roll in secret.")
     spec = ROLLER_KINDS.get(kind)
@@ -149,4 +153,5 @@ def record_roll(
         total=result.total,
         purpose=purpose,
         secret=secret,
+        detail=(detail(result) if callable(detail) else detail) or {},
     )

@@ -2,11 +2,11 @@
 
 from rest_framework.routers import SimpleRouter
 
-from characters import api
+from characters import api, api_advancement
 
 router = SimpleRouter()
 router.register(
     r"campaigns/(?P<campaign_pk>[0-9]{1,18})/characters", api.CharacterViewSet, basename="api-character"
 )
 
-urlpatterns: list = router.urls
+urlpatterns: list = router.urls + api_advancement.urlpatterns

@@ -11,13 +11,23 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import select_template
 from django.views.decorators.http import require_http_methods, require_POST
 
-from characters import access, services, wizard_timemaster
+from characters import access, services, wizard_d6, wizard_tempo, wizard_time_to_kill, wizard_timemaster
 from characters.forms import ReasonForm
 from characters.models import AdvancementEntry, Character
 
-# Systems with a web wizard; the others are created through the API until theirs exists.
-WIZARDS = {"timemaster": wizard_timemaster}
-NEW_LABEL = {"timemaster": "New agent"}
+# Each system's web builder (same interface: STEP_KEYS, resume_url, wizard_step).
+WIZARDS = {
+    "timemaster": wizard_timemaster,
+    "tempo": wizard_tempo,
+    "d6": wizard_d6,
+    "time_to_kill": wizard_time_to_kill,
+}
+NEW_LABEL = {
+    "timemaster": "New agent",
+    "tempo": "New agent",
+    "d6": "New character",
+    "time_to_kill": "New ninja",
+}
 
 
 def _membership_or_404(user, campaign_id):
@@ -55,7 +65,7 @@ def character_new(request, pk):
         context = {"campaign": campaign, "membership": membership, "new_label": NEW_LABEL[campaign.system]}
         return render(request, "characters/new.html", context)
     draft = services.create_draft(campaign, request.user, is_gm=membership.role == access.GM)
-    return redirect("character-wizard-step", draft.pk, wizard_timemaster.STEP_KEYS[0])
+    return redirect("character-wizard-step", draft.pk, WIZARDS[campaign.system].STEP_KEYS[0])
 
 
 @login_required

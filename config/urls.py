@@ -1,10 +1,11 @@
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 from rest_framework.authtoken.views import obtain_auth_token
 from rest_framework.routers import SimpleRouter
 
 from campaigns import api as campaigns_api
+from campaigns import api_checks as campaigns_api_checks
 from campaigns import api_npcs as campaigns_api_npcs
 
 router = SimpleRouter()
@@ -29,6 +30,14 @@ api_v1 = [
     path("systems/", campaigns_api.systems, name="api-systems"),
     path("invitations/accept/", campaigns_api.accept_invitation, name="api-accept-invitation"),
     *router.urls,
+    re_path(
+        r"^campaigns/(?P<campaign_pk>[0-9]{1,18})/checks/$", campaigns_api_checks.roll_check, name="api-check"
+    ),
+    re_path(
+        r"^campaigns/(?P<campaign_pk>[0-9]{1,18})/checks/scores/(?P<character_pk>[0-9]{1,18})/$",
+        campaigns_api_checks.check_scores,
+        name="api-check-scores",
+    ),
     path("", include("characters.api_urls")),
     path("", include("sheets.api_urls")),
     path("", include("ttk_missions.api_urls")),

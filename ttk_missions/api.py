@@ -65,24 +65,30 @@ class TtkEventSerializer(serializers.Serializer):
     )
 
 
-SUMMARY = inline_serializer(
-    "TtkRunSummary",
-    {
-        "id": serializers.IntegerField(),
-        "title": serializers.CharField(),
-        "status": serializers.CharField(),
-        "outcome": serializers.CharField(),
-        "events": serializers.IntegerField(),
-        "your_side": serializers.CharField(allow_null=True),
-        "your_move": serializers.BooleanField(),
-    },
+SUMMARY_FIELDS = {
+    "id": serializers.IntegerField(),
+    "title": serializers.CharField(),
+    "campaign": serializers.IntegerField(),
+    "mission": serializers.IntegerField(allow_null=True),
+    "ninja": serializers.IntegerField(),
+    "ninja_name": serializers.CharField(),
+    "status": serializers.CharField(),
+    "outcome": serializers.CharField(),
+    "events": serializers.IntegerField(),
+    "your_side": serializers.CharField(allow_null=True),
+    "your_move": serializers.BooleanField(),
+    "created_at": serializers.DateTimeField(),
+}
+SUMMARY = inline_serializer("TtkRunSummary", SUMMARY_FIELDS)
+RUN_LIST = inline_serializer(
+    "TtkRunList", {"results": inline_serializer("TtkRunListItem", SUMMARY_FIELDS, many=True)}
 )
 
 
 class RunListView(APIView):
     """GET: the campaign's runs (members). POST: start a run for a ninja (GM)."""
 
-    @extend_schema(responses={200: SUMMARY}, operation_id="ttk_runs_list")
+    @extend_schema(responses={200: RUN_LIST}, operation_id="ttk_runs_list")
     def get(self, request, campaign_pk):
         _, membership = get_campaign_for_user(request.user, campaign_pk)
         runs = MissionRun.objects.filter(campaign_id=membership.campaign_id).select_related("ninja")
