@@ -225,9 +225,10 @@ def check_rules(data: dict, path: str, campaign) -> list[Problem]:
 
 
 # -- import -----------------------------------------------------------------------------------------
-def create(campaign, data: dict, owner, refs, path: str) -> Character:
-    """Rows for a checked character: the character, then its ledger in order. Call inside a
-    transaction; the ledger is replayed once more by characters.services as a final check."""
+def create(campaign, data: dict, owner, refs, path: str, entries: list | None = None) -> Character:
+    """Rows for a checked character: the character, then its ledger in order (added to ``entries``
+    when given). Call inside a transaction; the ledger is replayed once more by characters.services
+    as a final check."""
     character = Character.objects.create(
         campaign=campaign,
         owner=owner,
@@ -253,6 +254,8 @@ def create(campaign, data: dict, owner, refs, path: str) -> Character:
         for index, entry in enumerate(data["ledger"])
     )
     rows.link_reversals(AdvancementEntry, made, data["ledger"])
+    if entries is not None:
+        entries.extend(made)
     timestamps.restore_created_at(AdvancementEntry, made, [e.get("created_at") for e in data["ledger"]])
     if not character.is_draft and _json(character_services.replay(character)) != _json(data["build"]):
         raise ArchiveRefused(Problem(join(path, "build"), "does not equal the ledger replayed by Dossier."))

@@ -125,6 +125,9 @@ def _usernames(document: dict[str, Any]) -> set[str]:
         names |= body_usernames(character)
     names |= {roll.get("roller") for roll in document.get("rolls") or []}
     names |= {npc.get("created_by") for npc in document.get("npcs") or []}
+    for section in SECTIONS:
+        if hasattr(section, "usernames"):
+            names |= section.usernames(document.get(section.KEY))
     return names - {None}
 
 

@@ -21,7 +21,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from archive.sections import characters, members, mission_records, missions, npcs, rolls
+from archive.sections import (
+    characters,
+    d6_encounters,
+    members,
+    mission_records,
+    missions,
+    npcs,
+    rolls,
+    tempo_conflicts,
+    ttk_runs,
+)
 
 
 @dataclass
@@ -61,16 +71,27 @@ class ImportRefs:
 
 
 #: In dependency order: members before anything owned by a user, missions before what points at them.
-SECTIONS = (members, missions, characters, npcs, rolls, mission_records)
+#: D6 encounters point at characters and are named by the rolls made in them; Time to Kill runs
+#: point at characters' ledger entries, Tempo conflicts at rolls.
+SECTIONS = (
+    members,
+    missions,
+    characters,
+    npcs,
+    d6_encounters,
+    rolls,
+    mission_records,
+    ttk_runs,
+    tempo_conflicts,
+)
+#: Sections added within format version 1: optional, so a version-1 file written before them (which
+#: has no such key) still imports, with none of those records.
+OPTIONAL_SECTIONS = (ttk_runs.KEY, tempo_conflicts.KEY, d6_encounters.KEY)
 
-#: Records of the project that format version 1 does not carry yet. Each is one module here (its
+#: Records of the project that format version 1 does not carry. Each would be one module here (its
 #: rows point at missions and characters by position, like ``rolls``) plus a line in SECTIONS.
 #: Left out on purpose: invitations (short-lived secrets) and sheet renders (made again on demand).
-MISSING_SECTIONS: tuple[str, ...] = (
-    "ttk_missions: MissionRun, MissionEvent",
-    "tempo_conflicts: Conflict, Participant, ConflictEvent",
-    "d6_encounters: Encounter, Participant, EncounterEvent",
-)
+MISSING_SECTIONS: tuple[str, ...] = ()
 
 
 def section_keys() -> tuple[str, ...]:

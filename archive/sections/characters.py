@@ -7,6 +7,9 @@ from archive.problems import ArchiveRefused, Checker, Problem, join, length_of
 from characters.models import AdvancementEntry, Character
 
 KEY = "characters"
+#: Ledger entries by position in their character's ledger (export) and per character (import:
+#: ``refs.row(LEDGER, character_position)`` is that character's list of entries, in ledger order).
+LEDGER = "ledger"
 MAX_CHARACTERS = 5_000
 
 
@@ -19,6 +22,8 @@ def export(campaign, refs) -> list[dict]:
     out = []
     for position, character in enumerate(characters):
         refs.remember(KEY, character.pk, position)
+        for index, entry in enumerate(ledgers[character.pk]):
+            refs.remember(LEDGER, entry.pk, index)  # a play record points at its ninja's entry
         out.append(
             character_data.character_data(
                 character, ledgers[character.pk], lambda pk: refs.position("missions", pk)
@@ -51,7 +56,9 @@ def load(campaign, data, refs) -> None:
     if problems:
         raise ArchiveRefused(problems)
     for index, character in enumerate(data):
+        entries: list = []
         row = character_data.create(
-            campaign, character, refs.user(character["owner"]), refs, join(KEY, index)
+            campaign, character, refs.user(character["owner"]), refs, join(KEY, index), entries
         )
         refs.made(KEY, index, row)
+        refs.made(LEDGER, index, entries)

@@ -1,4 +1,9 @@
-"""The dice log, secret rolls included (a campaign archive is the GM's)."""
+"""The dice log, secret rolls included (a campaign archive is the GM's).
+
+A roll made in a D6 encounter names its encounter in ``detail.encounter``: in the archive that is
+the encounter's position in ``d6_encounters`` (a section before this one), never its database id.
+A file from before that section held the database id there; it imports as null (no encounter).
+"""
 
 from __future__ import annotations
 
@@ -7,6 +12,7 @@ from archive.problems import Checker, Problem, join, length_of
 from campaigns.models import Roll
 
 KEY = "rolls"
+ENCOUNTERS = "d6_encounters"
 MAX_ROLLS = 200_000
 MAX_DICE = 1000
 
@@ -24,7 +30,7 @@ def export(campaign, refs) -> list[dict]:
             "kept": roll.kept,
             "total": roll.total,
             "purpose": roll.purpose,
-            "detail": roll.detail,
+            "detail": _encounter_by(roll.detail, lambda pk: refs.position(ENCOUNTERS, pk)),
             "secret": roll.secret,
             "mission": refs.position("missions", roll.mission_id),
             "character": refs.position("characters", roll.character_id),
@@ -33,6 +39,15 @@ def export(campaign, refs) -> list[dict]:
         }
         for roll in rows
     ]
+
+
+def _encounter_by(detail, find):
+    """``detail`` with its D6 encounter (an id or a position) turned into the other with ``find``."""
+    if not isinstance(detail, dict) or "encounter" not in detail:
+        return detail
+    found = detail["encounter"]
+    found = find(found) if isinstance(found, int) and not isinstance(found, bool) else None
+    return {**detail, "encounter": found}
 
 
 def _dice(check: Checker, roll: dict, key: str, path: str) -> None:
@@ -47,7 +62,7 @@ def validate(data, document) -> list[Problem]:
     check = Checker()
     if not check.array(data, KEY, MAX_ROLLS):
         return check.problems
-    counts = {name: length_of(document, name) for name in ("missions", "characters")}
+    counts = {name: length_of(document, name) for name in ("missions", "characters", ENCOUNTERS)}
     for index, roll in enumerate(data):
         path = join(KEY, index)
         if not check.obj(roll, path, ("kind", "total")):
@@ -60,6 +75,14 @@ def validate(data, document) -> list[Problem]:
         _dice(check, roll, "kept", path)
         check.text(roll, "purpose", path, Roll._meta.get_field("purpose").max_length)
         check.kind_of(roll, "detail", path, (dict,), "an object")
+        if ENCOUNTERS in document and isinstance(roll.get("detail"), dict) and "encounter" in roll["detail"]:
+            check.reference(
+                roll["detail"],
+                "encounter",
+                join(path, "detail"),
+                counts[ENCOUNTERS],
+                "D6 encounters of the archive",
+            )
         check.boolean(roll, "secret", path)
         check.reference(roll, "mission", path, counts["missions"], "missions of the archive")
         check.reference(roll, "character", path, counts["characters"], "characters of the archive")
@@ -67,6 +90,10 @@ def validate(data, document) -> list[Problem]:
             check.text(roll, "roller", path, 150)
         timestamps.check(check, roll, "created_at", path)
     return check.problems
+
+
+def _pk(row):
+    return row.pk if row is not None else None
 
 
 def load(campaign, data, refs) -> None:
@@ -84,7 +111,7 @@ def load(campaign, data, refs) -> None:
                 kept=roll.get("kept", []),
                 total=roll["total"],
                 purpose=roll.get("purpose", ""),
-                detail=roll.get("detail") or {},
+                detail=_encounter_by(roll.get("detail") or {}, lambda p: _pk(refs.row(ENCOUNTERS, p))),
                 secret=roll.get("secret", False),
             )
             for roll in data

@@ -50,3 +50,18 @@ def test_the_schemas_refuse_what_import_refuses(world, full_campaign):
     document["characters"][0]["ledger"][0]["surprise"] = True
     found = " ".join(errors("campaign", document))
     assert "format_version" in found and "character" in found and "surprise" in found
+
+
+@pytest.mark.parametrize("system", ["time_to_kill", "tempo", "d6"])
+def test_a_campaign_export_with_play_records_follows_the_schema(system, world, play_campaign):
+    document = json.loads(json.dumps(services.export_campaign(play_campaign(system), world.users["gm"])))
+    assert errors("campaign", document) == []
+    assert any(document[key] for key in ("ttk_runs", "tempo_conflicts", "d6_encounters"))
+
+
+def test_the_schema_refuses_play_records_pointing_by_id(world, play_campaign):
+    document = json.loads(json.dumps(services.export_campaign(play_campaign("d6"), world.users["gm"])))
+    document["d6_encounters"][0]["participants"][0]["character"] = -3
+    document["d6_encounters"][0]["events"][0]["encounter_id"] = 7
+    found = " ".join(errors("campaign", document))
+    assert "-3" in found and "encounter_id" in found

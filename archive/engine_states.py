@@ -1,0 +1,69 @@
+"""Engine states and event logs of the play apps, as archive data.
+
+A play record (a Time to Kill run, a Tempo conflict, a D6 encounter) is stored as a starting state,
+an append-only list of events and the state they fold to. Some engine ids are built from database
+ids (the ninja's id, a D6 participant ``character-12``, a Tempo roll's ``log_roll``); the archive
+holds positions instead, so these helpers rewrite such values on the way out and back in. On
+import the events are folded again through the engine, and the result must equal the state in
+the file: a hand-edited state or event is refused.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+#: What an engine raises on data of the wrong shape (it refuses bad values with RuleError).
+UNREADABLE = (KeyError, TypeError, ValueError, AttributeError, IndexError)
+
+
+def as_json(value: Any) -> Any:
+    """The value as it reads back from JSON (tuples become lists), for comparisons."""
+    return json.loads(json.dumps(value))
+
+
+def rename(value: Any, names: dict[str, str]) -> Any:
+    """A copy of ``value`` with every string and dict key found in ``names`` replaced (once, so
+    swapping two names is safe)."""
+    if isinstance(value, dict):
+        return {(names.get(k, k) if isinstance(k, str) else k): rename(v, names) for k, v in value.items()}
+    if isinstance(value, list):
+        return [rename(item, names) for item in value]
+    if isinstance(value, str):
+        return names.get(value, value)
+    return value
+
+
+def map_key(value: Any, key: str, change: Callable[[Any], Any]) -> Any:
+    """A copy of ``value`` with ``change`` applied to the value of every dict entry named ``key``."""
+    if isinstance(value, dict):
+        return {k: change(v) if k == key else map_key(v, key, change) for k, v in value.items()}
+    if isinstance(value, list):
+        return [map_key(item, key, change) for item in value]
+    return value
+
+
+def values_of(value: Any, key: str) -> list[Any]:
+    """Every value of a dict entry named ``key``, anywhere in ``value``."""
+    found: list[Any] = []
+    if isinstance(value, dict):
+        for k, v in value.items():
+            found.extend([v] if k == key else values_of(v, key))
+    elif isinstance(value, list):
+        for item in value:
+            found.extend(values_of(item, key))
+    return found
+
+
+def differences(expected: Any, found: Any) -> str:
+    """The top-level keys where two states differ, for a message."""
+    if not isinstance(expected, dict) or not isinstance(found, dict):
+        return "the whole state"
+    keys = sorted(str(k) for k in set(expected) | set(found) if expected.get(k) != found.get(k))
+    return ", ".join(keys[:8]) + (" ..." if len(keys) > 8 else "")
+
+
+def rule_message(error) -> str:
+    """A RuleError's violations as one sentence list, with the engine's field names."""
+    return " ".join(f"{v.field}: {v.message}" if v.field else v.message for v in error.violations)
