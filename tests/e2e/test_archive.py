@@ -1,6 +1,7 @@
 """Browser test (Debian's Chromium via Playwright): on a phone, the GM downloads the campaign
 archive from the Export tab, imports it back as a new campaign, and sees a truncated file refused
-with its problem listed. Run with ``-m e2e``; fixtures come from tests/e2e/conftest.py."""
+with its problem listed. Run with ``-m e2e`` (``make e2e``); the browser fixtures come from
+tests/e2e/conftest.py, the campaign from tests/archive/conftest.py."""
 
 from __future__ import annotations
 
@@ -10,10 +11,10 @@ import pytest
 from playwright.sync_api import expect
 
 from campaigns.models import Campaign
-from tests.e2e import conftest as e2e
+from tests.archive import conftest as archive
 
 pytestmark = pytest.mark.e2e
-browser, new_page = e2e.browser, e2e.new_page  # the browser fixtures, shared with tests/e2e
+full_campaign, make_hero = archive.full_campaign, archive.make_hero  # the campaign fixtures of tests/archive
 
 UNLABELLED = """() => [...document.querySelectorAll('input:not([type=hidden]), select, textarea')]
     .filter(el => !(el.labels && el.labels.length) && !el.getAttribute('aria-label')).length"""
