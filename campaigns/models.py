@@ -360,3 +360,7 @@ class NPC(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+#: A tally entry's kinds as (value, label) pairs, named in the API schema by ENUM_NAME_OVERRIDES.
+SIGNIFICANCE_ENTRY_KIND_CHOICES = SignificanceEntry.Kind.choices

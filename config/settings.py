@@ -169,6 +169,11 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Several choice sets are called "kind": each gets its own name in the schema.
+    "ENUM_NAME_OVERRIDES": {
+        "SheetKindEnum": "sheets.services.REQUESTABLE_KIND_CHOICES",
+        "SignificanceEntryKindEnum": "campaigns.models.SIGNIFICANCE_ENTRY_KIND_CHOICES",
+    },
 }
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
 

@@ -60,7 +60,7 @@ class SheetRenderSerializer(serializers.ModelSerializer):
 
 
 class SheetRequestSerializer(serializers.Serializer):
-    kind = serializers.ChoiceField(choices=[(k.value, k.label) for k in services.REQUESTABLE_KINDS])
+    kind = serializers.ChoiceField(choices=services.REQUESTABLE_KIND_CHOICES)
     character = serializers.IntegerField(required=False, min_value=1, max_value=2**63 - 1)
     mission = serializers.IntegerField(required=False, min_value=1, max_value=2**63 - 1)
     paper = serializers.ChoiceField(choices=services.PAPERS, default="letter")

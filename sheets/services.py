@@ -31,6 +31,8 @@ REQUESTABLE_KINDS = (
     SheetKind.AFTER_ACTION,
     SheetKind.PARTY_BUNDLE,
 )
+#: The same as (value, label) pairs, for forms and the API schema (named in ENUM_NAME_OVERRIDES).
+REQUESTABLE_KIND_CHOICES = [(kind.value, kind.label) for kind in REQUESTABLE_KINDS]
 PAPERS = ("letter", "a4")
 #: Statuses a party bundle draws its characters from.
 BUNDLE_STATUSES = (Character.Status.ACTIVE,)

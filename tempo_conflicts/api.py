@@ -139,7 +139,10 @@ class TempoRollView(APIView):
 class ConflictListView(APIView):
     """Conflicts of a Tempo campaign: the GM sees all and starts them; a player sees theirs."""
 
-    @extend_schema(responses=inline_serializer("ConflictList", {"results": serializers.ListField()}))
+    @extend_schema(
+        responses=inline_serializer("ConflictList", {"results": serializers.ListField()}),
+        operation_id="tempo_conflicts_list",
+    )
     def get(self, request, campaign_pk):
         campaign, membership = _tempo_campaign(request.user, campaign_pk)
         if membership.role == Role.OBSERVER:
@@ -164,7 +167,7 @@ class ConflictListView(APIView):
 
 
 class ConflictDetailView(APIView):
-    @extend_schema(responses=dict)
+    @extend_schema(responses=dict, operation_id="tempo_conflict_retrieve")
     def get(self, request, campaign_pk, pk):
         conflict, membership = access.get_conflict_for_user(request.user, pk, campaign_id=campaign_pk)
         settings = services.campaign_settings(conflict.campaign)
