@@ -414,7 +414,9 @@ def mission_audit(request, pk, mission_pk):
         "summary": summary,
         "kinds": dict(SignificanceEntry.Kind.choices),
         "outcome": mission.outcome,
-        "previous_outcomes": mission.previous_outcomes,
+        "previous_outcomes": [
+            {**old, "verdict_label": missions.verdict_label(old)} for old in mission.previous_outcomes or []
+        ],
         "verdict": missions.verdict_label(mission.outcome),
         "awards": _awards(mission, {str(a.pk): a.name for a in agents}),
         "roll": mission.check_roll,

@@ -254,8 +254,10 @@ def test_a_gm_reverses_a_wrong_mistake_and_the_awards_are_worked_out_again(
     expect(wrong.locator("td[data-label='Recorded by']")).to_have_text("chief")
     entry = wrong.locator("td[data-label='#']").inner_text()
     ledger = gm.get_by_role("table").filter(has_text="Ledger entries this mission wrote")
-    expect(ledger.get_by_role("row").filter(has_text="sp_awarded")).to_have_count(2)
-    expect(ledger.get_by_role("row").filter(has_text="sp_awarded").first).to_contain_text("225 points")
+    expect(ledger.get_by_role("row").filter(has_text="Success Points awarded")).to_have_count(2)
+    expect(ledger.get_by_role("row").filter(has_text="Success Points awarded").first).to_contain_text(
+        "225 points"
+    )
     shot(gm, "journey2-audit-before")
 
     gm.get_by_role("link", name="← The mission").click()
@@ -277,8 +279,8 @@ def test_a_gm_reverses_a_wrong_mistake_and_the_awards_are_worked_out_again(
     expect(gm.get_by_role("listitem").filter(has_text="pool 450, 225 each")).to_be_visible()
     by_auditor = ledger.get_by_role("row").filter(has_text="auditor")
     expect(by_auditor.filter(has_text="reversal")).to_have_count(4)  # per agent: grade step, then award
-    expect(by_auditor.filter(has_text="sp_awarded")).to_have_count(2)
-    expect(by_auditor.filter(has_text="sp_awarded").first).to_contain_text("325 points")
+    expect(by_auditor.filter(has_text="Success Points awarded")).to_have_count(2)
+    expect(by_auditor.filter(has_text="Success Points awarded").first).to_contain_text("325 points")
     shot(gm, "journey2-audit-after")
 
     gm.get_by_role("link", name="← The mission").click()
@@ -286,10 +288,18 @@ def test_a_gm_reverses_a_wrong_mistake_and_the_awards_are_worked_out_again(
     assert standing(gm) == (325, "Trainee/1")
     gm.get_by_role("link", name="Advancement history").click()
     history = gm.locator("#ledger")
-    old_award = history.get_by_role("listitem").filter(has_text="sp_awarded").filter(has_text="amount: 225")
+    old_award = (
+        history.get_by_role("listitem")
+        .filter(has_text="Success Points awarded")
+        .filter(has_text="Amount: 225")
+    )
     expect(old_award).to_contain_text("chief")
     expect(old_award).to_contain_text("Reverted")
-    new_award = history.get_by_role("listitem").filter(has_text="sp_awarded").filter(has_text="amount: 325")
+    new_award = (
+        history.get_by_role("listitem")
+        .filter(has_text="Success Points awarded")
+        .filter(has_text="Amount: 325")
+    )
     expect(new_award).to_contain_text("auditor")
     expect(new_award).not_to_contain_text("Reverted")
     reversals = history.get_by_role("listitem").filter(has_text="Reverses entry #")
