@@ -35,6 +35,15 @@ class RuleError(ValueError):
         super().__init__("; ".join(f"{v.field}: {v.message}" for v in self.violations))
 
 
+def is_one_of(value: Any, choices: Any) -> bool:
+    """``value in choices``, but False (not a TypeError) for unhashable JSON such as a list or an
+    object, so that a refusal can name the field instead."""
+    try:
+        return value in choices
+    except TypeError:
+        return False
+
+
 def refuse(field_name: str, message: str, rule: str = "") -> RuleError:
     """Shorthand for ``raise refuse("bag", "The bag is empty.")``."""
     return RuleError(RuleViolation(field_name, message, rule))

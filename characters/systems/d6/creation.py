@@ -12,7 +12,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from ..base import Build, RuleError, RuleViolation
+from ..base import Build, RuleError, RuleViolation, is_one_of
 from .dicecode import DieCode, format_code, parse
 from .tables import (
     BONUS_ABILITIES,
@@ -150,7 +150,7 @@ def _canonical(name: Any, wanted: tuple[str, ...] | list[str]) -> Any:
     if not isinstance(name, str):
         return name
     for canonical in wanted:
-        if name.strip().casefold() == canonical.casefold():
+        if isinstance(canonical, str) and name.strip().casefold() == canonical.casefold():
             return canonical
     return name.strip()
 
@@ -284,7 +284,7 @@ def check_skills(build: Build) -> list[RuleViolation]:
                 where,
                 f"The {name} skill has unknown fields: {', '.join(sorted(map(str, unknown)))}.",
             )
-        if entry.get("attribute") not in attrs:
+        if not is_one_of(entry.get("attribute"), attrs):
             _v(
                 problems,
                 f"{where}.attribute",
@@ -322,7 +322,12 @@ def check_abilities(build: Build) -> list[RuleViolation]:
     abilities = build.get("special_abilities")
     if not isinstance(abilities, list) or len(abilities) > MAX_LIST:
         return [RuleViolation("special_abilities", f"Special abilities are a list of at most {MAX_LIST}.")]
-    traits = set(build.get("attributes") or {}) | set(build.get("skills") or {})
+    traits = {
+        name
+        for part in (build.get("attributes"), build.get("skills"))
+        if isinstance(part, dict)
+        for name in part
+    }
     for i, ability in enumerate(abilities):
         where = f"special_abilities.{i}"
         if not isinstance(ability, dict):
@@ -346,7 +351,7 @@ def check_abilities(build: Build) -> list[RuleViolation]:
             _v(problems, f"{where}.affects", "List the traits the ability affects.", RULE_ABILITIES)
         else:
             for trait in affects:
-                if trait not in traits:
+                if not is_one_of(trait, traits):
                     _v(
                         problems,
                         f"{where}.affects",

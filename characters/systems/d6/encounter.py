@@ -17,7 +17,7 @@ import random
 from collections.abc import Iterable
 from typing import Any
 
-from ..base import RuleError, RuleViolation, refuse
+from ..base import RuleError, RuleViolation, is_one_of, refuse
 from .creation import attributes as build_attributes
 from .creation import goes_first as build_goes_first
 from .creation import normalised, validate
@@ -105,7 +105,7 @@ def _ids(value: Any, state: dict, where: str) -> list[str]:
     if not isinstance(value, list):
         raise refuse(where, "Give a list of participant ids.")
     for pid in value:
-        if pid not in state["participants"]:
+        if not is_one_of(pid, state["participants"]):
             raise refuse(where, f"{pid!r} is not taking part in this encounter.")
     if len(set(value)) != len(value):
         raise refuse(where, "A participant is listed twice.")
@@ -167,12 +167,12 @@ def _participant_from_input(raw: Any, index: int) -> dict[str, Any]:
     if not isinstance(pid, str) or not pid.strip() or len(pid) > MAX_ID:
         raise refuse(f"{where}.id", f"Each participant needs an id (text of at most {MAX_ID} characters).")
     kind = raw.get("kind", "character")
-    if kind not in PARTICIPANT_KINDS:
+    if not is_one_of(kind, PARTICIPANT_KINDS):
         raise refuse(
             f"{where}.kind", f"A participant is one of: {', '.join(PARTICIPANT_KINDS)}.", RULE_GROUPS
         )
     controlled_by = raw.get("controlled_by", "player" if kind == "character" else "gm")
-    if controlled_by not in CONTROLLERS:
+    if not is_one_of(controlled_by, CONTROLLERS):
         raise refuse(f"{where}.controlled_by", "A participant is run by a player or by the GM.")
     if kind in ("npc", "group") and controlled_by != "gm":
         raise refuse(f"{where}.controlled_by", "NPCs and groups are run by the GM.", RULE_GROUPS)
@@ -345,9 +345,9 @@ def penalty_dice(state: dict, p: dict, roll_kind: str) -> int:
 
 def penalty_for(state: dict[str, Any], participant: str, roll_kind: str) -> dict[str, Any]:
     """The multi-action penalty on a roll, for display (§B8, §D5, §C2)."""
-    if participant not in state["participants"]:
+    if not is_one_of(participant, state["participants"]):
         raise refuse("participant", f"{participant!r} is not taking part in this encounter.")
-    if roll_kind not in ROLL_KINDS:
+    if not is_one_of(roll_kind, ROLL_KINDS):
         raise refuse("roll_kind", f"A roll kind is one of: {', '.join(ROLL_KINDS)}.", RULE_MAP)
     p = state["participants"][participant]
     declared = p["round"]["declared"]
@@ -596,7 +596,7 @@ def _draws(
     if not isinstance(raw, dict):
         raise refuse("tie_draws", "Tie draws are given per participant id.", RULE_TIES)
     for pid, value in raw.items():
-        if pid not in state["participants"]:
+        if not is_one_of(pid, state["participants"]):
             raise refuse("tie_draws", f"{pid!r} is not taking part in this encounter.", RULE_TIES)
         _int(value, f"tie_draws.{pid}", "A tie draw", 1, TIE_DRAW_MAX, RULE_TIES)
     if state["settings"]["final_tie"] != "random":
@@ -648,7 +648,7 @@ def _roll_initiative(state: dict, event: dict, rng: random.Random | None) -> Non
         if not isinstance(value, dict):
             raise refuse(key, "Give these per participant id.", RULE_METHODS)
         for pid in value:
-            if pid not in state["participants"]:
+            if not is_one_of(pid, state["participants"]):
                 raise refuse(key, f"{pid!r} is not taking part in this encounter.")
     use_bonus = state["settings"]["optional_initiative_bonus"]
     totals: dict[str, int | None] = {}
@@ -836,7 +836,7 @@ def _check_action(state: dict, p: dict, event: dict) -> str:
     action = event.get("action")
     if action == "waiting":
         raise refuse("action", "Waiting is its own event: use wait.", RULE_WAIT)
-    if action not in ACTIONS:
+    if not is_one_of(action, ACTIONS):
         raise refuse(
             "action",
             "Pick an action from the list (bash, catch, ... use_skill, vehicle_maneuver).",
@@ -851,7 +851,7 @@ def _check_action(state: dict, p: dict, event: dict) -> str:
             )
     if action == "catch":
         thrower = event.get("from")
-        if thrower not in state["participants"] or thrower == p["id"]:
+        if not is_one_of(thrower, state["participants"]) or thrower == p["id"]:
             raise refuse("from", "Say who threw or dropped what is caught.", f"{RULES} §B11 Catch, §D8")
         how = _top(state)["how"]
         order = state["order"]
@@ -1006,7 +1006,7 @@ def _move_up(state: dict, event: dict, rng: random.Random | None) -> None:
     if any(entry["participant"] == p["id"] for entry in state["active"]):
         raise refuse("participant", f"{p['name']} is already acting.", RULE_MOVE_UP)
     reason = event.get("reason", "gm_ruling")
-    if reason not in MOVE_UP_REASONS:
+    if not is_one_of(reason, MOVE_UP_REASONS):
         raise refuse("reason", f"A move-up is for one of: {', '.join(MOVE_UP_REASONS)}.", RULE_MOVE_UP)
     if p["round"]["declared"] is None:
         count = _int(
@@ -1077,7 +1077,7 @@ def _roll(state: dict, event: dict, rng: random.Random | None) -> None:
     _in_turns(state)
     p = _participant(state, event)
     kind = event.get("roll_kind")
-    if kind not in NON_ACTION_ROLLS:
+    if not is_one_of(kind, NON_ACTION_ROLLS):
         raise refuse(
             "roll_kind",
             f"A roll outside the actions is one of: {', '.join(NON_ACTION_ROLLS)}.",
@@ -1334,7 +1334,7 @@ def apply_event(
 ) -> dict[str, Any]:
     """The state after ``event``; the input is never changed. Illegal events raise RuleError. Dice
     the event lacks are rolled with ``rng``; the event is kept in ``events`` with its dice."""
-    if not isinstance(event, dict) or event.get("type") not in _HANDLERS:
+    if not isinstance(event, dict) or not is_one_of(event.get("type"), _HANDLERS):
         raise refuse("type", f"An event's type is one of: {', '.join(EVENT_TYPES)}.")
     if not isinstance(state, dict) or state.get("version") != STATE_VERSION or state.get("system") != "d6":
         raise refuse("state", "This is not a D6 encounter state.")
@@ -1347,13 +1347,15 @@ def apply_event(
 
 def replay(state: dict[str, Any], events: Iterable[dict[str, Any]]) -> dict[str, Any]:
     """Fold events in order without rolling; a RuleError names the failing event's position."""
+    if not isinstance(events, list):
+        raise refuse("events", "The events must be a list.")
     for index, event in enumerate(events):
         try:
             state = apply_event(state, event)
         except RuleError as error:
+            kind = event.get("type") if isinstance(event, dict) else None
             raise RuleError(
-                [RuleViolation(f"events.{index}", f"Event {index} ({event.get('type')}) is refused.")]
-                + error.violations
+                [RuleViolation(f"events.{index}", f"Event {index} ({kind}) is refused.")] + error.violations
             ) from error
     return state
 

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..base import refuse
+from ..base import is_one_of, refuse
 from .dicecode import DieCode, DieRoll, format_code, parse, roll_code, roll_from_dict
 from .tables import (
     BONUS_RANKS,
@@ -272,7 +272,7 @@ def score_initiative(
 
 
 def method_info(method: str) -> dict[str, Any]:
-    if method not in INITIATIVE_METHODS:
+    if not is_one_of(method, INITIATIVE_METHODS):
         raise refuse(
             "method", f"The initiative method is one of: {', '.join(INITIATIVE_METHODS)}.", f"{RULES} §B2"
         )
@@ -280,7 +280,7 @@ def method_info(method: str) -> dict[str, Any]:
 
 
 def check_final_tie(rule: str) -> str:
-    if rule not in FINAL_TIE_RULES:
+    if not is_one_of(rule, FINAL_TIE_RULES):
         raise refuse(
             "final_tie", f"A full tie is settled by one of: {', '.join(FINAL_TIE_RULES)}.", RULE_TIES
         )

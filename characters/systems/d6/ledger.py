@@ -13,7 +13,7 @@ import copy
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from ..base import Build, RuleError, RuleViolation, refuse
+from ..base import Build, RuleError, RuleViolation, is_one_of, refuse
 from .creation import validate
 from .dicecode import format_code, parse
 from .tables import MAX_ACTION_ALLOTMENT, MAX_POINTS, MAX_RANKS, MAX_TEXT, RULES
@@ -76,7 +76,7 @@ def _spend(key: str, label: str) -> Callable[[Build, dict], None]:
     def spend(build: Build, entry: dict) -> None:
         _reason(entry)
         count = _count(entry)
-        if key == "character_points" and entry.get("on", "other") not in SPEND_TARGETS:
+        if key == "character_points" and not is_one_of(entry.get("on", "other"), SPEND_TARGETS):
             raise refuse(
                 "on", f"Character Points are spent on one of: {', '.join(SPEND_TARGETS)}.", RULE_POINTS
             )
@@ -118,7 +118,7 @@ def _skill_added(build: Build, entry: dict) -> None:
     if skill.casefold() in taken:
         raise refuse("skill", f"The character already has a trait called {skill!r}.", RULE_TRAITS)
     attribute = entry.get("attribute")
-    if attribute not in build["attributes"]:
+    if not is_one_of(attribute, build["attributes"]):
         raise refuse(
             "attribute", "A new skill must be based on one of the character's attributes.", RULE_TRAITS
         )
@@ -180,7 +180,7 @@ def apply_entry(build: Build, entry: dict[str, Any]) -> Build:
     kind = entry.get("kind")
     if kind == "reversal":
         raise refuse("kind", "A reversal is folded by replaying the whole ledger, not applied on its own.")
-    handler = _HANDLERS.get(kind)  # type: ignore[arg-type]
+    handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
     if handler is None:
         raise refuse("kind", f"Unknown ledger entry kind {kind!r}; D6 knows {', '.join(ENTRY_KINDS)}.")
     problems = validate(build)
@@ -202,6 +202,8 @@ def _entry_id(entry: Any) -> str:
 
 def reversed_ids(entries: Iterable[dict]) -> set[str]:
     """Ids undone by a later reversal; malformed reversals are refused."""
+    if not isinstance(entries, list):
+        raise refuse("ledger", "The ledger must be a list of entries.")
     seen: dict[str, dict] = {}
     undone: set[str] = set()
     for entry in entries:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from ..base import refuse
+from ..base import is_one_of, refuse
 from .derived import map_dice
 from .encounter import acting_now, remaining_actions, whose_turn
 from .tables import (
@@ -24,7 +24,7 @@ def movement_cost(
     distance: float, move: float, terrain: str = "easy", all_movement_costs_action: bool = False
 ) -> str:
     """Whether a move of ``distance`` is "free" or costs an "action" (§B10, §B11 Move, §D11, §E14)."""
-    if terrain not in TERRAINS:
+    if not is_one_of(terrain, TERRAINS):
         raise refuse("terrain", f"Terrain is one of: {', '.join(TERRAINS)}.", f"{RULES} §D11")
     if isinstance(distance, bool) or not isinstance(distance, int | float) or distance < 0:
         raise refuse("distance", "The distance is a number, 0 or more.", f"{RULES} §D11")

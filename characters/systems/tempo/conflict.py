@@ -195,7 +195,7 @@ def new_conflict(
 # -- events ------------------------------------------------------------------------------------
 def _side(state: dict, event: dict, field: str = "side") -> str:
     side = event.get(field)
-    if side not in state["sides"]:
+    if not isinstance(side, str) or side not in state["sides"]:
         raise refuse(
             field, f"There is no side {side!r} in this conflict (sides: {', '.join(state['order'])})."
         )
@@ -301,7 +301,7 @@ def _spend(state: dict, event: dict) -> None:
     if state["spent_this_narration"]:
         raise refuse("side", "Tempo is spent once per narration; roll again first.", RULE_SPEND)
     tier = event.get("tier", level)
-    if tier not in SPEND_RESULT[level]:
+    if not isinstance(tier, str) or tier not in SPEND_RESULT[level]:
         raise refuse(
             "tier",
             f"Holding {TEMPO_NAMES[level]}, the benefits on offer are those of "
@@ -309,7 +309,7 @@ def _spend(state: dict, event: dict) -> None:
             RULE_SPEND,
         )
     benefit = event.get("benefit")
-    if benefit not in SPEND_BENEFITS[tier]:
+    if not isinstance(benefit, str) or benefit not in SPEND_BENEFITS[tier]:
         raise refuse(
             "benefit",
             f"Spending {TEMPO_NAMES[tier]} gives one of: {', '.join(SPEND_BENEFITS[tier])}.",
@@ -478,7 +478,11 @@ _HANDLERS = {
 
 def apply_event(state: dict[str, Any], event: dict[str, Any]) -> dict[str, Any]:
     """The state after ``event``; the input is never changed. Illegal events raise RuleError."""
-    if not isinstance(event, dict) or event.get("type") not in _HANDLERS:
+    if (
+        not isinstance(event, dict)
+        or not isinstance(event.get("type"), str)
+        or event["type"] not in _HANDLERS
+    ):
         raise refuse("type", f"An event's type is one of: {', '.join(EVENT_TYPES)}.")
     if not isinstance(state, dict) or state.get("version") != STATE_VERSION:
         raise refuse("state", "This is not a Tempo conflict state.")
@@ -491,13 +495,15 @@ def apply_event(state: dict[str, Any], event: dict[str, Any]) -> dict[str, Any]:
 
 def replay(state: dict[str, Any], events: Iterable[dict[str, Any]]) -> dict[str, Any]:
     """Fold events in order; a RuleError names the failing event's position."""
+    if not isinstance(events, list):
+        raise refuse("events", "The events must be a list.")
     for index, event in enumerate(events):
         try:
             state = apply_event(state, event)
         except RuleError as error:
+            kind = event.get("type") if isinstance(event, dict) else None
             raise RuleError(
-                [RuleViolation(f"events.{index}", f"Event {index} ({event.get('type')}) is refused.")]
-                + error.violations
+                [RuleViolation(f"events.{index}", f"Event {index} ({kind}) is refused.")] + error.violations
             ) from error
     return state
 
@@ -506,7 +512,9 @@ def public_view(state: dict[str, Any], reveal_sides: Iterable[str] = ()) -> dict
     """The state as players may see it (hidden information): the raw rolls and totals of GM-run
     sides are removed unless listed in ``reveal_sides`` (the reveal_npc_rolls setting, or Faces Are
     an Open Book after a deception roll). Margins, winners and tempo stay visible."""
-    shown = set(reveal_sides)
+    if isinstance(reveal_sides, str) or not isinstance(reveal_sides, Iterable):
+        raise refuse("reveal_sides", "The sides to reveal are a list of side keys.")
+    shown = {side for side in reveal_sides if isinstance(side, str)}
     view = copy.deepcopy(state)
     hidden = [s for s in view["order"] if view["sides"][s]["controlled_by"] == "gm" and s not in shown]
     for record in view["log"]:

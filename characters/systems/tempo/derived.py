@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import Build, RuleError
+from ..base import Build, RuleError, refuse
 from .creation import DEFAULT_MODULE, distribution, normalised_benefits, validate
 from .modules import get_module
 
@@ -39,6 +39,8 @@ def _benefit_rows(module, role, chosen: list[dict[str, Any]]) -> list[dict[str, 
 
 def derive(build: Build) -> dict[str, Any]:
     """Every computed value of the agent; works on drafts too (missing parts are simply empty)."""
+    if not isinstance(build, dict):
+        raise refuse("build", "A build must be an object.")
     try:
         module = get_module(build.get("module", DEFAULT_MODULE))
     except RuleError as error:

@@ -31,6 +31,8 @@ WAIVED_BY: dict[str, str] = {"tools_at_hand": "gadgeteer"}
 
 
 def balance(build: Build) -> int:
+    if not isinstance(build, dict):
+        raise refuse("build", "A build must be an object.")
     value = build.get("fate_points", 0)
     return value if isinstance(value, int) and not isinstance(value, bool) else 0
 
@@ -53,14 +55,19 @@ def entries_for_roll(result: Any) -> list[dict[str, Any]]:
     """The fate point entries a roll causes (§B7): one spent per paid invocation, one gained per
     penalty die taken from the agent's own aspect. ``result`` is a RollResult or its dict."""
     data = result.as_dict() if hasattr(result, "as_dict") else result
+    uses = data.get("aspects", ()) if isinstance(data, dict) else None
+    if not isinstance(uses, list | tuple) or not all(
+        isinstance(use, dict) and isinstance(use.get("aspect"), str) for use in uses
+    ):
+        raise refuse("aspects", "A roll result lists its aspect uses as objects naming the aspect.")
     entries: list[dict[str, Any]] = []
-    for use in data.get("aspects", ()):
-        if use["use"] == "invoke":
+    for use in uses:
+        if use.get("use") == "invoke":
             entries.append(
                 {"kind": "fate_point_spent", "reason": "bonus_die_from_aspect", "aspect": use["aspect"]}
             )
-    for use in data.get("aspects", ()):
-        if use["use"] == "trouble":
+    for use in uses:
+        if use.get("use") == "trouble":
             entries.append(
                 {
                     "kind": "fate_point_gained",
@@ -106,7 +113,7 @@ def _holds(build: Build, benefit: str) -> bool:
 def gain(build: Build, entry: dict[str, Any]) -> Build:
     """fate_point_gained (§B7 gaining): returns a new build."""
     reason = entry.get("reason")
-    if reason not in FATE_GAIN_REASONS:
+    if not isinstance(reason, str) or reason not in FATE_GAIN_REASONS:
         raise refuse(
             "reason", f"A fate point is gained for one of: {', '.join(FATE_GAIN_REASONS)}.", RULE_FATE
         )
@@ -122,7 +129,7 @@ def gain(build: Build, entry: dict[str, Any]) -> Build:
 def spend(build: Build, entry: dict[str, Any]) -> Build:
     """fate_point_spent (§B7 spending); refused when the balance would go below zero (§D4)."""
     reason = entry.get("reason")
-    if reason not in FATE_SPEND_REASONS:
+    if not isinstance(reason, str) or reason not in FATE_SPEND_REASONS:
         raise refuse(
             "reason", f"A fate point is spent for one of: {', '.join(FATE_SPEND_REASONS)}.", RULE_FATE
         )

@@ -41,6 +41,8 @@ def _veto_card(build: Build, entry: dict[str, Any]) -> Build:
 
 def apply_entry(build: Build, entry: dict[str, Any]) -> Build:
     """Fold one ledger entry into a NEW build; illegal entries raise RuleError."""
+    if not isinstance(build, dict):
+        raise refuse("build", "A build must be an object.")
     if not isinstance(entry, dict):
         raise refuse("entry", "A ledger entry must be an object with a kind.")
     kind = entry.get("kind")
@@ -61,6 +63,8 @@ def _entry_id(entry: Any) -> str:
 
 def reversed_ids(entries: Iterable[dict]) -> set[str]:
     """Ids undone by a later reversal; malformed reversals are refused."""
+    if not isinstance(entries, list):
+        raise refuse("ledger", "The ledger must be a list of entries.")
     seen: dict[str, dict] = {}
     undone: set[str] = set()
     for entry in entries:

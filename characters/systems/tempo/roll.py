@@ -255,7 +255,7 @@ def _aspect_uses(
                 )
             )
             continue
-        if use not in ASPECT_USES:
+        if not isinstance(use, str) or use not in ASPECT_USES:
             problems.append(
                 RuleViolation(
                     f"{where}.use", f"An aspect use must be one of {', '.join(ASPECT_USES)}.", RULE_ASPECTS
@@ -377,7 +377,11 @@ def _hurry(request: dict, problems: list[RuleViolation]) -> dict[str, Any] | Non
     hurry = request.get("hurry")
     if hurry is None:
         return None
-    if not isinstance(hurry, dict) or hurry.get("mode") not in HURRY_MODES:
+    if (
+        not isinstance(hurry, dict)
+        or not isinstance(hurry.get("mode"), str)
+        or hurry["mode"] not in HURRY_MODES
+    ):
         problems.append(
             RuleViolation(
                 "hurry.mode",
@@ -580,6 +584,12 @@ def roll_for_agent(
     agent's, a free own aspect needs a benefit that grants it (§E9), paid invocations must be
     affordable (§D4), and ``instead_of`` needs a benefit allowing the swap (§B1 substitutions).
     Returns the result and the fate point ledger entries it causes (apply them in order)."""
+    if not isinstance(build, dict):
+        raise refuse("build", "A build must be an object.")
+    if not isinstance(request, dict):
+        raise refuse("request", "A roll request must be an object.", RULE_ROLL)
+    if not isinstance(role, str):
+        raise refuse("role", "Name the role to roll.", RULE_ROLL)
     module = get_module(build.get("module"))
     the_role = module.role(role)
     rank = module.rank((build.get("roles") or {}).get(role, ""))
@@ -603,7 +613,10 @@ def roll_for_agent(
             )
         label += f" in place of {instead_of} ({allowed[0].name}, {allowed[0].substitution.when})"  # type: ignore[union-attr]
     request = {**request, "rating": rank.modifier, "role": label, "module": module.key}
-    request["aspects"] = _own_aspects_checked(build, role, request.get("aspects") or [], held)
+    uses = request.get("aspects") or []
+    # A list of uses is checked against the agent here; anything else is refused by roll() below.
+    if isinstance(uses, list):
+        request["aspects"] = _own_aspects_checked(build, role, uses, held)
     result = roll(rng, request, settings, module)
     balance = build.get("fate_points", 0)
     if result.fate_spent > balance:
@@ -655,7 +668,7 @@ def _own_aspects_checked(build: Build, role: str, uses: list, held: list) -> lis
             continue
         if use.get("use") == "free" and use.get("reason") == "benefit":
             benefit = use.get("benefit")
-            if frees.get(benefit) != role:
+            if not isinstance(benefit, str) or frees.get(benefit) != role:
                 problems.append(
                     RuleViolation(
                         f"aspects.{i}.benefit",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import RuleError, SettingSpec
+from ..base import RuleError, SettingSpec, refuse
 from .tables import FATE_REFRESH_MODES, TEMPO_LOSS_RULES
 
 SETTINGS: tuple[SettingSpec, ...] = (
@@ -81,6 +81,8 @@ _BY_NAME = {spec.name: spec for spec in SETTINGS}
 def resolved(settings: dict[str, Any] | None) -> dict[str, Any]:
     """Defaults with the given values on top. An invalid value is refused; unknown names are
     ignored here (the GameSystem's validate_settings reports them)."""
+    if settings is not None and not isinstance(settings, dict):
+        raise refuse("settings", "Settings must be an object of name: value pairs.")
     merged = {spec.name: spec.default for spec in SETTINGS}
     problems = []
     for name, value in (settings or {}).items():

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import Build
-from .creation import budget_of, creation_cost, ranking, ranking_bonus, traded_ability
+from ..base import Build, RuleError
+from .creation import budget_of, creation_cost, ranking, ranking_bonus, traded_ability, validate
 from .tables import (
     ABILITIES,
     ABILITY_KEYS,
@@ -54,7 +54,11 @@ def _ability(build: Build, key: str) -> dict[str, Any]:
 
 
 def derive(build: Build) -> dict[str, Any]:
-    """Budget, points spent, the trade, each ability, the player's record and next budget."""
+    """Budget, points spent, the trade, each ability, the player's record and next budget.
+    A build that ``validate`` refuses is refused here too, with the same violations."""
+    problems = validate(build)
+    if problems:
+        raise RuleError(problems)
     budget = budget_of(build)
     spent = creation_cost(build["abilities"])
     lowered = traded_ability(build["abilities"])

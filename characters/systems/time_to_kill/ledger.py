@@ -42,7 +42,7 @@ def _mission_result(build: Build, entry: dict[str, Any]) -> Build:
     mission, by time or by a fatal wound, ends the ninja and scores nothing (§B12, §E6, §E18)."""
     _alive(build)
     outcome = entry.get("outcome")
-    if outcome not in OUTCOMES:
+    if not isinstance(outcome, str) or outcome not in OUTCOMES:
         raise refuse("outcome", f"A mission ends in one of: {', '.join(OUTCOMES)}.", RULE_VICTORY)
     die_rolls = entry.get("die_rolls", 0)
     if isinstance(die_rolls, bool) or not isinstance(die_rolls, int) or die_rolls < 0:
@@ -102,6 +102,9 @@ def _rebuild(build: Build, entry: dict[str, Any], settings: dict[str, Any]) -> B
 
 def apply_entry(build: Build, entry: dict[str, Any], settings: dict[str, Any] | None = None) -> Build:
     """Fold one ledger entry into a NEW build; illegal entries raise RuleError."""
+    problems = creation.validate(build)
+    if problems:
+        raise RuleError(problems)
     if not isinstance(entry, dict):
         raise refuse("entry", "A ledger entry must be an object with a kind.")
     kind = entry.get("kind")
@@ -118,6 +121,8 @@ def apply_entry(build: Build, entry: dict[str, Any], settings: dict[str, Any] | 
 
 def reversed_ids(entries: Iterable[dict]) -> set[str]:
     """Ids undone by a later reversal; malformed reversals are refused."""
+    if not isinstance(entries, list):
+        raise refuse("ledger", "The ledger must be a list of entries.")
     seen: dict[str, dict] = {}
     undone: set[str] = set()
     for entry in entries:

@@ -282,7 +282,7 @@ def _flag(event: dict, key: str, what: str) -> bool:
 
 def _fate(event: dict, key: str = "fate") -> str:
     fate = event.get(key)
-    if fate not in FATES:
+    if not isinstance(fate, str) or fate not in FATES:
         raise refuse(
             key, f"There is no Fate called {fate!r}; the Fates are {', '.join(FATE_KEYS)}.", RULE_FATE
         )
@@ -571,7 +571,7 @@ def _wait(state: dict, event: dict, dice: _Dice) -> dict:
 def _act(state: dict, event: dict, dice: _Dice) -> dict:
     """Act: one usable ability, maybe the objective, maybe rushed; then the GM names Fates (§B6 Step 4)."""
     ability = event.get("ability")
-    if ability not in ABILITIES:
+    if not isinstance(ability, str) or ability not in ABILITIES:
         raise refuse(
             "ability", f"There is no ability {ability!r}; choose one of {', '.join(ABILITY_KEYS)}.", RULE_ACT
         )
@@ -630,7 +630,12 @@ def _choose_fates(state: dict, event: dict, dice: _Dice) -> dict:
     names = event.get("fates")
     if isinstance(names, str):
         names = [names]
-    if not isinstance(names, list) or not names or len(set(names)) != len(names):
+    if (
+        not isinstance(names, list)
+        or not names
+        or not all(isinstance(name, str) for name in names)
+        or len(set(names)) != len(names)
+    ):
         raise refuse("fates", "Name one or more different Fates for this action.", RULE_ACT)
     for name in names:
         _fate({"fates": name}, "fates")
@@ -808,7 +813,7 @@ def apply_event(state: dict, event: dict, rng: random.Random | None = None) -> d
     if not isinstance(event, dict):
         raise refuse("event", "An event must be an object with a type.")
     kind = event.get("type")
-    if kind not in HANDLERS:
+    if not isinstance(kind, str) or kind not in HANDLERS:
         raise refuse("type", f"Unknown event {kind!r}; events are {', '.join(EVENT_TYPES)}.")
     if state.get("status") != "running":
         raise refuse("status", "The mission is over; no further events are accepted.", RULE_TIME)
@@ -845,6 +850,8 @@ def apply_event(state: dict, event: dict, rng: random.Random | None = None) -> d
 
 def replay(initial_state: dict, events: Iterable[dict]) -> dict:
     """Fold recorded events (with their results) over the starting state; no dice are rolled."""
+    if not isinstance(events, list):
+        raise refuse("events", "The events must be a list.")
     state = initial_state
     for index, event in enumerate(events):
         try:

@@ -561,12 +561,14 @@ _HANDLERS: dict[str, Callable[[dict, dict], None]] = {
 
 def apply_entry(build: dict, entry: dict) -> dict:
     """Fold one ledger entry into a NEW build (the input is never changed)."""
+    if not isinstance(build, dict):
+        raise refuse("build", "A build must be an object.")
     if not isinstance(entry, dict):
         raise refuse("entry", "A ledger entry must be an object with a kind.")
     kind = entry.get("kind")
     if kind == "reversal":
         raise refuse("kind", "A reversal is folded by replaying the whole ledger, not applied on its own.")
-    handler = _HANDLERS.get(kind)
+    handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
     if handler is None:
         raise refuse("kind", f"Unknown ledger entry kind {kind!r}.")
     new = _working_copy(build)
@@ -580,6 +582,8 @@ def apply_entry(build: dict, entry: dict) -> dict:
 # -- the ledger --------------------------------------------------------------------------------
 def reversed_ids(entries: Iterable[dict]) -> set[str]:
     """Ids of entries undone by a later reversal; refuses malformed reversals."""
+    if not isinstance(entries, list):
+        raise refuse("ledger", "The ledger must be a list of entries.")
     seen: dict[str, dict] = {}
     undone: set[str] = set()
     for entry in entries:

@@ -344,7 +344,7 @@ _STEP_CHECKS = {
 def validate_step(step: str, choices: dict[str, Any], settings: dict[str, Any] | None = None) -> Review:
     """Check one wizard step of a (possibly partial) draft. The skills step reads the background
     for the era rules when it is there."""
-    if step not in _STEP_CHECKS:
+    if not isinstance(step, str) or step not in _STEP_CHECKS:
         raise RuleError(RuleViolation("step", f"Unknown step {step!r}; the steps are: {', '.join(STEPS)}."))
     if not isinstance(choices, dict):
         raise RuleError(RuleViolation("choices", "Choices must be an object."))

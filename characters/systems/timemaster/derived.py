@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import Build, RuleError
+from ..base import Build, RuleError, refuse
 from .abilities import check_abilities_shape
 from .action_table import column_for_score
 from .background import native_time, recruitment_year
@@ -45,15 +45,16 @@ def derive_skill(
     skill = SKILLS[chart_key(key)]
     level = entry.get("level", "specialist")
     base = skill_base(key, abilities, current_stamina)
-    score = skill_score(key, level, abilities, current_stamina) if level in SKILL_LEVELS else None
+    known = isinstance(level, str) and level in SKILL_LEVELS
+    score = skill_score(key, level, abilities, current_stamina) if known else None
     row = {
         "key": key,
         "name": skill["name"],
         "base_formula": skill["base_formula"],
         "base": base,
         "level": level,
-        "level_name": SKILL_LEVEL_NAMES.get(level, str(level)),
-        "modifier": SKILL_LEVELS.get(level),
+        "level_name": SKILL_LEVEL_NAMES[level] if known else str(level),
+        "modifier": SKILL_LEVELS[level] if known else None,
         "score": score,
         "column": column_for_score(score) if score is not None else None,
         "check": skill["check"],
@@ -86,6 +87,8 @@ def derive_talent(key: str, abilities: dict[str, int], luck_substitute: int | No
 
 def derive(build: Build) -> dict[str, Any]:
     """Every computed score of the build. Refuses a build whose Abilities are unusable."""
+    if not isinstance(build, dict):
+        raise refuse("build", "A build must be an object.")
     abilities = build.get("abilities")
     problems = check_abilities_shape(abilities)
     if problems:
@@ -99,6 +102,10 @@ def derive(build: Build) -> dict[str, Any]:
     span = native_time(background)
     skills = build.get("skills") or {}
     talents = build.get("talents") or []
+    if not isinstance(skills, dict):
+        raise refuse("skills", "Skills must be an object keyed by skill.")
+    if not isinstance(talents, list):
+        raise refuse("talents", "Talents must be a list of talent keys.")
     return {
         "abilities": {code: abilities[code] for code in ABILITY_CODES},
         "ability_columns": {code: column_for_score(abilities[code]) for code in ABILITY_CODES},
@@ -125,7 +132,9 @@ def derive(build: Build) -> dict[str, Any]:
             for key, entry in skills.items()
             if isinstance(entry, dict) and chart_key(key) in SKILLS
         },
-        "talents": {key: derive_talent(key, abilities) for key in talents if key in TALENTS},
+        "talents": {
+            key: derive_talent(key, abilities) for key in talents if isinstance(key, str) and key in TALENTS
+        },
         "rank_grade": f"{build.get('rank')}/{build.get('grade')}",
         "success_points": build.get("success_points", 0),
         "recruitment_year": recruitment_year(background),

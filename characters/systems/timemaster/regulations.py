@@ -91,7 +91,7 @@ def demoted_position(position: Position, ranks: int = 0, grades: int = 0) -> Pos
 
 # -- regulations -------------------------------------------------------------------------------
 def regulation_name(number: Any) -> str:
-    if isinstance(number, bool) or number not in REGULATIONS:
+    if isinstance(number, bool) or not isinstance(number, int | float) or number not in REGULATIONS:
         raise refuse(
             "regulation", f"There is no Regulation {number!r}; they run from 1 to 8.", RULE_REGULATIONS
         )

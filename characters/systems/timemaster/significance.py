@@ -65,7 +65,7 @@ def new_mission_state(mission: Any, significance: int | None = None, mission_yea
 def equipment_rating(item: Any, mission_year: int | None, rating: Any = None) -> int:
     """An SEP item's significance (§7): fixed, dated (Body Suit: 750 before 5180 A.D., else 0),
     or entered by the GM for items the rules give no rating."""
-    spec = SEP_ITEMS.get(item)
+    spec = SEP_ITEMS.get(item) if isinstance(item, str) else None
     if spec is None:
         raise refuse("item", f"{item!r} is not an item of the Standard Equipment Package.", RULE)
     if spec["significance"] is None:
@@ -87,7 +87,7 @@ def _checked_tally_entry(state: dict, entry: Any) -> dict:
     if not isinstance(entry, dict):
         raise refuse("entry", "A tally entry must be an object.")
     kind = entry.get("kind")
-    if kind not in TALLY_KINDS:
+    if not isinstance(kind, str) or kind not in TALLY_KINDS:
         raise refuse("kind", f"Unknown mistake kind {kind!r}; choose one of: {', '.join(TALLY_KINDS)}.", RULE)
     entry = copy.deepcopy(entry)
     entry_id = entry.get("id")
