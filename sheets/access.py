@@ -4,6 +4,8 @@
 - The party bundle: players get the players' copy (no GM-only pages); the GM gets the GM's copy.
 - GM-only kinds (the Time to Kill Fate Record Sheet): the GM only; anyone else gets 403 and no PDF.
 - Blank sheets hold nothing private: any member.
+- A Time to Kill mission run's Fate Record Sheet (its current turn's secret Fates): GM only, like
+  every GM-only kind; the run must be one of the campaign's (another campaign's run is 404).
 - A mission's after-action report: the GM's copy for the GM; a player's copy (published results
   only, their own awards) for the member who asked for it.
 """
@@ -17,6 +19,7 @@ from campaigns.access import get_campaign_for_user, get_membership
 from campaigns.models import Membership, Mission
 from characters.access import get_character_for_user
 from sheets.models import GM_ONLY_KINDS, SheetKind, SheetRender
+from ttk_missions.models import MissionRun
 
 REFUSALS = {
     "gm_only": "Only the game master of this campaign can print this sheet.",
@@ -49,7 +52,7 @@ def get_render_for_user(user, render_id) -> tuple[SheetRender, Membership]:
         raise not_found from None
     if not user.is_authenticated or not 0 < render_id < 2**63:
         raise not_found
-    render = SheetRender.objects.select_related("campaign", "character").filter(pk=render_id).first()
+    render = SheetRender.objects.select_related("campaign", "character", "run").filter(pk=render_id).first()
     if render is None:
         raise not_found
     membership = get_membership(user, render.campaign_id)
@@ -90,3 +93,21 @@ def mission_for_request(campaign, mission_id):
     if mission is None:
         raise Http404("No such mission.")
     return mission
+
+
+def run_for_request(campaign, run_id) -> MissionRun:
+    """The campaign's Time to Kill mission run for a filled Fate Record Sheet; 404 for another's.
+
+    Call after ``check_request``: the Fate Record Sheet is GM-only, so only the GM gets this far."""
+    try:
+        run_id = int(run_id)
+    except (TypeError, ValueError):
+        raise Http404("No such mission run.") from None
+    run = (
+        MissionRun.objects.select_related("ninja").filter(pk=run_id, campaign=campaign).first()
+        if 0 < run_id < 2**63
+        else None
+    )
+    if run is None:
+        raise Http404("No such mission run.")
+    return run

@@ -32,6 +32,7 @@ class SheetRenderSerializer(serializers.ModelSerializer):
             "system",
             "campaign",
             "character",
+            "run",
             "revision",
             "template_version",
             "status",
@@ -63,6 +64,12 @@ class SheetRequestSerializer(serializers.Serializer):
     kind = serializers.ChoiceField(choices=services.REQUESTABLE_KIND_CHOICES)
     character = serializers.IntegerField(required=False, min_value=1, max_value=2**63 - 1)
     mission = serializers.IntegerField(required=False, min_value=1, max_value=2**63 - 1)
+    run = serializers.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=2**63 - 1,
+        help_text="A Time to Kill mission run: its Fate Record Sheet filled for the current turn (GM only).",
+    )
     paper = serializers.ChoiceField(choices=services.PAPERS, default="letter")
 
     def validate(self, attrs):
@@ -70,6 +77,10 @@ class SheetRequestSerializer(serializers.Serializer):
             raise serializers.ValidationError({"character": "Choose the character whose sheet to print."})
         if attrs["kind"] == "after_action" and "mission" not in attrs:
             raise serializers.ValidationError({"mission": "Choose the mission whose report to print."})
+        if "run" in attrs and attrs["kind"] != "fate_record":
+            raise serializers.ValidationError(
+                {"run": "Only the Fate Record Sheet is printed for a mission run."}
+            )
         return attrs
 
 
@@ -80,7 +91,7 @@ class SheetRequestSerializer(serializers.Serializer):
         202: SheetRenderSerializer,
         400: OpenApiResponse(description="Not a valid request"),
         403: OpenApiResponse(description="Not allowed (a player asking for a GM-only sheet)"),
-        404: OpenApiResponse(description="No such campaign, character or mission"),
+        404: OpenApiResponse(description="No such campaign, character, mission or mission run"),
     },
 )
 @api_view(["POST"])
@@ -96,9 +107,17 @@ def request_sheet(request: Request, campaign_pk: str) -> Response:
     mission = (
         access.mission_for_request(campaign, data["mission"]) if data["kind"] == "after_action" else None
     )
+    run = access.run_for_request(campaign, data["run"]) if "run" in data else None
     try:
         render, created = services.request_render(
-            request.user, data["kind"], campaign, membership, character, data["paper"], mission=mission
+            request.user,
+            data["kind"],
+            campaign,
+            membership,
+            character,
+            data["paper"],
+            mission=mission,
+            run=run,
         )
     except services.SheetRequestError as error:
         return error_response(400, [{"field": error.field, "message": error.message}])

@@ -57,9 +57,18 @@ class SheetRender(models.Model):
     mission = models.ForeignKey(
         "campaigns.Mission", on_delete=models.CASCADE, null=True, blank=True, related_name="sheet_renders"
     )
+    # The Time to Kill mission run a filled Fate Record Sheet shows (its revision is the event count).
+    run = models.ForeignKey(
+        "ttk_missions.MissionRun",
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="sheet_renders",
+    )
     # A GM's copy may hold GM-only pages (a bundle with the Fate Record Sheet); a player's never does.
     gm_copy = models.BooleanField(default=False)
-    # The character's revision shown (0 for sheets without a character; a bundle: the highest).
+    # The character's revision shown (0 for sheets without a character; a bundle: the highest;
+    # a mission run's Fate Record Sheet: the number of events the run had).
     revision = models.PositiveIntegerField(default=0)
     # What the PDF shows, as a short stable key: "c12@3" or, for a bundle, every "id@revision".
     content_key = models.CharField(max_length=64)
@@ -107,6 +116,11 @@ class SheetRender(models.Model):
         if self.started_at and self.finished_at:
             return (self.finished_at - self.started_at).total_seconds()
         return None
+
+    @property
+    def stamp(self) -> str:
+        """What the revision number counts: a character's revisions, or a mission run's events."""
+        return f"after event {self.revision}" if self.run_id else f"revision {self.revision}"
 
     def download_name(self) -> str:
         subject = self.snapshot.get("subject") or self.get_kind_display()

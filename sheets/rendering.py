@@ -29,7 +29,7 @@ from weasyprint.urls import URLFetcher, URLFetcherResponse
 from characters.systems import SheetData
 
 #: Bump when a print template or the stylesheet changes: stored PDFs of the old version are not reused.
-TEMPLATE_VERSION = "2025.2"
+TEMPLATE_VERSION = "2025.3"
 
 ASSETS_DIR = (Path(__file__).resolve().parent / "assets").resolve()
 STYLESHEET = ASSETS_DIR / "sheet.css"
@@ -92,6 +92,8 @@ class SheetPage:
     campaign: str
     character: str = ""
     revision: int | None = None
+    # What the number counts: a character's "revision", or the events of a mission run.
+    stamp_label: str = "revision"
 
 
 @dataclass
@@ -144,6 +146,7 @@ def document_html(
                     "campaign": page.campaign,
                     "character": page.character,
                     "revision": page.revision,
+                    "stamp_label": page.stamp_label,
                 }
                 for page in pages
             ],

@@ -19,9 +19,13 @@ from campaigns.models import Campaign, Membership, Mission
 from characters.models import Character
 from characters.systems import SheetData, get_system
 from characters.systems.time_to_kill import fate_record_sheet_data
+from characters.systems.time_to_kill.views import FATE_SHEET_TEMPLATE
 from sheets import after_action
 from sheets.blanks import BLANK_SHEETS, blank_sheet
 from sheets.models import RenderStatus, SheetKind, SheetRender
+from ttk_missions import services as ttk_services
+from ttk_missions.models import MissionRun
+from ttk_missions.views import TARGET_LABEL
 
 #: Kinds the API and pages accept.
 REQUESTABLE_KINDS = (
@@ -55,6 +59,7 @@ class PageSource:
     campaign: str
     character: str
     revision: int | None
+    stamp_label: str = "revision"
 
 
 def template_version() -> str:
@@ -79,6 +84,30 @@ def _fate_record_page(state: dict | None = None) -> dict[str, Any]:
     return {"kind": SheetKind.FATE_RECORD, "state": state}
 
 
+#: How many turns the printed turn record holds: the most recent ones, so the sheet stays one page.
+FATE_RECORD_GRID_TURNS = 26
+
+
+def _run_fate_record_page(run: MissionRun) -> dict[str, Any]:
+    """The run's current turn as ttk_missions gives it to the GM, plus the print's own labels."""
+    fields = ttk_services.fate_record_sheet_for_run(run)
+    mission = fields["mission"]
+    mission["target_label"] = TARGET_LABEL.get(mission.get("target"), "")
+    if run.outcome == ttk_services.ABANDONED:
+        mission["outcome"] = ttk_services.ABANDONED_LABEL
+    grid = fields["grid"]
+    fields["grid"] = grid[-FATE_RECORD_GRID_TURNS:]
+    fields["earlier_turns"] = len(grid) - len(fields["grid"])
+    fields["run"] = {"title": run.title, "event_count": run.event_count, "status": run.get_status_display()}
+    return {
+        "kind": SheetKind.FATE_RECORD,
+        "run_id": run.pk,
+        "ninja": run.ninja.name,
+        "event_count": run.event_count,
+        "sheet": fields,
+    }
+
+
 def _key(parts: list[str]) -> str:
     return hashlib.sha256("|".join(parts).encode()).hexdigest()[:40]
 
@@ -91,10 +120,13 @@ def plan(
     paper: str = "letter",
     mission: Mission | None = None,
     user=None,
+    run: MissionRun | None = None,
 ) -> dict[str, Any]:
     """What a render will show: its snapshot, content key, revision and audience."""
     if paper not in PAPERS:
         raise SheetRequestError("paper", f"Paper must be one of: {', '.join(PAPERS)}.")
+    if run is not None and kind != SheetKind.FATE_RECORD:
+        raise SheetRequestError("run", "Only the Fate Record Sheet is printed for a mission run.")
     gm_copy = False
     if kind == SheetKind.CHARACTER:
         if character is None:
@@ -132,9 +164,16 @@ def plan(
     elif kind == SheetKind.FATE_RECORD:
         if campaign.system != "time_to_kill":
             raise SheetRequestError("kind", "The Fate Record Sheet belongs to Time to Kill campaigns.")
-        # No mission state is stored yet, so the sheet is the blank one for play at the table.
-        pages, subject, revision, parts = [_fate_record_page()], "Fate Record Sheet", 0, ["blank"]
         gm_copy = True
+        if run is None:  # the blank one, for play at the table
+            pages, subject, revision, parts = [_fate_record_page()], "Fate Record Sheet", 0, ["blank"]
+        else:
+            # Keyed like a character's revision: a new event is a new print, the same state reuses it.
+            if run.campaign_id != campaign.pk:
+                raise SheetRequestError("run", "Choose a mission run of this campaign.")
+            pages = [_run_fate_record_page(run)]
+            subject, revision = f"{run.title} Fate Record", run.event_count
+            parts = [f"run{run.pk}@{run.event_count}"]
     elif kind == SheetKind.PARTY_BUNDLE:
         party = list(
             Character.objects.filter(campaign=campaign, status__in=BUNDLE_STATUSES).order_by("name", "id")
@@ -166,9 +205,13 @@ def request_render(
     character: Character | None = None,
     paper: str = "letter",
     mission: Mission | None = None,
+    run: MissionRun | None = None,
 ) -> tuple[SheetRender, bool]:
-    """The live render for this content, queuing a new one if there is none. Returns (render, created)."""
-    planned = plan(kind, campaign, membership, character, paper, mission=mission, user=user)
+    """The live render for this content, queuing a new one if there is none. Returns (render, created).
+
+    ``run``: a Time to Kill mission run whose current turn the Fate Record Sheet shows (GM only;
+    the caller checked that through sheets/access.py)."""
+    planned = plan(kind, campaign, membership, character, paper, mission=mission, user=user, run=run)
     version = template_version()
     lookup = {
         "kind": kind,
@@ -189,6 +232,7 @@ def request_render(
                 campaign=campaign,
                 character=character,
                 mission=mission,
+                run=run if kind == SheetKind.FATE_RECORD else None,
                 gm_copy=planned["gm_copy"],
                 revision=planned["revision"],
                 content_key=planned["content_key"],
@@ -228,6 +272,9 @@ def page_sources(render: SheetRender) -> list[PageSource]:
             record = page["record"]
             sheet = SheetData("timemaster", after_action.TEMPLATE, record["title"], record)
             sources.append(PageSource(sheet, campaign, "", None))
+        elif page["kind"] == SheetKind.FATE_RECORD and "sheet" in page:
+            sheet = SheetData("time_to_kill", FATE_SHEET_TEMPLATE, "Fate Record Sheet", page["sheet"])
+            sources.append(PageSource(sheet, campaign, page["ninja"], page["event_count"], "after event"))
         elif page["kind"] == SheetKind.FATE_RECORD:
             sources.append(PageSource(fate_record_sheet_data(page.get("state")), campaign, "", None))
         else:

@@ -80,8 +80,8 @@ def _write_atomically(relative_name: str, data: bytes) -> Path:
 
 def _title(render: SheetRender) -> str:
     subject = render.snapshot.get("subject", "")
-    if render.kind == SheetKind.CHARACTER:
-        return f"{subject}, revision {render.revision}"
+    if render.kind == SheetKind.CHARACTER or render.run_id:
+        return f"{subject}, {render.stamp}"
     return subject or render.get_kind_display()
 
 
@@ -95,7 +95,13 @@ def run_render(render_id: int) -> str:
         return "skipped"
     try:
         pages = [
-            rendering.SheetPage(p.sheet, campaign=p.campaign, character=p.character, revision=p.revision)
+            rendering.SheetPage(
+                p.sheet,
+                campaign=p.campaign,
+                character=p.character,
+                revision=p.revision,
+                stamp_label=p.stamp_label,
+            )
             for p in page_sources(render)
         ]
         result = rendering.render_pdf(

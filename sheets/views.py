@@ -14,6 +14,7 @@ from characters.models import Character
 from sheets import access, services
 from sheets.api import pdf_response
 from sheets.models import GM_ONLY_KINDS, SheetKind, SheetRender
+from ttk_missions.models import MissionRun
 
 #: How often the progress page asks for news while a render is queued or running.
 POLL_SECONDS = 1
@@ -36,6 +37,13 @@ def _reported_missions(campaign, membership):
     return list(closed.order_by("-closed_at", "-id")[:20])
 
 
+def _fate_record_runs(campaign, membership):
+    """The GM's Time to Kill mission runs whose Fate Record Sheet can be printed (newest first)."""
+    if not membership.is_gm or campaign.system != "time_to_kill":
+        return []
+    return list(MissionRun.objects.filter(campaign=campaign).select_related("ninja")[:20])
+
+
 @login_required
 @require_http_methods(["GET", "POST"])
 def campaign_sheets(request, campaign_pk):
@@ -53,10 +61,12 @@ def campaign_sheets(request, campaign_pk):
             if kind == SheetKind.AFTER_ACTION
             else None
         )
+        run_id = request.POST.get("run") if kind == SheetKind.FATE_RECORD else None
+        run = access.run_for_request(campaign, run_id) if run_id not in (None, "") else None
         paper = request.POST.get("paper", "letter")
         try:
             sheet, _ = services.request_render(
-                request.user, kind, campaign, membership, character, paper, mission=mission
+                request.user, kind, campaign, membership, character, paper, mission=mission, run=run
             )
         except services.SheetRequestError as error:
             messages.error(request, error.message)
@@ -64,7 +74,7 @@ def campaign_sheets(request, campaign_pk):
         return redirect("sheet-render", sheet.pk)
     renders = [
         r
-        for r in SheetRender.objects.filter(campaign=campaign).select_related("character")[:50]
+        for r in SheetRender.objects.filter(campaign=campaign).select_related("character", "run")[:50]
         if access.may_read(r, request.user, membership)
     ][:15]
     context = {
@@ -73,6 +83,7 @@ def campaign_sheets(request, campaign_pk):
         "characters": _printable_characters(campaign, request.user, membership),
         "can_bundle": membership.at_least("player"),
         "fate_record": membership.is_gm and campaign.system == "time_to_kill",
+        "fate_record_runs": _fate_record_runs(campaign, membership),
         "reported_missions": _reported_missions(campaign, membership),
         "renders": renders,
         "papers": services.PAPERS,
