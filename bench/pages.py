@@ -1,80 +1,200 @@
-"""Page and API figures on a scratch SQLite database: time per request and queries per request.
+"""Page and API figures, in-process: CPU and wall time per request, and queries per request.
 
-Runs in-process with Django's test client (no network), so the figures are the app's own cost;
-bench/load.py (issue 9) is the place for concurrent clients against gunicorn.
+    .venv/bin/python bench/pages.py                       # every target, production-like settings
+    .venv/bin/python bench/pages.py --debug               # the same with DEBUG on
+    .venv/bin/python bench/pages.py --profile "api: roll log"   # cProfile of the targets named so
+    .venv/bin/python bench/run_all.py pages               # as `make bench` runs it
+
+Runs with Django's test client (no network) on a scratch SQLite database (or the PostgreSQL
+database DATABASE_URL names: create it first), seeded as bench/load.py seeds its own: a campaign
+with five missions and 200 rolls, a finished TIMEMASTER agent whose sheet is rendered once. The
+targets are bench/load.py's. CPU time (time.process_time) is what a request costs a core, so it is
+the figure to compare before/after a change on a busy machine; bench/load.py is the place for
+concurrent clients against gunicorn. By default it runs as production does: DEBUG off, collected
+static files, requests marked as arriving through the TLS proxy. Figures only.
 """
 
 from __future__ import annotations
 
+import argparse
+import cProfile
+import gc
+import io
+import json
 import os
+import pstats
 import random
+import statistics
+import sys
 import tempfile
+import time
+import uuid
+from pathlib import Path
 
-from timing import measure, summary
+from timing import summary
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))  # run as a script: the project's packages (config, tests ...)
 
 
-def setup_django(var_dir: str) -> None:
+def setup_django(var_dir: str, *, debug: bool, database_url: str | None) -> None:
     os.environ["DOSSIER_VAR_DIR"] = var_dir
-    os.environ.setdefault("DEBUG", "1")
-    os.environ["DATABASE_URL"] = f"sqlite:///{var_dir}/bench.sqlite3"
+    os.environ["DEBUG"] = "1" if debug else "0"
+    if not debug:
+        os.environ["SECRET_KEY"] = uuid.uuid4().hex * 2  # a throwaway key for this run only
+    os.environ["DATABASE_URL"] = database_url or f"sqlite:///{var_dir}/bench.sqlite3"
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     import django
 
     django.setup()
+    from django.conf import settings
     from django.core.management import call_command
 
     call_command("migrate", verbosity=0)
+    if not debug:
+        from django.test.utils import override_settings
+
+        # The manifest production reads, without the compressed copies (minutes of CPU, unused here).
+        plain = {"BACKEND": "django.contrib.staticfiles.storage.ManifestStaticFilesStorage"}
+        with override_settings(STORAGES={**settings.STORAGES, "staticfiles": plain}):
+            call_command("collectstatic", "--noinput", verbosity=0)
 
 
-def main() -> None:
+def seed() -> dict:
+    """The seed of bench/load.py: a player's campaign with missions, rolls and a rendered agent."""
+    from django.contrib.auth import get_user_model
+    from rest_framework.authtoken.models import Token
+
+    from campaigns import services
+    from campaigns.models import Membership, Mission, Role
+    from characters import services as character_services
+    from sheets import services as sheet_services
+    from sheets.tasks import run_render
+    from tests.characters.conftest import agent_choices
+
+    suffix = uuid.uuid4().hex[:8]
+    User = get_user_model()
+    gm = User.objects.create_user(f"bench-gm-{suffix}", password="bench-password")
+    player = User.objects.create_user(f"bench-player-{suffix}", password="bench-password")
+    campaign = services.create_campaign(gm, name=f"Bench {suffix}", system="timemaster")
+    membership = Membership.objects.create(campaign=campaign, user=player, role=Role.PLAYER)
+    missions = [Mission.objects.create(campaign=campaign, title=f"Mission {i}") for i in range(5)]
+    rng = random.Random(9)
+    for i in range(200):
+        services.record_roll(
+            membership, kind="d10", count=3, purpose=f"roll {i}", mission=missions[i % 5], rng=rng
+        )
+    agent = character_services.finalize(
+        character_services.create_draft(campaign, player, choices=agent_choices(name="Bench Agent")),
+        is_gm=True,
+        rng=random.Random(3),
+    )
+    render, _ = sheet_services.request_render(player, "character", campaign, membership, agent, "letter")
+    assert run_render(render.pk) == "done", "the seed could not render the sheet"
+    token = Token.objects.create(user=player).key
+    return {"player": player, "campaign": campaign.pk, "agent": agent.pk, "token": token}
+
+
+def targets(ids: dict) -> list[tuple[str, str, str, str | None, int, str]]:
+    """(label, method, path, JSON body, expected status, auth): bench/load.py's targets."""
+    c, a = ids["campaign"], ids["agent"]
+    roll = json.dumps({"kind": "d6", "count": 2, "purpose": "load"})
+    sheet = json.dumps({"kind": "character", "character": a})
+    return [
+        ("page: campaign", "get", f"/campaigns/{c}/", None, 200, "cookie"),
+        ("page: character", "get", f"/characters/{a}/", None, 200, "cookie"),
+        ("page: dice log", "get", f"/campaigns/{c}/dice/", None, 200, "cookie"),
+        ("api: campaign detail", "get", f"/api/v1/campaigns/{c}/", None, 200, "token"),
+        ("api: roll log (200+ rolls)", "get", f"/api/v1/campaigns/{c}/rolls/", None, 200, "token"),
+        ("api: POST a roll", "post", f"/api/v1/campaigns/{c}/rolls/", roll, 201, "token"),
+        ("api: POST sheet (rendered)", "post", f"/api/v1/campaigns/{c}/sheets/", sheet, 200, "token"),
+    ]
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = parse_args(argv or [])
     with tempfile.TemporaryDirectory(prefix="dossier-bench-") as var_dir:
-        setup_django(var_dir)
-        from django.contrib.auth import get_user_model
+        setup_django(var_dir, debug=args.debug, database_url=args.database_url)
         from django.db import connection
         from django.test import Client
-        from django.test.utils import CaptureQueriesContext, override_settings
+        from django.test.utils import CaptureQueriesContext
 
-        from campaigns import services
-        from campaigns.models import Membership, Role
+        ids = seed()
+        # As gunicorn sees a request behind the TLS-terminating proxy (settings.SECURE_PROXY_SSL_HEADER).
+        client = Client(HTTP_HOST="127.0.0.1", HTTP_X_FORWARDED_PROTO="https")
+        client.force_login(ids["player"])
+        mode = "DEBUG on" if args.debug else "DEBUG off"
+        collecting: dict[str, list[float]] = {}
 
-        with override_settings(
-            PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"], ALLOWED_HOSTS=["*"]
-        ):
-            User = get_user_model()
-            gm = User.objects.create_user("bench-gm", password="bench-password")
-            player = User.objects.create_user("bench-player", password="bench-password")
-            campaign = services.create_campaign(gm, name="Bench", system="timemaster")
-            membership = Membership.objects.create(campaign=campaign, user=player, role=Role.PLAYER)
-            rng = random.Random(7)
-            for i in range(200):
-                services.record_roll(membership, kind="d10", count=3, purpose=f"roll {i}", rng=rng)
+        def on_gc(phase: str, info: dict) -> None:  # CPU spent in the cyclic garbage collector
+            if phase == "start":
+                collecting["started"] = [time.process_time()]
+            elif "started" in collecting:
+                collecting.setdefault("spent", []).append(time.process_time() - collecting.pop("started")[0])
 
-            client = Client()
-            client.force_login(player)
-            pages = [
-                ("page: campaign list", "get", "/campaigns/", None),
-                ("page: campaign detail", "get", f"/campaigns/{campaign.pk}/", None),
-                ("page: dice log (200 rolls)", "get", f"/campaigns/{campaign.pk}/dice/", None),
-                ("api: campaign list", "get", "/api/v1/campaigns/", None),
-                ("api: roll log, first page", "get", f"/api/v1/campaigns/{campaign.pk}/rolls/", None),
-                (
-                    "api: roll 3d10",
-                    "post",
-                    f"/api/v1/campaigns/{campaign.pk}/rolls/",
-                    {"kind": "d10", "count": 3, "purpose": "bench"},
-                ),
-            ]
-            for label, method, url, data in pages:
+        gc.callbacks.append(on_gc)
+        print(f"   {connection.vendor}, {mode}, {args.repeat} requests per target; CPU = process time")
+        for label, method, path, body, expect, how in targets(ids):
+            extra = {"HTTP_AUTHORIZATION": f"Token {ids['token']}"} if how == "token" else {}
+            if how == "token":
+                extra["HTTP_ACCEPT"] = "application/json"
 
-                def call(method=method, url=url, data=data):
-                    response = (
-                        getattr(client, method)(url, data=data, content_type="application/json")
-                        if data
-                        else getattr(client, method)(url)
-                    )
-                    assert response.status_code < 400, (url, response.status_code)
-                    return response
+            def call(method=method, path=path, body=body, expect=expect, extra=extra):
+                send = getattr(client, method)
+                response = (
+                    send(path, body, content_type="application/json", **extra)
+                    if body
+                    else send(path, **extra)
+                )
+                assert response.status_code == expect, (path, response.status_code, response.content[:300])
+                return response
 
-                with CaptureQueriesContext(connection) as queries:
+            for _ in range(3):
+                call()  # warm: imports on first use, template and URL caches
+            with CaptureQueriesContext(connection) as captured:
+                call()
+            queries = len(captured.captured_queries)
+            wall, cpu = [], []
+            collecting.clear()
+            for _ in range(args.repeat):
+                started, started_cpu = time.perf_counter(), time.process_time()
+                call()
+                cpu.append(time.process_time() - started_cpu)
+                wall.append(time.perf_counter() - started)
+            print(
+                summary(f"{label} [{queries} queries]", wall)
+                + f"  CPU mean {statistics.fmean(cpu) * 1000:6.2f} ms"
+                + f" (GC {sum(collecting.get('spent', [])) / args.repeat * 1000:5.2f})"
+            )
+            if args.profile and any(name in label for name in args.profile):
+                profiler = cProfile.Profile()
+                profiler.enable()
+                for _ in range(args.repeat):
                     call()
-                print(summary(f"{label} [{len(queries)} queries]", measure(call, repeat=100)))
+                profiler.disable()
+                out = io.StringIO()
+                stats = pstats.Stats(profiler, stream=out).strip_dirs()
+                stats.sort_stats("cumulative").print_stats(args.top)
+                stats.sort_stats("tottime").print_stats(args.top)
+                print(out.getvalue())
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--database-url", default=os.environ.get("BENCH_DATABASE_URL"), help="default: SQLite"
+    )
+    parser.add_argument("--debug", action="store_true", help="run with DEBUG on")
+    parser.add_argument("--repeat", type=int, default=100, help="requests per target (100)")
+    parser.add_argument(
+        "--profile", action="append", default=[], help="cProfile targets whose label has this"
+    )
+    parser.add_argument("--top", type=int, default=35, help="functions shown per profile (35)")
+    return parser.parse_args(argv)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

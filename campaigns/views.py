@@ -101,11 +101,19 @@ def campaign_detail(request, pk):
         {"label": spec.label, "value": campaign.settings.get(spec.name, spec.default), "help": spec.help}
         for spec in system.settings
     ]
-    characters = Character.objects.visible_to(request.user).filter(campaign=campaign).select_related("owner")
+    # Only what the page shows: a character's build document is the bulk of its row.
+    characters = (
+        Character.objects.visible_to(request.user)
+        .filter(campaign=campaign)
+        .select_related("owner")
+        .only("id", "name", "status", "owner__username")
+    )
     context = {
         "campaign": campaign,
         "membership": membership,
-        "members": campaign.memberships.select_related("user"),
+        "members": campaign.memberships.select_related("user").only(
+            "id", "campaign", "role", "user__username"
+        ),
         "settings_rows": settings_rows,
         "missions": campaign.missions.all()[:20],
         "characters": characters,
