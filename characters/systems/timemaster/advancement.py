@@ -17,7 +17,7 @@ import copy
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from ..base import RuleError, RuleViolation, refuse
+from ..base import RuleError, RuleViolation, is_one_of, refuse
 from . import regulations as regs
 from .advancement_tables import (
     ABILITY_MAX,
@@ -450,7 +450,7 @@ def _sp_spent(build: dict, entry: dict) -> None:
     """Spend banked points in the shop window after an adventure (§6.4, §10 items 19, 23)."""
     state = build["state"]
     purchase = entry.get("purchase")
-    if purchase not in SP_COSTS:
+    if not is_one_of(purchase, SP_COSTS):
         raise refuse(
             "purchase", f"Unknown purchase {purchase!r}; choose one of: {', '.join(SP_COSTS)}.", RULE_SHOP
         )

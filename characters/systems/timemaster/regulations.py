@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import RuleError, RuleViolation, refuse
+from ..base import RuleError, RuleViolation, is_one_of, refuse
 from .advancement_tables import (
     GRADES_PER_RANK,
     PUNISHMENT_LADDER,
@@ -105,7 +105,7 @@ def ladder_step(offence: int) -> tuple[str, ...]:
 
 def check_punishment(offence: int, punishment: Any, judiciary_override: bool, reason: Any) -> None:
     """Refuse a punishment the ladder does not allow, unless the Corps judiciary changed it."""
-    if punishment not in PUNISHMENTS:
+    if not is_one_of(punishment, PUNISHMENTS):
         raise refuse(
             "punishment",
             f"Unknown punishment {punishment!r}; choose one of: {', '.join(PUNISHMENTS)}.",
