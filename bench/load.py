@@ -13,7 +13,9 @@ TIMEMASTER agent whose character sheet is rendered once (so the sheet request me
 repeat path that finds the finished render), prints the SQL queries each target runs, starts
 `gunicorn config.wsgi` on 127.0.0.1 and a free port, and drives each target in turn with
 LOAD_CLIENTS threads, each target bounded by LOAD_REQUESTS requests and LOAD_SECONDS seconds.
-Only loopback is ever contacted. gunicorn is stopped at the end, whatever happens.
+Only loopback is ever contacted. gunicorn is stopped at the end, whatever happens. Each line also
+gives the CPU gunicorn's processes spent per request (from /proc): on a shared machine the
+latencies depend on what else runs, that figure much less.
 Figures only: nothing here fails on a time.
 """
 
@@ -113,6 +115,7 @@ class Target:
     errors: int = 0
     error_samples: list[str] = field(default_factory=list)
     wall: float = 0.0
+    server_cpu: float = 0.0  # seconds of CPU gunicorn spent while this target ran
 
 
 def free_port() -> int:
@@ -196,6 +199,24 @@ def drive(
     target.wall = time.perf_counter() - started
 
 
+def server_cpu_seconds(master: int) -> float:
+    """CPU (user + system) gunicorn's master and workers have used so far, from /proc (Linux): the
+    server's own cost per request, whatever else the machine is running."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # a process that ended meanwhile
+        pid, ppid = int(entry.name), int(fields[1])
+        if pid == master or ppid == master:
+            total += (int(fields[11]) + int(fields[12])) / tick  # utime, stime
+    return total
+
+
 def report(target: Target) -> str:
     ms = sorted(s * 1000 for s in target.latencies)
     done = len(ms) + target.errors
@@ -208,6 +229,7 @@ def report(target: Target) -> str:
     line = (
         f"   {target.label:<34} n={done:<5} {rate:7.0f} req/s  mean {mean:6.1f} ms"
         f"  p50 {pct(50):6.1f}  p95 {pct(95):6.1f}  p99 {pct(99):6.1f}  errors {target.errors}"
+        f"  server CPU {target.server_cpu * 1000 / done if done else 0.0:5.1f} ms/req"
     )
     for sample in target.error_samples:
         line += f"\n      error: {sample}"
@@ -301,7 +323,9 @@ def main(database_url: str | None = None, debug: bool = False) -> None:
             print(f"   SQL queries per request: {queries}")
             for target in targets:
                 warm_up(target, port)
+                cpu_before = server_cpu_seconds(server.pid)
                 drive(target, port)
+                target.server_cpu = server_cpu_seconds(server.pid) - cpu_before
                 print(report(target), flush=True)
         finally:
             server.send_signal(signal.SIGTERM)
