@@ -67,3 +67,14 @@ def differences(expected: Any, found: Any) -> str:
 def rule_message(error) -> str:
     """A RuleError's violations as one sentence list, with the engine's field names."""
     return " ".join(f"{v.field}: {v.message}" if v.field else v.message for v in error.violations)
+
+
+def record_usernames(data: Any, event_user_key: str) -> set:
+    """Usernames a section of play records names: each record's creator and each event's user."""
+    names: set = set()
+    for record in data if isinstance(data, list) else []:
+        if isinstance(record, dict):
+            names.add(record.get("created_by"))
+            events = record.get("events") if isinstance(record.get("events"), list) else []
+            names |= {event.get(event_user_key) for event in events if isinstance(event, dict)}
+    return names

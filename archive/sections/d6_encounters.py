@@ -89,13 +89,7 @@ def export(campaign, refs) -> list[dict]:
 
 
 def usernames(data) -> set:
-    names: set = set()
-    for encounter in data if isinstance(data, list) else []:
-        if isinstance(encounter, dict):
-            names.add(encounter.get("created_by"))
-            events = encounter.get("events") if isinstance(encounter.get("events"), list) else []
-            names |= {event.get("recorded_by") for event in events if isinstance(event, dict)}
-    return names
+    return engine_states.record_usernames(data, "recorded_by")
 
 
 # -- structure and rules ----------------------------------------------------------------------------

@@ -81,13 +81,7 @@ def export(campaign, refs) -> list[dict]:
 
 
 def usernames(data) -> set:
-    names: set = set()
-    for conflict in data if isinstance(data, list) else []:
-        if isinstance(conflict, dict):
-            names.add(conflict.get("created_by"))
-            events = conflict.get("events") if isinstance(conflict.get("events"), list) else []
-            names |= {event.get("recorded_by") for event in events if isinstance(event, dict)}
-    return names
+    return engine_states.record_usernames(data, "recorded_by")
 
 
 # -- structure and rules ----------------------------------------------------------------------------

@@ -88,13 +88,7 @@ def export(campaign, refs) -> list[dict]:
 
 
 def usernames(data) -> set:
-    names: set = set()
-    for run in data if isinstance(data, list) else []:
-        if isinstance(run, dict):
-            names.add(run.get("created_by"))
-            events = run.get("events") if isinstance(run.get("events"), list) else []
-            names |= {event.get("actor") for event in events if isinstance(event, dict)}
-    return names
+    return engine_states.record_usernames(data, "actor")
 
 
 # -- structure and rules ----------------------------------------------------------------------------
