@@ -13,11 +13,10 @@ import random
 
 from django import forms
 from django.contrib import messages
-from django.core.exceptions import ValidationError
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
-from characters import access, services
+from characters import access, services, wizard_review
 from characters.systems import RuleViolation
 from characters.systems.d6 import creation
 from characters.systems.d6.tables import (
@@ -503,29 +502,13 @@ def step_extras(request, character, membership):
 
 
 def step_review(request, character, membership):
-    is_gm = membership.role == access.GM
-    status = 200
-    refusals: list[str] = []
-    if request.method == "POST":
-        try:
-            character = services.finalize(character, is_gm=is_gm)
-        except ValidationError as error:
-            status = 400
-            refusals = [m for field_messages in error.message_dict.values() for m in field_messages]
-        else:
-            messages.success(request, f"{character.name} is ready to play.")
-            return redirect("character-detail", character.pk)
-    problems, sheet = [], None
-    try:
-        build = services.preview_build(character, random.Random(0))
-    except ValidationError as error:
-        problems = [
-            {"field": field, "message": message, "step": step_of(field)}
-            for field, messages_ in error.message_dict.items()
-            for message in messages_
-        ]
-    else:
-        sheet = _system().sheet(build, character.campaign.settings or None).fields
+    done, status, refusals = wizard_review.finalize_on_post(
+        request, character, membership, "{name} is ready to play."
+    )
+    if done:
+        return done
+    build, problems = wizard_review.preview(character, random.Random(0), step_of)
+    sheet = _system().sheet(build, character.campaign.settings or None).fields if build is not None else None
     return _render(
         request,
         character,

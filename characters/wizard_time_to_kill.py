@@ -8,13 +8,11 @@ the choices and shows the engine's verdict next to the field it names.
 from __future__ import annotations
 
 from django import forms
-from django.contrib import messages
-from django.core.exceptions import ValidationError
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
-from characters import access, services
+from characters import access, services, wizard_review
 from characters.forms import attach_violations
 from characters.models import Character
 from characters.systems import RuleError
@@ -172,27 +170,14 @@ def step_abilities(request, character, membership):
 
 
 def step_review(request, character, membership):
-    status = 200
-    refusals: list[str] = []
-    if request.method == "POST":
-        try:
-            character = services.finalize(character, is_gm=membership.role == access.GM)
-        except ValidationError as error:
-            status = 400
-            refusals = [m for field_messages in error.message_dict.values() for m in field_messages]
-        else:
-            messages.success(request, f"{character.name} is ready for a mission.")
-            return redirect("character-detail", character.pk)
-    problems, sheet, derived = [], None, None
-    try:
-        build = services.preview_build(character)
-    except ValidationError as error:
-        problems = [
-            {"field": field, "message": message}
-            for field, messages_ in error.message_dict.items()
-            for message in messages_
-        ]
-    else:
+    done, status, refusals = wizard_review.finalize_on_post(
+        request, character, membership, "{name} is ready for a mission."
+    )
+    if done:
+        return done
+    sheet, derived = None, None
+    build, problems = wizard_review.preview(character, None)
+    if build is not None:
         sheet = _system().sheet(build).fields
         derived = _system().derive(build)
     return render(

@@ -10,12 +10,11 @@ from __future__ import annotations
 import random
 
 from django.contrib import messages
-from django.core.exceptions import ValidationError
 from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
-from characters import access, services
+from characters import access, services, wizard_review
 from characters.forms import (
     AssignForm,
     BackgroundForm,
@@ -276,28 +275,14 @@ def step_talent(request, character, membership):
 
 
 def step_review(request, character, membership):
-    is_gm = membership.role == access.GM
-    status = 200
-    refusals: list[str] = []
-    if request.method == "POST":
-        try:
-            character = services.finalize(character, is_gm=is_gm)
-        except ValidationError as error:
-            status = 400
-            refusals = [m for field_messages in error.message_dict.values() for m in field_messages]
-        else:
-            messages.success(request, f"{character.name} joined the Time Corps.")
-            return redirect("character-detail", character.pk)
-    problems, sheet, pending, warnings = [], None, [], []
-    try:
-        build = services.preview_build(character, random.Random(0))
-    except ValidationError as error:
-        problems = [
-            {"field": field, "message": message, "step": step_of(field)}
-            for field, messages_ in error.message_dict.items()
-            for message in messages_
-        ]
-    else:
+    done, status, refusals = wizard_review.finalize_on_post(
+        request, character, membership, "{name} joined the Time Corps."
+    )
+    if done:
+        return done
+    sheet, pending, warnings = None, [], []
+    build, problems = wizard_review.preview(character, random.Random(0), step_of)
+    if build is not None:
         sheet = _system().sheet(build).fields
         review = _system().review(build, _settings(character))
         pending, warnings = review.pending, review.warnings
