@@ -242,7 +242,28 @@ def _lock_active(character: Character) -> Character:
 
 
 def _refresh(character: Character, locked: Character) -> None:
-    character.build, character.revision = locked.build, locked.revision
+    character.build, character.revision, character.status = locked.build, locked.revision, locked.status
+
+
+def status_from_build(system, build: dict, current: str) -> str:
+    """The character's status once the ledger has given ``build``: dead when the engine says the
+    build is dead (e.g. a ninja after a failed mission), back to active when a revert brings a dead
+    character back to life; otherwise unchanged. Systems without ``is_dead`` never change it."""
+    is_dead = getattr(system, "is_dead", None)
+    if is_dead is None:
+        return current
+    if is_dead(build):
+        return Character.Status.DEAD
+    if current == Character.Status.DEAD:
+        return Character.Status.ACTIVE
+    return current
+
+
+def _store_build(locked: Character, system, build: dict) -> None:
+    """Save the ledger's new build with its revision and the status it implies (one transaction)."""
+    locked.build = build
+    locked.status = status_from_build(system, build, locked.status)
+    locked.save(update_fields=["build", "revision", "status", "updated_at"])
 
 
 def append_entry(character: Character, entry: dict, by, mission=None, reason: str = "") -> AdvancementEntry:
@@ -275,8 +296,7 @@ def append_entry(character: Character, entry: dict, by, mission=None, reason: st
             recorded_by=by,
             revision_after=locked.revision,
         )
-        locked.build = new_build
-        locked.save(update_fields=["build", "revision", "updated_at"])
+        _store_build(locked, system, new_build)
     _refresh(character, locked)
     return row
 
@@ -309,7 +329,6 @@ def revert_entry(entry: AdvancementEntry, by, reason: str) -> AdvancementEntry:
             recorded_by=by,
             revision_after=locked.revision,
         )
-        locked.build = new_build
-        locked.save(update_fields=["build", "revision", "updated_at"])
+        _store_build(locked, system, new_build)
     _refresh(character, locked)
     return row

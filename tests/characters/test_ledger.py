@@ -95,3 +95,33 @@ def test_a_campaign_can_be_deleted_with_its_characters_and_their_reverted_entrie
     services.revert_entry(entry, world.users["gm"], "mistake")
     world.campaign.delete()
     assert not Character.objects.exists() and not AdvancementEntry.objects.exists()
+
+
+class _Mortal:
+    """A system whose builds say whether the character died."""
+
+    @staticmethod
+    def is_dead(build):
+        return build.get("dead", False)
+
+
+@pytest.mark.parametrize(
+    "system, build, before, after",
+    [
+        (_Mortal, {"dead": True}, "active", "dead"),
+        (_Mortal, {"dead": False}, "dead", "active"),
+        (_Mortal, {"dead": False}, "retired", "retired"),
+        (_Mortal, {"dead": True}, "dead", "dead"),
+        (object(), {"dead": True}, "active", "active"),
+    ],
+)
+def test_the_status_follows_the_engines_word_on_death(system, build, before, after):
+    assert services.status_from_build(system, build, before) == after
+
+
+def test_an_agents_ledger_never_changes_its_status(world, make_agent, award):
+    agent = make_agent("player")
+    entry = award(agent, session=1)
+    services.revert_entry(entry, world.users["gm"], "wrong session")
+    agent.refresh_from_db()
+    assert agent.status == Character.Status.ACTIVE

@@ -40,6 +40,10 @@ class TimeToKill(GameSystem):
     ) -> Build:
         return ledger.replay(creation_build, entries, settings)
 
+    def is_dead(self, build: Build) -> bool:
+        """A dead ninja stays in the campaign's records; the Django side marks the character dead."""
+        return ledger.is_dead(build)
+
     def sheet(self, build: Build, mission_view: dict[str, Any] | None = None) -> SheetData:
         return sheet_module.sheet(build, mission_view)
 

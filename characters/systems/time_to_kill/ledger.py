@@ -32,8 +32,14 @@ RULE_VICTORY = "time-to-kill.md §B13, §A4"
 RULE_FAILURE = "time-to-kill.md §B12, §E18"
 
 
+def is_dead(build: Build) -> bool:
+    """Whether this ninja has died: a failed mission ends the ninja for good, and the player makes a
+    new one (§B12, §E18). The only death a build records is the one ``_mission_result`` writes."""
+    return build.get("status") == "dead"
+
+
 def _alive(build: Build) -> None:
-    if build.get("status") == "dead":
+    if is_dead(build):
         raise refuse("status", "This ninja is dead; a new ninja has to be made.", RULE_FAILURE)
 
 

@@ -144,3 +144,17 @@ def test_reversing_a_death_brings_the_ninja_back():
         {"id": "b", "kind": "reversal", "reverses": "a", "reason": "wrong ninja"},
     ]
     assert SYSTEM.replay(build(), entries)["status"] == "alive"
+
+
+@pytest.mark.parametrize("outcome", ["out_of_time", "fatally_wounded"])
+def test_is_dead_after_a_failed_mission_and_not_after_its_reversal(outcome):
+    failed = {"id": "a", "kind": "mission_result", "outcome": outcome, "die_rolls": 0}
+    assert not SYSTEM.is_dead(build())
+    assert SYSTEM.is_dead(SYSTEM.replay(build(), [failed]))
+    reversal = {"id": "b", "kind": "reversal", "reverses": "a", "reason": "wrong ninja"}
+    assert not SYSTEM.is_dead(SYSTEM.replay(build(), [failed, reversal]))
+
+
+def test_a_victory_or_a_rename_is_not_a_death():
+    ninja = SYSTEM.apply(SYSTEM.apply(build(), victory(3)), {"kind": "rename", "name": "Kage"})
+    assert not SYSTEM.is_dead(ninja)
