@@ -95,13 +95,22 @@ def character_detail(request, pk):
 @require_http_methods(["GET", "POST"])
 def character_wizard(request, pk, step):
     character, membership = access.get_character_for_user(request.user, pk, need="edit")
+    wizard = WIZARDS.get(character.system)
+    if wizard is not None and step not in wizard.STEP_KEYS:
+        return unknown_step(request, wizard, step)
     if not character.is_draft:
         messages.info(request, f"{character.name} is finalized; it changes only through its ledger.")
         return redirect("character-detail", character.pk)
-    wizard = WIZARDS.get(character.system)
     if wizard is None:
         raise Http404("This system has no web wizard yet.")
     return wizard.wizard_step(request, character, membership, step)
+
+
+def unknown_step(request, wizard, step: str):
+    """Every builder answers a step name it does not have the same way, GET or POST: 404, naming
+    the steps it does have (the caller may already edit this character, so nothing is revealed)."""
+    message = f"This builder has no step called {step!r}. Its steps are: {', '.join(wizard.STEP_KEYS)}."
+    return render(request, "error.html", {"title": "No such step", "message": message}, status=404)
 
 
 @login_required

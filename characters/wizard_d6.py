@@ -13,6 +13,7 @@ import random
 
 from django import forms
 from django.contrib import messages
+from django.http import Http404
 from django.shortcuts import redirect, render
 from django.urls import reverse
 
@@ -532,9 +533,8 @@ STEP_VIEWS = {
 
 def wizard_step(request, character, membership, step):
     view = STEP_VIEWS.get(step)
-    if view is None:
-        # e.g. the first step of another system's wizard: go where this draft stands.
-        return redirect(resume_url(character))
+    if view is None:  # views.character_wizard answers unknown steps first; this is a safeguard
+        raise Http404("No such step.")
     return view(request, character, membership)
 
 

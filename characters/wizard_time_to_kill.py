@@ -201,9 +201,7 @@ STEP_VIEWS = {"abilities": step_abilities, "review": step_review}
 
 def wizard_step(request, character, membership, step):
     view = STEP_VIEWS.get(step)
-    if view is None:
-        if request.method == "GET":
-            return redirect(resume_url(character))  # e.g. another system's first step name
+    if view is None:  # views.character_wizard answers unknown steps first; this is a safeguard
         raise Http404("No such step.")
     return view(request, character, membership)
 
