@@ -8,7 +8,12 @@ scratch SQLite database, so its memory figures are its own. Prints figures only.
 The minimal document (a) is ``rendering.render_minimal``: one page through the same path as a sheet
 (document template, sheet stylesheet and page setup, footer string, "page N of M"), a heading in the
 bold face and a line in the regular face, so it carries the fixed cost of any sheet PDF (both fonts
-subset and embedded) and nothing else. Each figure is given as wall time and as this process's CPU
+subset and embedded) and nothing else.
+
+The floor line measures what text alone costs: a page through the same path with as many lines of
+plain text (three columns of paragraphs, no tables, no boxes) as the TIMEMASTER sheet has text
+boxes. Whatever the layout, a sheet has to set at least that much text, so floor/a bounds from below
+what b/a any sheet with that content can reach. Each figure is given as wall time and as this process's CPU
 time: on a shared 2-core machine the CPU figure is the steadier of the two.
 """
 
@@ -85,7 +90,7 @@ def run(var_dir: str) -> None:
     from campaigns import services as campaign_services
     from campaigns.access import get_campaign_for_user
     from characters.models import Character
-    from characters.systems import get_system
+    from characters.systems import SheetData, get_system
     from sheets import rendering, services
     from sheets.tasks import run_render
     from tests.sheets.conftest import BUILDERS
@@ -106,6 +111,25 @@ def run(var_dir: str) -> None:
         page = sheet_of(system, "Bench Agent")
         filled[system] = Timing(lambda page=page: render([page]))
         print(f"   (b) {system + ' sheet':<34} median {filled[system]}   b/a {filled[system] / minimal}")
+    # The floor: the TIMEMASTER sheet's number of text boxes, as plain lines and nothing else.
+    text_boxes = rendering.count_text_boxes([sheet_of("timemaster", "Bench Agent")])
+    per_column = -(-text_boxes // 3)
+    columns = [
+        "\n".join(
+            f"Line {i + 1} of plain text"
+            for i in range(c * per_column, min(text_boxes, (c + 1) * per_column))
+        )
+        for c in range(3)
+    ]
+    floor_sheet = SheetData(
+        system="", template="sheets/minimal.html", title="Text floor", fields={"columns": columns}
+    )
+    floor_page = rendering.SheetPage(floor_sheet, "Bench", character="Text floor", revision=1)
+    floor = Timing(lambda: render([floor_page]))
+    print(
+        f"   (floor) {text_boxes} lines of plain text, nothing else (the TIMEMASTER sheet's text boxes)"
+        f"  median {floor}   floor/a {floor / minimal}"
+    )
     bundle_pages = [sheet_of("timemaster", f"Agent {i:02d}") for i in range(BUNDLE_SIZE)]
     bundle = Timing(lambda: render(bundle_pages), repeat=BUNDLE_REPEAT, warmup=1)
     per_character = bundle.scaled(1 / BUNDLE_SIZE)

@@ -214,3 +214,14 @@ def render_minimal(paper: str = "letter") -> RenderedPDF:
         author="Dossier",
         paper=paper,
     )
+
+
+def count_text_boxes(pages: list[SheetPage], paper: str = "letter") -> int:
+    """How many runs of text the layout of ``pages`` sets (bench/sheets.py's text floor reads it)."""
+    from weasyprint.formatting_structure.boxes import TextBox
+
+    font_config, stylesheet = _Shared.stylesheet(paper)
+    source = document_html(pages, title="count", author="count")
+    html = HTML(string=source, base_url=STYLESHEET.as_uri(), url_fetcher=SheetAssetFetcher())
+    document = html.render(stylesheets=[stylesheet], font_config=font_config)
+    return sum(isinstance(box, TextBox) for page in document.pages for box in page._page_box.descendants())
