@@ -1,5 +1,6 @@
-"""API v1 of Tempo play: an agent's roll, conflicts and their events. Thin views: objects through
-the access helpers, writes in tempo_conflicts/services.py, rules in the engine."""
+"""API v1 of Tempo play: an agent's roll, the GM's fate point refresh, conflicts and their events.
+Thin views: objects through the access helpers, writes in tempo_conflicts/services.py, rules in the
+engine."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from campaigns.access import get_campaign_for_user
 from campaigns.api import RollSerializer, as_drf
 from campaigns.models import Role
 from characters.access import get_character_for_user
+from characters.systems.tempo.tables import FATE_REFRESH_MODES
 from tempo_conflicts import access, services
 from tempo_conflicts.models import Conflict
 
@@ -103,6 +105,45 @@ def _tempo_campaign(user, campaign_pk):
     if campaign.system != "tempo":
         raise Http404("Conflicts belong to Tempo campaigns.")
     return campaign, membership
+
+
+class FateRefreshAgentSerializer(serializers.Serializer):
+    character = serializers.IntegerField(source="character.pk")
+    name = serializers.CharField(source="character.name")
+    before = serializers.IntegerField()
+    after = serializers.IntegerField()
+    entry = serializers.IntegerField(source="entry.pk", allow_null=True, default=None)
+
+
+class FateRefreshSerializer(serializers.Serializer):
+    """What a refresh did: the campaign's refresh setting, the agents whose fate points rose (with
+    their new ledger entry) and those it left as they were."""
+
+    fate_refresh = serializers.IntegerField()
+    fate_refresh_mode = serializers.ChoiceField(choices=FATE_REFRESH_MODES)
+    refreshed_by = serializers.CharField()
+    changes = FateRefreshAgentSerializer(many=True)
+    unchanged = FateRefreshAgentSerializer(many=True)
+
+
+class FateRefreshView(APIView):
+    """The GM refreshes every active agent's fate points by the campaign's refresh settings."""
+
+    @extend_schema(request=None, responses={200: FateRefreshSerializer}, operation_id="tempo_fate_refresh")
+    def post(self, request, campaign_pk):
+        _, membership = get_campaign_for_user(request.user, campaign_pk)
+        try:
+            result = services.refresh_fate_points(membership)
+        except DjangoValidationError as error:
+            raise as_drf(error) from None
+        data = {
+            "fate_refresh": result.fate_refresh,
+            "fate_refresh_mode": result.fate_refresh_mode,
+            "refreshed_by": request.user.username,
+            "changes": result.changes,
+            "unchanged": result.unchanged,
+        }
+        return Response(FateRefreshSerializer(data).data)
 
 
 class TempoRollView(APIView):

@@ -13,6 +13,11 @@ urlpatterns: list = [
         name="api-tempo-roll",
     ),
     re_path(
+        rf"^campaigns/(?P<campaign_pk>{ID})/tempo/fate-refresh/$",
+        api.FateRefreshView.as_view(),
+        name="api-tempo-fate-refresh",
+    ),
+    re_path(
         rf"^campaigns/(?P<campaign_pk>{ID})/conflicts/$",
         api.ConflictListView.as_view(),
         name="api-tempo-conflicts",

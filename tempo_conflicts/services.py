@@ -1,6 +1,7 @@
 """Writes of Tempo play: a roll from the character page (the campaign's dice log plus the fate point
-ledger) and conflicts (state + append-only events). The rules are the engine's
-(characters/systems/tempo: roll.py, fate.py, conflict.py); this module stores what it returns.
+ledger), fate points given or refreshed by the GM, and conflicts (state + append-only events). The
+rules are the engine's (characters/systems/tempo: roll.py, fate.py, conflict.py); this module stores
+what it returns.
 
 Engine refusals become ValidationErrors keyed by the field the engine names; every write runs in
 one transaction, so a refused request changes nothing.
@@ -10,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import random
+from dataclasses import dataclass
 from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -22,6 +24,7 @@ from characters.services import violations_error
 from characters.systems import RuleError
 from characters.systems.dice import system_rng
 from characters.systems.tempo import conflict as engine_conflict
+from characters.systems.tempo import fate as engine_fate
 from characters.systems.tempo import roll as engine_roll
 from characters.systems.tempo.modules import get_module
 from characters.systems.tempo.settings import resolved
@@ -155,6 +158,67 @@ def gain_fate_point(membership: Membership, character: Character, reason: str, n
     if note:
         entry["note"] = note.strip()[:MAX_PURPOSE]
     return character_services.append_entry(character, entry, membership.user, reason="Given by the GM")
+
+
+@dataclass(frozen=True)
+class FateRefreshed:
+    """One agent's fate points around a refresh; ``entry`` is None when the refresh gave nothing."""
+
+    character: Character
+    before: int
+    after: int
+    entry: Any = None
+
+
+@dataclass(frozen=True)
+class FateRefresh:
+    fate_refresh: int
+    fate_refresh_mode: str
+    changes: list[FateRefreshed]
+    unchanged: list[FateRefreshed]
+
+    @property
+    def rule(self) -> str:
+        return refresh_rule({"fate_refresh": self.fate_refresh, "fate_refresh_mode": self.fate_refresh_mode})
+
+
+def refresh_rule(settings: dict[str, Any]) -> str:
+    """The campaign's refresh in words: "top up to 3" or "add 2"."""
+    verb = "add" if settings["fate_refresh_mode"] == "add" else "top up to"
+    return f"{verb} {settings['fate_refresh']}"
+
+
+def refresh_fate_points(membership: Membership) -> FateRefresh:
+    """The GM refreshes the fate points of every active agent of a Tempo campaign, by the campaign's
+    refresh settings (rules README ruling 7; tempo-flashpoints.md §B7 "Starting fate points and
+    refresh", §E12: the texts give no refresh, so it is a campaign setting and may be 0).
+
+    All agents' rows are locked first (in id order, so two refreshes cannot deadlock) and every
+    fate_refresh entry goes through the ledger in the same transaction: all agents or none. An agent
+    whose refresh gives nothing (at or above the level when topping up) gets no entry."""
+    if membership.role != Role.GM:
+        raise PermissionDenied("Only the game master refreshes fate points.")
+    campaign = membership.campaign
+    if campaign.system != "tempo":
+        raise ValidationError({"campaign": ["Fate point refresh belongs to Tempo campaigns."]})
+    settings = campaign_settings(campaign)
+    changes, unchanged = [], []
+    reason = f"Fate point refresh: {refresh_rule(settings)}"
+    with transaction.atomic():
+        agents = list(
+            Character.objects.select_for_update()
+            .filter(campaign=campaign, system="tempo", status=Character.Status.ACTIVE)
+            .order_by("pk")
+        )
+        for agent in agents:
+            before = engine_fate.balance(agent.build)
+            entry = engine_fate.refresh_entry(agent.build, settings)
+            if entry["amount"] <= 0:
+                unchanged.append(FateRefreshed(agent, before, before))
+                continue
+            row = character_services.append_entry(agent, entry, membership.user, reason=reason)
+            changes.append(FateRefreshed(agent, before, engine_fate.balance(agent.build), row))
+    return FateRefresh(settings["fate_refresh"], settings["fate_refresh_mode"], changes, unchanged)
 
 
 # -- conflicts -----------------------------------------------------------------------------------

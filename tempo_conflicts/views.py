@@ -140,13 +140,41 @@ def conflict_list(request, pk):
     if membership.role == Role.OBSERVER:
         raise PermissionDenied(access.NOT_INVOLVED)
     conflicts = Conflict.objects.visible_to(request.user, membership)
+    is_gm = membership.role == Role.GM
     context = {
         "campaign": campaign,
         "membership": membership,
         "conflicts": conflicts,
-        "is_gm": membership.role == Role.GM,
+        "is_gm": is_gm,
+        "refresh_rule": services.refresh_rule(services.campaign_settings(campaign)) if is_gm else "",
     }
     return render(request, "tempo_conflicts/list.html", context)
+
+
+@login_required
+@require_POST
+def fate_refresh(request, pk):
+    """The GM's "refresh fate points" button on the conflicts page: every active agent gets the
+    campaign's refresh; the message lists each agent's fate points before and after."""
+    campaign, membership = _tempo_campaign(request, pk, need="gm")
+    try:
+        result = services.refresh_fate_points(membership)
+    except ValidationError as error:
+        for problems in error.message_dict.values():
+            for problem in problems:
+                messages.error(request, problem)
+        return redirect("tempo-conflict-list", campaign.pk)
+    if result.changes:
+        moved = "; ".join(f"{c.character.name} {c.before} → {c.after}" for c in result.changes)
+        messages.success(request, f"Fate points refreshed ({result.rule}): {moved}.")
+    elif result.fate_refresh == 0:
+        messages.info(request, "No agent gained fate points: this campaign's fate point refresh is 0.")
+    elif not result.unchanged:
+        messages.info(request, "This campaign has no active agents to refresh.")
+    if result.unchanged and result.fate_refresh > 0:
+        kept = "; ".join(f"{c.character.name} {c.before}" for c in result.unchanged)
+        messages.info(request, f"Already at or above the refresh level, unchanged: {kept}.")
+    return redirect("tempo-conflict-list", campaign.pk)
 
 
 @login_required

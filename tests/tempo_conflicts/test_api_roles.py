@@ -12,7 +12,13 @@ from tempo_conflicts import services
 from tempo_conflicts.models import Conflict, ConflictEvent
 
 ROLES = ("gm", "player", "other_player", "observer", "outsider", "anonymous")
-WALKED_ROUTES = {"api-tempo-roll", "api-tempo-conflicts", "api-tempo-conflict", "api-tempo-conflict-events"}
+WALKED_ROUTES = {
+    "api-tempo-roll",
+    "api-tempo-fate-refresh",
+    "api-tempo-conflicts",
+    "api-tempo-conflict",
+    "api-tempo-conflict-events",
+}
 
 
 @pytest.fixture
@@ -46,6 +52,13 @@ ENDPOINTS = [
         "/api/v1/characters/{agent}/tempo-rolls/",
         {"role": "soldier"},
         {**MEMBERS_INVOLVED, "gm": 201, "player": 201},
+    ),
+    (
+        "api-tempo-fate-refresh",
+        "post",
+        "/api/v1/campaigns/{c}/tempo/fate-refresh/",
+        None,
+        {**MEMBERS_INVOLVED, "gm": 200, "player": 403},
     ),
     (
         "api-tempo-conflicts",
@@ -105,17 +118,17 @@ def _fill(value, ids):
 def test_every_endpoint_answers_each_role_as_it_must(world, api, ids, role, endpoint):
     _, method, path, body, expected = endpoint
     client = api(None if role == "anonymous" else world.users[role])
-    rolls, events, conflicts = Roll.objects.count(), ConflictEvent.objects.count(), Conflict.objects.count()
+
+    def counts():
+        return tuple(m.objects.count() for m in (Roll, ConflictEvent, Conflict, AdvancementEntry))
+
+    before = counts()
     response = getattr(client, method)(_fill(path, ids), _fill(body, ids), format="json")
     assert response.status_code == expected[role], response.content
     if response.status_code >= 400:
         payload = response.json()
         assert payload["status"] == expected[role] and payload["errors"], payload
-        assert (Roll.objects.count(), ConflictEvent.objects.count(), Conflict.objects.count()) == (
-            rolls,
-            events,
-            conflicts,
-        )
+        assert counts() == before
 
 
 def test_the_walk_covers_every_tempo_route():
