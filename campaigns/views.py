@@ -28,6 +28,11 @@ from characters.models import Character
 from characters.systems import get_system
 
 ROLL_LOG_SIZE = 50
+# The roll fields the dice log shows or filters on.
+LOG_FIELDS = (
+    "campaign", "mission", "character", "roller", "kind", "count", "modifier", "faces", "kept", "total",
+    "purpose", "detail", "secret", "created_at",
+)  # fmt: skip
 
 
 def _errors_of(error: ValidationError) -> list[str]:
@@ -283,7 +288,13 @@ def _check_form(campaign, membership, request, data=None):
 
 
 def _roll_log(request, membership):
-    rolls = Roll.objects.visible_to(request.user, membership).select_related("roller", "mission", "character")
+    # Only what the log shows: a character's build and a closed mission's outcome are large JSON
+    # documents that each row would otherwise load and decode.
+    rolls = (
+        Roll.objects.visible_to(request.user, membership)
+        .select_related("roller", "mission", "character")
+        .only(*LOG_FIELDS, "roller__username", "mission__title", "character__name")
+    )
     mission, character = request.GET.get("mission"), request.GET.get("character")
     if mission and mission.isdigit():
         rolls = rolls.filter(mission_id=int(mission))

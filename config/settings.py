@@ -78,6 +78,9 @@ TEMPLATES = [
         },
     },
 ]
+# Django's form renderer with <select> written in Python (config/form_renderer.py: long selects
+# spent most of a page's rendering in per-option template includes).
+FORM_RENDERER = "config.form_renderer.SelectRenderer"
 
 # --- database ---------------------------------------------------------------------------------
 DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'dossier.sqlite3'}")}
