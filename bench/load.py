@@ -30,7 +30,9 @@ Two runs per target, because "20 concurrent clients" can mean two different thin
 
 Each line also gives the CPU gunicorn's processes spent per request (from /proc) and this
 generator's own CPU per request: on a shared machine latencies depend on what else runs, the
-CPU figures much less. Figures only: nothing here fails on a time.
+CPU figures much less. In the paced run gunicorn's idle work (worker heartbeats) and a colder CPU
+are spread over fewer requests, so its server CPU per request reads higher than at saturation.
+Figures only: nothing here fails on a time.
 """
 
 from __future__ import annotations
