@@ -14,6 +14,8 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from archive.problems import Checker, Problem, join
+
 #: What an engine raises on data of the wrong shape (it refuses bad values with RuleError).
 UNREADABLE = (KeyError, TypeError, ValueError, AttributeError, IndexError)
 
@@ -78,3 +80,39 @@ def record_usernames(data: Any, event_user_key: str) -> set:
             events = record.get("events") if isinstance(record.get("events"), list) else []
             names |= {event.get(event_user_key) for event in events if isinstance(event, dict)}
     return names
+
+
+def replay_mismatch(
+    path: str, replayed: Any, stored: Any, start: str = "the starting state"
+) -> list[Problem]:
+    """The problem when the state a record stores is not what its events fold to (already as JSON)."""
+    if replayed == stored:
+        return []
+    return [
+        Problem(
+            join(path, "state"),
+            f"does not equal {start} with the events replayed (differs in: "
+            f"{differences(replayed, stored)}); the file was changed by hand.",
+        )
+    ]
+
+
+def validate_records(
+    data: Any,
+    document: dict,
+    key: str,
+    limit: int,
+    structure: Callable[[Checker, Any, str, dict], None],
+    rules: Callable[[dict, str], list[Problem]],
+) -> list[Problem]:
+    """A section of play records: each record's structure, then (only if that holds) its rules."""
+    check = Checker()
+    if not check.array(data, key, limit):
+        return check.problems
+    for index, record in enumerate(data):
+        path = join(key, index)
+        before = len(check.problems)
+        structure(check, record, path, document)
+        if len(check.problems) == before:
+            check.problems.extend(rules(record, path))
+    return check.problems

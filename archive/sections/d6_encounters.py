@@ -232,13 +232,7 @@ def _check_rules(encounter: dict, path: str) -> list[Problem]:
         return refused.problems
     stored = engine_states.as_json(encounter.get("state") or {})
     if final != stored:
-        return [
-            Problem(
-                join(path, "state"),
-                "does not equal the setup with the events replayed (differs in: "
-                f"{engine_states.differences(final, stored)}); the file was changed by hand.",
-            )
-        ]
+        return engine_states.replay_mismatch(path, final, stored, start="the setup")
     status = encounter.get("status", Encounter.Status.RUNNING)
     ended = final.get("status") == "over"
     if status != Encounter.Status.SETUP and ended != (status == Encounter.Status.OVER):
@@ -249,16 +243,7 @@ def _check_rules(encounter: dict, path: str) -> list[Problem]:
 
 
 def validate(data, document) -> list[Problem]:
-    check = Checker()
-    if not check.array(data, KEY, MAX_ENCOUNTERS):
-        return check.problems
-    for index, encounter in enumerate(data):
-        path = join(KEY, index)
-        before = len(check.problems)
-        _structure(check, encounter, path, document)
-        if len(check.problems) == before:
-            check.problems.extend(_check_rules(encounter, path))
-    return check.problems
+    return engine_states.validate_records(data, document, KEY, MAX_ENCOUNTERS, _structure, _check_rules)
 
 
 # -- import -----------------------------------------------------------------------------------------

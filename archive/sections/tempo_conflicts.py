@@ -231,29 +231,14 @@ def _check_rules(conflict: dict, path: str) -> list[Problem]:
         return [Problem(join(path, "state"), f"the rules engine cannot read this state ({error}).")]
     stored = engine_states.as_json(conflict["state"])
     if final != stored:
-        return [
-            Problem(
-                join(path, "state"),
-                "does not equal the starting state with the events replayed (differs in: "
-                f"{engine_states.differences(final, stored)}); the file was changed by hand.",
-            )
-        ]
+        return engine_states.replay_mismatch(path, final, stored)
     if conflict.get("status", final.get("status")) != final.get("status"):
         return [Problem(join(path, "status"), f"the events end with status {final.get('status')!r}.")]
     return []
 
 
 def validate(data, document) -> list[Problem]:
-    check = Checker()
-    if not check.array(data, KEY, MAX_CONFLICTS):
-        return check.problems
-    for index, conflict in enumerate(data):
-        path = join(KEY, index)
-        before = len(check.problems)
-        _structure(check, conflict, path, document)
-        if len(check.problems) == before:
-            check.problems.extend(_check_rules(conflict, path))
-    return check.problems
+    return engine_states.validate_records(data, document, KEY, MAX_CONFLICTS, _structure, _check_rules)
 
 
 # -- import -----------------------------------------------------------------------------------------
