@@ -54,6 +54,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import world
+
 ROOT = Path(__file__).resolve().parent.parent
 VENV_BIN = ROOT / ".venv" / "bin"
 HOST = "127.0.0.1"
@@ -61,65 +63,38 @@ CLIENTS = int(os.environ.get("LOAD_CLIENTS", "20"))
 SECONDS = float(os.environ.get("LOAD_SECONDS", "8"))
 REQUESTS = int(os.environ.get("LOAD_REQUESTS", "3000"))
 WORKERS = int(os.environ.get("LOAD_WORKERS", "2"))
-AGENT_ID = "AGENT-ID"  # stands for the seeded agent's id in request bodies
 THREADS = int(os.environ.get("LOAD_THREADS", "1"))  # >1 runs gunicorn's gthread worker class
 THINK = float(os.environ.get("LOAD_THINK", "1.0"))  # the paced run's mean think time, seconds
 PACED_SECONDS = float(os.environ.get("LOAD_PACED_SECONDS", "30"))  # ~600 requests per target
 
-# Run by `manage.py shell -c` in the benchmark's environment; prints the ids and credentials.
+# Run by `manage.py shell -c` in the benchmark's environment (cwd: the project): seeds bench/world.py's
+# campaign, counts each target's SQL queries, and prints the ids and credentials as JSON.
 SEED = """
-import json, random
-from django.contrib.auth import get_user_model
-from django.test import Client
-from rest_framework.authtoken.models import Token
+import json, sys
+sys.path.insert(0, "bench")
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
-from campaigns import services
-from campaigns.models import Membership, Mission, Role
-from characters import services as character_services
-from sheets import services as sheet_services
-from sheets.tasks import run_render
-from tests.characters.conftest import agent_choices
+from world import seed, targets
 
-suffix = "{suffix}"
-User = get_user_model()
-gm = User.objects.create_user(f"load-gm-{{suffix}}", password="load-bench-password")
-player = User.objects.create_user(f"load-player-{{suffix}}", password="load-bench-password")
-campaign = services.create_campaign(gm, name=f"Load {{suffix}}", system="timemaster")
-membership = Membership.objects.create(campaign=campaign, user=player, role=Role.PLAYER)
-missions = [Mission.objects.create(campaign=campaign, title=f"Mission {{i}}") for i in range(5)]
-rng = random.Random(9)
-for i in range(200):
-    services.record_roll(
-        membership, kind="d10", count=3, purpose=f"roll {{i}}", mission=missions[i % 5], rng=rng
-    )
-agent = character_services.finalize(
-    character_services.create_draft(campaign, player, choices=agent_choices(name="Load Agent")),
-    is_gm=True,
-    rng=random.Random(3),
-)
-render, _ = sheet_services.request_render(player, "character", campaign, membership, agent, "letter")
-assert run_render(render.pk) == "done", "the seed could not render the sheet"
+ids = seed("load")
 client = Client(HTTP_HOST="127.0.0.1", HTTP_X_FORWARDED_PROTO="https")  # as gunicorn sees it
-client.force_login(player)
-token = Token.objects.create(user=player).key
-queries = {{}}
-for label, method, path, body in {probes}:
-    path = path.format(campaign=campaign.pk, agent=agent.pk)
-    body = body.replace('"{agent_id}"', str(agent.pk)) if body else body
+client.force_login(ids["player"])
+queries = {}
+for label, method, path, body, _expect, auth in targets(ids["campaign"], ids["agent"]):
     call = getattr(client, method.lower())
-    extra = {{"HTTP_AUTHORIZATION": f"Token {{token}}"}} if path.startswith("/api/") else {{}}
+    extra = {"HTTP_AUTHORIZATION": f"Token {ids['token']}"} if auth == "token" else {}
     call(path, body, content_type="application/json", **extra) if body else call(path, **extra)  # warm
     with CaptureQueriesContext(connection) as captured:
         response = call(path, body, content_type="application/json", **extra) if body else call(path, **extra)
     queries[label] = [response.status_code, len(captured)]
-print(json.dumps({{
-    "campaign": campaign.pk,
-    "agent": agent.pk,
-    "token": token,
+print(json.dumps({
+    "campaign": ids["campaign"],
+    "agent": ids["agent"],
+    "token": ids["token"],
     "session": client.cookies["sessionid"].value,
     "queries": queries,
-}}))
+}))
 """
 
 
@@ -272,25 +247,6 @@ def report(target: Target) -> str:
     return line
 
 
-def target_specs(roll_body: str, sheet_body: str) -> list[tuple[str, str, str, str | None, int, str]]:
-    """(label, method, path with {campaign}/{agent}, JSON body, expected status, auth)."""
-    return [
-        ("page: campaign", "GET", "/campaigns/{campaign}/", None, 200, "cookie"),
-        ("page: character", "GET", "/characters/{agent}/", None, 200, "cookie"),
-        ("api: campaign detail", "GET", "/api/v1/campaigns/{campaign}/", None, 200, "token"),
-        ("api: roll log (200+ rolls)", "GET", "/api/v1/campaigns/{campaign}/rolls/", None, 200, "token"),
-        ("api: POST a roll", "POST", "/api/v1/campaigns/{campaign}/rolls/", roll_body, 201, "token"),
-        (
-            "api: POST sheet (rendered)",
-            "POST",
-            "/api/v1/campaigns/{campaign}/sheets/",
-            sheet_body,
-            200,
-            "token",
-        ),
-    ]
-
-
 def main(database_url: str | None = None, debug: bool = False) -> None:
     """On the database given, or else on SQLite and then on a scratch PostgreSQL database when the
     server at POSTGRES_ADMIN_URL answers (bench/run_all.py calls it so; other benches there set
@@ -347,15 +303,9 @@ def run_on(database_url: str | None, debug: bool) -> None:
         run_checked([python, "manage.py", "migrate", "--noinput", "-v", "0"], env)
         if not debug:
             run_checked([python, "manage.py", "collectstatic", "--noinput", "-v", "0"], env)
-        roll_body = json.dumps({"kind": "d6", "count": 2, "purpose": "load"})
-        sheet_body = json.dumps({"kind": "character", "character": AGENT_ID})
-        specs = target_specs(roll_body, sheet_body)
-        probes = [(label, method, path, body) for label, method, path, body, _, _ in specs]
-        seed = SEED.format(suffix=uuid.uuid4().hex[:8], probes=repr(probes), agent_id=AGENT_ID)
         seeded = json.loads(
-            run_checked([python, "manage.py", "shell", "-c", seed], env).strip().splitlines()[-1]
+            run_checked([python, "manage.py", "shell", "-c", SEED], env).strip().splitlines()[-1]
         )
-        ids = {"campaign": seeded["campaign"], "agent": seeded["agent"]}
         # As behind the TLS-terminating proxy production has (settings.SECURE_PROXY_SSL_HEADER).
         proxy = {} if debug else {"X-Forwarded-Proto": "https"}
         auth = {
@@ -363,12 +313,11 @@ def run_on(database_url: str | None, debug: bool) -> None:
             "cookie": {"Cookie": f"sessionid={seeded['session']}", **proxy},
         }
         targets = []
-        for label, method, path, body, expect, how in specs:
+        for label, method, path, body, expect, how in world.targets(seeded["campaign"], seeded["agent"]):
             headers = dict(auth[how])
             if body is not None:
                 headers["Content-Type"] = "application/json"
-            payload = body.replace(f'"{AGENT_ID}"', str(ids["agent"])).encode() if body else None
-            targets.append(Target(label, method, path.format(**ids), expect, headers, payload))
+            targets.append(Target(label, method, path, expect, headers, body.encode() if body else None))
 
         errors = 0
         port = free_port()

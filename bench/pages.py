@@ -6,9 +6,9 @@
     .venv/bin/python bench/run_all.py pages               # as `make bench` runs it
 
 Runs with Django's test client (no network) on a scratch SQLite database (or the PostgreSQL
-database DATABASE_URL names: create it first), seeded as bench/load.py seeds its own: a campaign
-with five missions and 200 rolls, a finished TIMEMASTER agent whose sheet is rendered once. The
-targets are bench/load.py's. CPU time (time.process_time) is what a request costs a core, so it is
+database DATABASE_URL names: create it first), seeded by bench/world.py as bench/load.py seeds
+its own: a campaign with five missions and 200 rolls, a finished TIMEMASTER agent whose sheet is
+rendered once. The targets are bench/load.py's, and the dice page. CPU time (time.process_time) is what a request costs a core, so it is
 the figure to compare before/after a change on a busy machine; bench/load.py is the place for
 concurrent clients against gunicorn. By default it runs as production does: DEBUG off, collected
 static files, requests marked as arriving through the TLS proxy. Figures only.
@@ -20,10 +20,8 @@ import argparse
 import cProfile
 import gc
 import io
-import json
 import os
 import pstats
-import random
 import statistics
 import sys
 import tempfile
@@ -32,6 +30,7 @@ import uuid
 from pathlib import Path
 
 from timing import summary
+from world import seed, targets
 
 ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
@@ -61,57 +60,6 @@ def setup_django(var_dir: str, *, debug: bool, database_url: str | None) -> None
             call_command("collectstatic", "--noinput", verbosity=0)
 
 
-def seed() -> dict:
-    """The seed of bench/load.py: a player's campaign with missions, rolls and a rendered agent."""
-    from django.contrib.auth import get_user_model
-    from rest_framework.authtoken.models import Token
-
-    from campaigns import services
-    from campaigns.models import Membership, Mission, Role
-    from characters import services as character_services
-    from sheets import services as sheet_services
-    from sheets.tasks import run_render
-    from tests.characters.conftest import agent_choices
-
-    suffix = uuid.uuid4().hex[:8]
-    User = get_user_model()
-    gm = User.objects.create_user(f"bench-gm-{suffix}", password="bench-password")
-    player = User.objects.create_user(f"bench-player-{suffix}", password="bench-password")
-    campaign = services.create_campaign(gm, name=f"Bench {suffix}", system="timemaster")
-    membership = Membership.objects.create(campaign=campaign, user=player, role=Role.PLAYER)
-    missions = [Mission.objects.create(campaign=campaign, title=f"Mission {i}") for i in range(5)]
-    rng = random.Random(9)
-    for i in range(200):
-        services.record_roll(
-            membership, kind="d10", count=3, purpose=f"roll {i}", mission=missions[i % 5], rng=rng
-        )
-    agent = character_services.finalize(
-        character_services.create_draft(campaign, player, choices=agent_choices(name="Bench Agent")),
-        is_gm=True,
-        rng=random.Random(3),
-    )
-    render, _ = sheet_services.request_render(player, "character", campaign, membership, agent, "letter")
-    assert run_render(render.pk) == "done", "the seed could not render the sheet"
-    token = Token.objects.create(user=player).key
-    return {"player": player, "campaign": campaign.pk, "agent": agent.pk, "token": token}
-
-
-def targets(ids: dict) -> list[tuple[str, str, str, str | None, int, str]]:
-    """(label, method, path, JSON body, expected status, auth): bench/load.py's targets."""
-    c, a = ids["campaign"], ids["agent"]
-    roll = json.dumps({"kind": "d6", "count": 2, "purpose": "load"})
-    sheet = json.dumps({"kind": "character", "character": a})
-    return [
-        ("page: campaign", "get", f"/campaigns/{c}/", None, 200, "cookie"),
-        ("page: character", "get", f"/characters/{a}/", None, 200, "cookie"),
-        ("page: dice log", "get", f"/campaigns/{c}/dice/", None, 200, "cookie"),
-        ("api: campaign detail", "get", f"/api/v1/campaigns/{c}/", None, 200, "token"),
-        ("api: roll log (200+ rolls)", "get", f"/api/v1/campaigns/{c}/rolls/", None, 200, "token"),
-        ("api: POST a roll", "post", f"/api/v1/campaigns/{c}/rolls/", roll, 201, "token"),
-        ("api: POST sheet (rendered)", "post", f"/api/v1/campaigns/{c}/sheets/", sheet, 200, "token"),
-    ]
-
-
 def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv or [])
     with tempfile.TemporaryDirectory(prefix="dossier-bench-") as var_dir:
@@ -135,13 +83,13 @@ def main(argv: list[str] | None = None) -> None:
 
         gc.callbacks.append(on_gc)
         print(f"   {connection.vendor}, {mode}, {args.repeat} requests per target; CPU = process time")
-        for label, method, path, body, expect, how in targets(ids):
+        for label, method, path, body, expect, how in targets(ids["campaign"], ids["agent"], dice_page=True):
             extra = {"HTTP_AUTHORIZATION": f"Token {ids['token']}"} if how == "token" else {}
             if how == "token":
                 extra["HTTP_ACCEPT"] = "application/json"
 
             def call(method=method, path=path, body=body, expect=expect, extra=extra):
-                send = getattr(client, method)
+                send = getattr(client, method.lower())
                 response = (
                     send(path, body, content_type="application/json", **extra)
                     if body
