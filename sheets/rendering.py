@@ -163,20 +163,27 @@ def render_pdf(
     rendered_at: datetime | None = None,
 ) -> RenderedPDF:
     """Lay out ``pages`` as one document and return the PDF bytes and its page count."""
+    fetcher = SheetAssetFetcher()
+    with _collector_paused():
+        document = _layout(
+            pages, title=title, author=author, paper=paper, rendered_at=rendered_at, fetcher=fetcher
+        )
+        pdf = document.write_pdf()
+        page_count = len(document.pages)
+        del document
+    return RenderedPDF(pdf=pdf, pages=page_count, fetcher=fetcher)
+
+
+def _layout(pages: list[SheetPage], *, title: str, author: str, paper: str, rendered_at, fetcher):
+    """The laid-out WeasyPrint document of ``pages`` (one document, however many sheets)."""
     if paper not in PAPER_SIZES:
         raise ValueError(f"unknown paper size {paper!r}")
     if not pages:
         raise ValueError("a document needs at least one sheet")
     font_config, stylesheet = _Shared.stylesheet(paper)
-    fetcher = SheetAssetFetcher()
     source = document_html(pages, title=title, author=author, rendered_at=rendered_at)
-    with _collector_paused():
-        html = HTML(string=source, base_url=STYLESHEET.as_uri(), url_fetcher=fetcher)
-        document = html.render(stylesheets=[stylesheet], font_config=font_config)
-        pdf = document.write_pdf()
-        page_count = len(document.pages)
-        del document, html
-    return RenderedPDF(pdf=pdf, pages=page_count, fetcher=fetcher)
+    html = HTML(string=source, base_url=STYLESHEET.as_uri(), url_fetcher=fetcher)
+    return html.render(stylesheets=[stylesheet], font_config=font_config)
 
 
 @contextmanager
@@ -220,8 +227,7 @@ def count_text_boxes(pages: list[SheetPage], paper: str = "letter") -> int:
     """How many runs of text the layout of ``pages`` sets (bench/sheets.py's text floor reads it)."""
     from weasyprint.formatting_structure.boxes import TextBox
 
-    font_config, stylesheet = _Shared.stylesheet(paper)
-    source = document_html(pages, title="count", author="count")
-    html = HTML(string=source, base_url=STYLESHEET.as_uri(), url_fetcher=SheetAssetFetcher())
-    document = html.render(stylesheets=[stylesheet], font_config=font_config)
+    document = _layout(
+        pages, title="count", author="count", paper=paper, rendered_at=None, fetcher=SheetAssetFetcher()
+    )
     return sum(isinstance(box, TextBox) for page in document.pages for box in page._page_box.descendants())
