@@ -8,9 +8,9 @@
 Runs with Django's test client (no network) on a scratch SQLite database (or the PostgreSQL
 database DATABASE_URL names: create it first), seeded by bench/world.py as bench/load.py seeds
 its own: a campaign with five missions and 200 rolls, a finished TIMEMASTER agent whose sheet is
-rendered once. The targets are bench/load.py's, and the dice page. CPU time (time.process_time) is what a request costs a core, so it is
-the figure to compare before/after a change on a busy machine; bench/load.py is the place for
-concurrent clients against gunicorn. By default it runs as production does: DEBUG off, collected
+rendered once. The targets are bench/load.py's, and the dice page. CPU time (time.process_time)
+is what a request costs a core, so it is the figure to compare before/after a change on a busy
+machine; bench/load.py is the place for concurrent clients against gunicorn. By default it runs as production does: DEBUG off, collected
 static files, requests marked as arriving through the TLS proxy. Figures only.
 """
 
