@@ -10,8 +10,9 @@ database DATABASE_URL names: create it first), seeded by bench/world.py as bench
 its own: a campaign with five missions and 200 rolls, a finished TIMEMASTER agent whose sheet is
 rendered once. The targets are bench/load.py's, and the dice page. CPU time (time.process_time)
 is what a request costs a core, so it is the figure to compare before/after a change on a busy
-machine; bench/load.py is the place for concurrent clients against gunicorn. By default it runs as production does: DEBUG off, collected
-static files, requests marked as arriving through the TLS proxy. Figures only.
+machine; bench/load.py is the place for concurrent clients against gunicorn. By default it runs
+as production does: DEBUG off, collected static files, requests marked as arriving through the
+TLS proxy. Figures only.
 """
 
 from __future__ import annotations
