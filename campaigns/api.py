@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.shortcuts import get_object_or_404
+from django_filters import rest_framework as filters
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import api_view, permission_classes
@@ -11,9 +12,9 @@ from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 
 from campaigns import services
-from campaigns.access import get_campaign_for_user, require
+from campaigns.access import get_campaign_for_user, get_membership, require
 from campaigns.api_missions import MissionViewSet  # noqa: F401  (registered in config/urls.py)
-from campaigns.models import Campaign, Invitation, Membership, Role, Roll
+from campaigns.models import Campaign, Invitation, Membership, Mission, Role, Roll
 from characters.models import Character
 from characters.systems import SYSTEM_CHOICES, all_systems
 from characters.systems.dice import ROLLER_KINDS
@@ -178,6 +179,38 @@ class RollRequestSerializer(serializers.Serializer):
     character = serializers.IntegerField(required=False, allow_null=True, min_value=1)
 
 
+# --- filters ---------------------------------------------------------------------------------------
+def _route_membership(request) -> Membership:
+    """The asking user's membership of the campaign in the route (404 for anyone else)."""
+    return get_membership(request.user, request.parser_context["kwargs"]["campaign_pk"])
+
+
+def _campaign_missions(request):
+    if request is None:  # the schema generator builds the filterset without a request
+        return Mission.objects.none()
+    return Mission.objects.filter(campaign_id=_route_membership(request).campaign_id)
+
+
+def _campaign_characters(request):
+    if request is None:
+        return Character.objects.none()
+    membership = _route_membership(request)
+    return Character.objects.visible_to(request.user).filter(campaign_id=membership.campaign_id)
+
+
+class RollFilter(filters.FilterSet):
+    """The dice log's filters. Their choices are the records of the route's campaign that the asking
+    user may see, in the browsable form and in the query: a foreign id is refused exactly like a
+    missing one, and no other campaign's names are listed."""
+
+    mission = filters.ModelChoiceFilter(queryset=_campaign_missions)
+    character = filters.ModelChoiceFilter(queryset=_campaign_characters)
+
+    class Meta:
+        model = Roll
+        fields = ["mission", "character"]
+
+
 # --- views -----------------------------------------------------------------------------------------
 class CampaignViewSet(
     mixins.ListModelMixin, mixins.CreateModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet
@@ -292,7 +325,7 @@ class RollViewSet(viewsets.GenericViewSet, mixins.ListModelMixin, mixins.Retriev
     lookup_value_regex = r"[0-9]{1,18}"  # ids beyond 64 bits are 404, not an overflow
     serializer_class = RollSerializer
     queryset = Roll.objects.none()
-    filterset_fields = ["mission", "character"]
+    filterset_class = RollFilter
 
     def get_queryset(self):
         _, membership = get_campaign_for_user(self.request.user, self.kwargs["campaign_pk"])
@@ -307,7 +340,7 @@ class RollViewSet(viewsets.GenericViewSet, mixins.ListModelMixin, mixins.Retriev
     def filter_queryset(self, queryset):
         # Building the filterset costs more than the rest of the query; with none of its parameters
         # in the request it filters nothing and refuses nothing, so it is built only when one is.
-        if not any(name in self.request.query_params for name in self.filterset_fields):
+        if not any(name in self.request.query_params for name in RollFilter.Meta.fields):
             return queryset
         return super().filter_queryset(queryset)
 
