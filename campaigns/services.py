@@ -111,6 +111,9 @@ def accept_invitation(user, code: str) -> Membership:
     return Membership.objects.create(campaign=invitation.campaign, user=user, role=Role.PLAYER)
 
 
+OWN_CHARACTERS_ONLY = "A player attaches rolls to their own characters only; the game master to any."
+
+
 def record_roll(
     membership: Membership,
     *,
@@ -130,6 +133,8 @@ def record_roll(
     (a check reads its margin and result off the rolled number)."""
     if secret and not membership.is_gm:
         raise PermissionDenied("Only the game master can roll in secret.")
+    if character is not None and not membership.is_gm and character.owner_id != membership.user_id:
+        raise ValidationError({"character": OWN_CHARACTERS_ONLY})
     spec = ROLLER_KINDS.get(kind)
     if spec is None:
         raise ValidationError(

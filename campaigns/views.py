@@ -248,6 +248,8 @@ def join(request, code):
 # --- dice ------------------------------------------------------------------------------------------
 def _roll_form(campaign, membership, request, data=None):
     characters = Character.objects.visible_to(request.user).filter(campaign=campaign).only("id", "name")
+    if not membership.is_gm:  # a player attaches rolls to their own characters (services.record_roll)
+        characters = characters.filter(owner=request.user)
     return RollForm(
         data,
         missions=campaign.missions.only("id", "title", "campaign"),
@@ -344,10 +346,13 @@ def dice(request, pk):
                     if data["character"]
                     else None,
                 )
-            except (ValidationError, PermissionDenied) as error:
-                messages_ = _errors_of(error) if isinstance(error, ValidationError) else [str(error)]
-                for message in messages_:
-                    form.add_error(None, message)
+            except ValidationError as error:
+                for field, problems in error.message_dict.items():
+                    for problem in problems:
+                        form.add_error(field if field in form.fields else None, problem)
+                status = 400
+            except PermissionDenied as error:
+                form.add_error(None, str(error))
                 status = 400
             else:
                 form = None  # a fresh form after a roll
