@@ -10,6 +10,7 @@ from django.db.models import F
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST
 
 from campaigns import checks, services
@@ -45,6 +46,16 @@ def _errors_of(error: ValidationError) -> list[str]:
 
 
 # --- accounts -------------------------------------------------------------------------------------
+def safe_next(request) -> str | None:
+    """The ``next`` the request asks to go to after the form, if it stays on this site (Django's
+    url_has_allowed_host_and_scheme: no other host, no javascript: or other scheme), else None."""
+    target = request.POST.get("next") or request.GET.get("next")
+    allowed = url_has_allowed_host_and_scheme(
+        target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    )
+    return target if allowed else None
+
+
 @require_http_methods(["GET", "POST"])
 def signup(request):
     form = SignupForm(request.POST or None)
@@ -53,7 +64,7 @@ def signup(request):
             user = form.save()
             login(request, user)
             messages.success(request, f"Welcome, {user.username}.")
-            return redirect(request.GET.get("next") or "campaign-list")
+            return redirect(safe_next(request) or "campaign-list")
         return render(request, "registration/signup.html", {"form": form}, status=400)
     return render(request, "registration/signup.html", {"form": form})
 
