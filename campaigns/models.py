@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from datetime import timedelta
+from typing import Any
 
 from django.conf import settings as django_settings
 from django.core.validators import MaxValueValidator, MinValueValidator
@@ -249,19 +251,39 @@ class SignificanceEntry(models.Model):
         raise ValueError("The significance tally is append-only: reverse an entry instead of deleting it.")
 
 
+#: Rolls a game system shows only to some members: system key -> function(user, membership) giving
+#: a Q of the rolls of that membership's campaign the (non-GM) user may not see, or None. A system
+#: app registers its rule from its AppConfig.ready() (tempo_conflicts: a conflict's rolls only to
+#: the players whose agents take part, as the conflict page).
+HIDDEN_ROLLS: dict[str, Callable[[Any, Membership], models.Q | None]] = {}
+
+
+def _hidden_rolls(user, membership: Membership) -> models.Q | None:
+    rule = HIDDEN_ROLLS.get(membership.campaign.system)
+    return rule(user, membership) if rule is not None else None
+
+
 class RollQuerySet(models.QuerySet):
     def visible_to(self, user, membership: Membership | None = None):
-        """GMs see every roll of their campaigns; everyone else sees only the open ones."""
+        """GMs see every roll of their campaigns; everyone else sees only the open ones, less those
+        their system keeps from them (HIDDEN_ROLLS)."""
         if not user.is_authenticated:
             return self.none()
         if membership is not None:
             qs = self.filter(campaign_id=membership.campaign_id)
-            return qs if membership.is_gm else qs.filter(secret=False)
-        gm_of = Membership.objects.filter(user=user, role=Role.GM).values("campaign_id")
-        member_of = Membership.objects.filter(user=user).values("campaign_id")
-        return self.filter(campaign_id__in=member_of).filter(
-            models.Q(secret=False) | models.Q(campaign_id__in=gm_of)
-        )
+            if membership.is_gm:
+                return qs
+            hidden = _hidden_rolls(user, membership)
+            qs = qs.filter(secret=False)
+            return qs.exclude(hidden) if hidden is not None else qs
+        visible = models.Q(pk__in=[])
+        for member in Membership.objects.filter(user=user).select_related("campaign"):
+            mine = models.Q(campaign_id=member.campaign_id)
+            if not member.is_gm:
+                hidden = _hidden_rolls(user, member)
+                mine &= models.Q(secret=False) & (~hidden if hidden is not None else models.Q())
+            visible |= mine
+        return self.filter(visible)
 
 
 class Roll(models.Model):

@@ -4,3 +4,10 @@ from django.apps import AppConfig
 class TempoConflictsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "tempo_conflicts"
+
+    def ready(self):
+        from campaigns.models import HIDDEN_ROLLS
+        from tempo_conflicts.services import hidden_conflict_rolls
+
+        # A conflict's rolls reach the dice log's readers only as the conflict page does.
+        HIDDEN_ROLLS["tempo"] = hidden_conflict_rolls

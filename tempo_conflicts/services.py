@@ -16,6 +16,7 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
+from django.db.models import Q
 
 from campaigns.models import Membership, Role, Roll
 from characters import services as character_services
@@ -30,6 +31,7 @@ from characters.systems.tempo.modules import get_module
 from characters.systems.tempo.settings import resolved
 from tempo_conflicts.models import Conflict, ConflictEvent, Participant
 
+CONFLICT_KEY = "conflict"  # the key of a conflict roll's detail that names its conflict
 ROLL_KIND = "tempo"  # campaigns.Roll.kind of a Tempo roll (3d6 + rating with bonus/penalty dice)
 MAX_PURPOSE = 120
 SIDE_KEYS = ("a", "b")
@@ -60,10 +62,16 @@ def _purpose(result, purpose: str) -> str:
     return text[:200]
 
 
-def _record(membership: Membership, result, *, character=None, purpose: str = "", secret=False) -> Roll:
+def _record(
+    membership: Membership, result, *, character=None, purpose: str = "", secret=False, conflict=None
+) -> Roll:
     """One Tempo roll as a row of the campaign's dice log: the fresh faces, the kept dice, the
-    total and the whole engine result (band, narrator, explanation) in ``detail``."""
+    total and the whole engine result (band, narrator, explanation) in ``detail``. A conflict's roll
+    names its conflict there (``detail.conflict``): only who may see the conflict sees it in the log
+    (hidden_conflict_rolls)."""
     data = result.as_dict()
+    if conflict is not None:
+        data[CONFLICT_KEY] = conflict.pk
     return Roll.objects.create(
         campaign=membership.campaign,
         character=character,
@@ -78,6 +86,21 @@ def _record(membership: Membership, result, *, character=None, purpose: str = ""
         detail=data,
         secret=secret,
     )
+
+
+def hidden_conflict_rolls(user, membership: Membership) -> Q | None:
+    """The rolls of conflicts this member may not see (registered in campaigns.models.HIDDEN_ROLLS):
+    a conflict is the GM's and its players' (access.get_conflict_for_user answers anyone else 403),
+    so its rolls in the dice log are theirs too. An observer sees no conflict's rolls."""
+    if membership.role == Role.GM:
+        return None
+    conflicts = Conflict.objects.filter(campaign_id=membership.campaign_id)
+    if membership.role == Role.PLAYER:
+        conflicts = conflicts.exclude(participants__character__owner=user)
+    hidden = list(conflicts.values_list("pk", flat=True))
+    if not hidden:
+        return None
+    return Q(detail__has_key=CONFLICT_KEY) & Q(**{f"detail__{CONFLICT_KEY}__in": hidden})
 
 
 MAX_MODIFIER = 20  # a sanity bound (the rules speak of +1 to +3), keeps totals in the log's columns
@@ -387,7 +410,9 @@ def _roll_side(membership: Membership, conflict: Conflict, key: str, spec: Any, 
     except RuleError as error:
         raise violations_error(error.violations, prefix=f"{where}.") from None
     secret = side["controlled_by"] == "gm" and not settings["reveal_npc_rolls"]
-    row = _record(membership, result, character=character, purpose=f"{conflict.title}", secret=secret)
+    row = _record(
+        membership, result, character=character, purpose=f"{conflict.title}", secret=secret, conflict=conflict
+    )
     return {**result.as_dict(), "log_roll": row.pk}
 
 

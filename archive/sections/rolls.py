@@ -13,6 +13,7 @@ from campaigns.models import Roll
 
 KEY = "rolls"
 ENCOUNTERS = "d6_encounters"
+CONFLICT = "conflict"  # tempo_conflicts.services.CONFLICT_KEY (rolls come before conflicts)
 MAX_ROLLS = 200_000
 MAX_DICE = 1000
 
@@ -42,7 +43,11 @@ def export(campaign, refs) -> list[dict]:
 
 
 def _encounter_by(detail, find):
-    """``detail`` with its D6 encounter (an id or a position) turned into the other with ``find``."""
+    """``detail`` with its D6 encounter (an id or a position) turned into the other with ``find``.
+    A Tempo conflict's roll names its conflict by database id (``conflict``): never carried in or
+    out; the conflict's events name the roll (``log_roll``), and its import names it again."""
+    if isinstance(detail, dict) and CONFLICT in detail:
+        detail = {k: v for k, v in detail.items() if k != CONFLICT}
     if not isinstance(detail, dict) or "encounter" not in detail:
         return detail
     found = detail["encounter"]

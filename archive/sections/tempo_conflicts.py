@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from archive import engine_states, timestamps
 from archive.problems import ArchiveRefused, Checker, Problem, join, length_of
+from campaigns.models import Roll
 from characters.systems import RuleError
 from characters.systems.tempo import conflict as engine
 from tempo_conflicts.models import Conflict, ConflictEvent, Participant
-from tempo_conflicts.services import summary_of
+from tempo_conflicts.services import CONFLICT_KEY, summary_of
 
 KEY = "tempo_conflicts"
 SYSTEM = "tempo"
@@ -295,5 +296,19 @@ def load(campaign, data, refs) -> None:
     events = ConflictEvent.objects.bulk_create([e for _, e in made_events], batch_size=1000)
     for position, row in enumerate(conflicts):
         refs.made(KEY, position, row)
+    _name_conflicts_in_rolls(conflicts, data, refs)
     timestamps.restore_created_at(Conflict, conflicts, [c.get("created_at") for c in data])
     timestamps.restore_created_at(ConflictEvent, events, stamps)
+
+
+def _name_conflicts_in_rolls(conflicts: list[Conflict], data, refs) -> None:
+    """Each dice-log roll a conflict's events point at (``log_roll``) names that conflict again
+    (``detail.conflict``): the dice log shows a conflict's rolls only to who may see the conflict."""
+    named = []
+    for row, conflict in zip(conflicts, data, strict=True):
+        for position in engine_states.values_of(conflict["events"], LOG_ROLL):
+            roll = refs.row("rolls", position) if isinstance(position, int) else None
+            if roll is not None:
+                roll.detail = {**roll.detail, CONFLICT_KEY: row.pk}
+                named.append(roll)
+    Roll.objects.bulk_update(named, ["detail"], batch_size=1000)

@@ -123,10 +123,13 @@ def d6_rows(campaign) -> list[dict]:
 
 def play_rows(campaign) -> dict:
     d6_names = dict(Encounter.objects.filter(campaign=campaign).values_list("pk", "name"))
+    conflict_names = dict(Conflict.objects.filter(campaign=campaign).values_list("pk", "title"))
     rows = campaign_rows(campaign)
     for roll in rows["rolls"]:  # a D6 roll names its encounter by id: compare the encounter's name
         if isinstance(roll["detail"], dict) and "encounter" in roll["detail"]:
             roll["detail"]["encounter"] = d6_names.get(roll["detail"]["encounter"])
+        if isinstance(roll["detail"], dict) and "conflict" in roll["detail"]:  # a Tempo conflict's, too
+            roll["detail"]["conflict"] = conflict_names.get(roll["detail"]["conflict"])
     return {**rows, "ttk_runs": ttk_rows(campaign), "tempo": tempo_rows(campaign), "d6": d6_rows(campaign)}
 
 
@@ -171,6 +174,16 @@ def test_tempo_conflicts_round_trip_field_by_field(world, play_campaign):
     running = copy_.tempo_conflicts.get(title="The checkpoint")
     copied_roll = Roll.objects.get(pk=running.state["log"][0]["results"]["a"]["log_roll"])
     assert copied_roll.campaign == copy_
+    # A conflict's roll names its conflict (the dice log shows it only to who sees the conflict):
+    # the archive carries no database id for it; the import names the new conflict again.
+    assert not any("conflict" in roll["detail"] for roll in document["rolls"])
+    assert copied_roll.detail["conflict"] == running.pk
+    named = Roll.objects.filter(campaign=copy_, detail__has_key="conflict").count()
+    assert (
+        named
+        == Roll.objects.filter(campaign=campaign, detail__has_key="conflict").count()
+        == len(set(log_rolls))
+    )
 
 
 def test_d6_encounters_round_trip_field_by_field(world, play_campaign):
