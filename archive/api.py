@@ -105,7 +105,10 @@ def import_character(request: Request, campaign_pk: str) -> Response:
     campaign, _ = access.campaign_for_gm(request.user, campaign_pk)
     try:
         owner = _owner(request, campaign, request.user)
-        character = services.import_character(_raw_archive(request), campaign, owner, request.user)
+        warnings: list[str] = []
+        character = services.import_character(
+            _raw_archive(request), campaign, owner, request.user, warnings=warnings
+        )
     except ArchiveRefused as error:
         return refused(error)
     body = {
@@ -113,6 +116,7 @@ def import_character(request: Request, campaign_pk: str) -> Response:
         "name": character.name,
         "revision": character.revision,
         "owner": owner.username,
+        "warnings": warnings,
     }
     return Response(body, status=status.HTTP_201_CREATED)
 
@@ -136,13 +140,19 @@ def export_campaign(request: Request, campaign_pk: str) -> Response:
         400: OpenApiResponse(description="Refused, with every problem (JSON path + message)"),
         413: OpenApiResponse(description="Larger than the archive limit"),
     },
-    description="Make a new campaign from an archive; whoever imports it is its game master.",
+    description=(
+        "Make a new campaign from an archive; whoever imports it is its game master and only member. "
+        "``warnings`` lists the people the archive names who were left out (invite them after)."
+    ),
 )
 @api_view(["POST"])
 @parser_classes(PARSERS)
 def import_campaign(request: Request) -> Response:
+    """The one view of an API campaign import (a rate limit decorates it as a whole)."""
+    warnings: list[str] = []
     try:
-        campaign = services.import_campaign(_raw_archive(request), request.user)
+        campaign = services.import_campaign(_raw_archive(request), request.user, warnings=warnings)
     except ArchiveRefused as error:
         return refused(error)
-    return Response({"id": campaign.pk, "name": campaign.name}, status=status.HTTP_201_CREATED)
+    body = {"id": campaign.pk, "name": campaign.name, "warnings": warnings}
+    return Response(body, status=status.HTTP_201_CREATED)

@@ -12,6 +12,8 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from django.conf import settings
+
 from archive.problems import ArchiveRefused, Problem
 
 CHARACTER = "dossier.character"
@@ -25,20 +27,72 @@ UPGRADES: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
 #: The oldest version still read (every later one reaches FORMAT_VERSION through UPGRADES).
 OLDEST_VERSION = 1
 
-#: Refused before parsing. Years of a group's dice log fit well below it; 20 MB does not pass.
-MAX_ARCHIVE_BYTES = 16 * 1024 * 1024
+
+def max_archive_bytes() -> int:
+    """Refused before parsing (settings.ARCHIVE_MAX_BYTES): years of a group's play fit below it."""
+    return settings.ARCHIVE_MAX_BYTES
+
+
+def limit_mb() -> float:
+    return max_archive_bytes() / (1024 * 1024)
 
 
 def too_large(size: int | None) -> bool:
-    return size is not None and size > MAX_ARCHIVE_BYTES
+    return size is not None and size > max_archive_bytes()
 
 
 def size_problem(size: int) -> ArchiveRefused:
-    limit_mb = MAX_ARCHIVE_BYTES // (1024 * 1024)
     return ArchiveRefused(
-        Problem("", f"The file is {size / (1024 * 1024):.1f} MB; archives are limited to {limit_mb} MB."),
+        Problem(
+            "",
+            f"The file is {size / (1024 * 1024):.1f} MB; archives are limited to {limit_mb():g} MB "
+            "(ARCHIVE_MAX_BYTES).",
+        ),
         status=413,
     )
+
+
+def records_in(items: Any) -> int:
+    """How many records a section's list makes: its entries, plus the lists of records (objects)
+    inside each (a character's ledger, a conflict's events and participants ...)."""
+    if not isinstance(items, list):
+        return 0
+    inner = sum(
+        len(value)
+        for item in items
+        if isinstance(item, dict)
+        for value in item.values()
+        if isinstance(value, list) and value and all(isinstance(v, dict) for v in value)
+    )
+    return len(items) + inner
+
+
+def refuse_too_many_records(sections: dict[str, Any]) -> None:
+    """413 naming the limit when a section or the whole document holds more records than the
+    settings allow (ARCHIVE_MAX_SECTION_ROWS, ARCHIVE_MAX_ROWS): checked right after parsing, before
+    anything else reads the document."""
+    per_section, in_all = settings.ARCHIVE_MAX_SECTION_ROWS, settings.ARCHIVE_MAX_ROWS
+    counts = {key: records_in(items) for key, items in sections.items()}
+    problems = [
+        Problem(
+            key,
+            f"holds {count:,} records; a section may hold at most {per_section:,} "
+            "(ARCHIVE_MAX_SECTION_ROWS).",
+        )
+        for key, count in counts.items()
+        if count > per_section
+    ]
+    total = sum(counts.values())
+    if total > in_all:
+        problems.append(
+            Problem(
+                "",
+                f"The archive holds {total:,} records; at most {in_all:,} are imported at once "
+                "(ARCHIVE_MAX_ROWS).",
+            )
+        )
+    if problems:
+        raise ArchiveRefused(problems, status=413)
 
 
 def parse(raw: bytes | str) -> Any:

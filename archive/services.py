@@ -47,11 +47,14 @@ def export_character(character: Character, by=None) -> dict[str, Any]:
     return {**_header(archive_format.CHARACTER, by), **data}
 
 
-def import_character(source: Any, campaign: Campaign, owner, by) -> Character:
+def import_character(source: Any, campaign: Campaign, owner, by, warnings: list | None = None) -> Character:
     """A new character in ``campaign`` owned by ``owner`` from a character document (bytes, text
-    or parsed); ArchiveRefused listing every problem, and nothing created."""
+    or parsed); ArchiveRefused listing every problem, and nothing created. Ledger entries name as
+    their recorder only members of ``campaign``; anyone else is left out (the entry names nobody)
+    with a line added to ``warnings``."""
     document = _as_document(source, archive_format.CHARACTER)
     body = {key: value for key, value in document.items() if key not in HEADER_KEYS}
+    archive_format.refuse_too_many_records({"ledger": body.get("ledger")})
     problems = character_data.validate(body, "")
     unknown = sorted(set(body) - {*character_data.FIELDS, "ledger"})
     problems += [Problem(key, "is not part of a character document.") for key in unknown]
@@ -62,21 +65,43 @@ def import_character(source: Any, campaign: Campaign, owner, by) -> Character:
     problems = character_data.check_rules(body, "", campaign)
     if problems:
         raise ArchiveRefused(problems)
-    users = _users(body_usernames(body))
+    users = _users(body_usernames(body), campaign=campaign)
     with transaction.atomic():
         refs = ImportRefs(by=by, users=users)
-        return character_data.create(campaign, body, owner, refs, "")
+        character = character_data.create(campaign, body, owner, refs, "")
+    if warnings is not None:
+        warnings.extend(left_out_lines(refs, NOT_A_MEMBER))
+    return character
 
 
 def body_usernames(body: dict) -> set[str]:
     return {e.get("recorded_by") for e in body.get("ledger") or [] if isinstance(e, dict)} - {None}
 
 
-def _users(usernames) -> dict[str, Any]:
+def _users(usernames, campaign: Campaign | None = None) -> dict[str, Any]:
+    """The accounts of these names (only members of ``campaign`` when given)."""
     from django.contrib.auth import get_user_model
 
     names = [name for name in usernames if isinstance(name, str)]
-    return {user.username: user for user in get_user_model().objects.filter(username__in=names)}
+    accounts = get_user_model().objects.filter(username__in=names)
+    if campaign is not None:
+        accounts = accounts.filter(memberships__campaign=campaign)
+    return {user.username: user for user in accounts}
+
+
+# What an import says of a name it did not bring in: the same words whether or not an account of that
+# name exists (an import never tells whether a username is taken).
+NOT_A_MEMBER = (
+    "{name!r} is not a member of this campaign: the records the archive gives them name nobody here."
+)
+NOT_BROUGHT_IN = (
+    "{name!r} was not brought into the imported campaign (only you join a campaign you import): their "
+    "characters are yours and their other records name nobody. Invite them from the members page."
+)
+
+
+def left_out_lines(refs: ImportRefs, words: str) -> list[str]:
+    return [words.format(name=name) for name in refs.left_out if name != refs.by.username]
 
 
 # -- campaigns --------------------------------------------------------------------------------------
@@ -141,11 +166,17 @@ def _validation_problems(error: ValidationError, path: str) -> list[Problem]:
     return [Problem(path, message) for message in error.messages]
 
 
-def import_campaign(source: Any, gm, trusted: bool = False) -> Campaign:
+def import_campaign(source: Any, gm, trusted: bool = False, warnings: list | None = None) -> Campaign:
     """A new campaign from an archive, with ``gm`` as its game master; ArchiveRefused listing
-    every problem, and nothing created. Untrusted (web, API) imports bring back only members who
-    already play with ``gm``; ``trusted`` (the administrator's command) brings back everyone."""
+    every problem, and nothing created.
+
+    Untrusted (web, API) imports make ``gm`` the campaign's only member: nobody else joins a
+    campaign without accepting an invitation to it, so every other person the archive names is left
+    out (their characters go to ``gm``, their rolls and records name nobody), one line each in
+    ``warnings``, worded the same whether or not such an account exists. ``trusted`` (the
+    administrator's command) brings back every member with their role."""
     document = _as_document(source, archive_format.CAMPAIGN)
+    archive_format.refuse_too_many_records({key: document.get(key) for key in section_keys()})
     problems = validate_campaign(document)
     if problems:
         raise ArchiveRefused(problems)
@@ -162,9 +193,12 @@ def import_campaign(source: Any, gm, trusted: bool = False) -> Campaign:
             )
         except ValidationError as error:
             raise ArchiveRefused(_validation_problems(error, "campaign")) from None
-        refs = ImportRefs(by=gm, users=_users(_usernames(document)), trusted=trusted)
+        users = _users(_usernames(document)) if trusted else {}
+        refs = ImportRefs(by=gm, users=users, trusted=trusted)
         for section in SECTIONS:
             section.load(campaign, document.get(section.KEY, []), refs)
+    if warnings is not None:
+        warnings.extend(left_out_lines(refs, NOT_A_MEMBER if trusted else NOT_BROUGHT_IN))
     return campaign
 
 

@@ -19,7 +19,7 @@ def declared_length(request) -> int | None:
 def refuse_oversized(request) -> None:
     """Refuse by the declared length alone, before Django reads the body."""
     length = declared_length(request)
-    if length is not None and length > archive_format.MAX_ARCHIVE_BYTES + MULTIPART_SLACK:
+    if length is not None and length > archive_format.max_archive_bytes() + MULTIPART_SLACK:
         raise archive_format.size_problem(length)
 
 

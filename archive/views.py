@@ -12,17 +12,19 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from archive import access, services, uploads
-from archive.format import MAX_ARCHIVE_BYTES
+from archive.format import limit_mb
 from archive.problems import ArchiveRefused
 from campaigns.access import get_campaign_for_user
 from campaigns.models import Role
 from characters.models import Character
 
-LIMIT_MB = MAX_ARCHIVE_BYTES // (1024 * 1024)
-
 
 class ArchiveFileForm(forms.Form):
-    file = forms.FileField(label="Archive file (.json)", help_text=f"At most {LIMIT_MB} MB.")
+    file = forms.FileField(label="Archive file (.json)")
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["file"].help_text = f"At most {limit_mb():g} MB."  # the setting, read per request
 
 
 class CharacterImportForm(ArchiveFileForm):
@@ -67,7 +69,7 @@ def _page(request, campaign, membership, status=200, problems=None, form=None):
             else None
         ),
         "problems": problems or [],
-        "limit_mb": LIMIT_MB,
+        "limit_mb": f"{limit_mb():g}",
     }
     return render(request, "archive/campaign.html", context, status=status)
 
@@ -106,11 +108,14 @@ def character_import(request, pk):
             return _page(request, campaign, membership, 400, form=form)
         owner = next(m.user for m in members if m.user.username == form.cleaned_data["owner"])
         raw = uploads.uploaded_file_bytes(form.cleaned_data["file"])
-        character = services.import_character(raw, campaign, owner, request.user)
+        warnings: list[str] = []
+        character = services.import_character(raw, campaign, owner, request.user, warnings=warnings)
     except ArchiveRefused as error:
         form = CharacterImportForm(members=members, initial={"owner": request.POST.get("owner")})
         return _page(request, campaign, membership, error.status, problems=error.problems, form=form)
     messages.success(request, f"Imported {character.name} (revision {character.revision}).")
+    for line in warnings:
+        messages.warning(request, line)
     return redirect("campaign-archive", pk=campaign.pk)
 
 
@@ -126,10 +131,13 @@ def campaign_import(request):
             uploads.refuse_oversized(request)
             form = ArchiveFileForm(request.POST, request.FILES)
             if form.is_valid():
+                warnings: list[str] = []
                 campaign = services.import_campaign(
-                    uploads.uploaded_file_bytes(form.cleaned_data["file"]), request.user
+                    uploads.uploaded_file_bytes(form.cleaned_data["file"]), request.user, warnings=warnings
                 )
                 messages.success(request, f"Imported {campaign.name}.")
+                for line in warnings:
+                    messages.warning(request, line)
                 return redirect("campaign-detail", campaign.pk)
             status = 400
         except ArchiveRefused as error:
@@ -137,6 +145,6 @@ def campaign_import(request):
     return render(
         request,
         "archive/import.html",
-        {"form": form, "problems": problems, "limit_mb": LIMIT_MB},
+        {"form": form, "problems": problems, "limit_mb": f"{limit_mb():g}"},
         status=status,
     )

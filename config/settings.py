@@ -215,3 +215,11 @@ LOGGING = {
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="WARNING")},
 }
+
+# --- archive import limits (issue 18) ------------------------------------------------------------
+# An import is refused (413, naming the limit, nothing stored) above these: the file's size, the
+# records of any one section (its entries plus the lists of records inside each, e.g. a character's
+# ledger or a conflict's events), and the records of the whole archive. 62,000 rolls took ~18 s.
+ARCHIVE_MAX_BYTES = env.int("ARCHIVE_MAX_BYTES", default=8 * 1024 * 1024)
+ARCHIVE_MAX_SECTION_ROWS = env.int("ARCHIVE_MAX_SECTION_ROWS", default=20_000)
+ARCHIVE_MAX_ROWS = env.int("ARCHIVE_MAX_ROWS", default=30_000)

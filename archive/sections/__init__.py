@@ -55,8 +55,11 @@ class ImportRefs:
 
     by: Any  # the user importing
     trusted: bool = False  # an administrator's import (manage.py): every member comes back
+    #: The accounts records may name, by username: who the import brings in, nobody else.
     users: dict[str, Any] = field(default_factory=dict)
     rows: dict[str, dict[int, Any]] = field(default_factory=dict)
+    #: Names the archive gives that are not in ``users``, in the order met (a dict as an ordered set).
+    left_out: dict[str, None] = field(default_factory=dict)
 
     def made(self, section: str, position: int, row: Any) -> None:
         self.rows.setdefault(section, {})[position] = row
@@ -67,7 +70,14 @@ class ImportRefs:
         return self.rows.get(section, {}).get(position)
 
     def user(self, username: str | None) -> Any:
-        return self.users.get(username) if username else None
+        """The account a record names, or None (and the name noted) if the import did not bring
+        it in."""
+        if not username:
+            return None
+        found = self.users.get(username)
+        if found is None:
+            self.left_out.setdefault(username, None)
+        return found
 
 
 #: In dependency order: members before anything owned by a user, missions before what points at them.

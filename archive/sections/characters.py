@@ -57,8 +57,7 @@ def load(campaign, data, refs) -> None:
         raise ArchiveRefused(problems)
     for index, character in enumerate(data):
         entries: list = []
-        row = character_data.create(
-            campaign, character, refs.user(character["owner"]), refs, join(KEY, index), entries
-        )
+        owner = refs.user(character["owner"]) or refs.by  # a member left out: the importer's now
+        row = character_data.create(campaign, character, owner, refs, join(KEY, index), entries)
         refs.made(KEY, index, row)
         refs.made(LEDGER, index, entries)

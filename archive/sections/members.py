@@ -1,8 +1,10 @@
 """Members by username and role. The user importing becomes (or stays) game master.
 
-Through the web or the API, an import may only bring back people who already play with the
-importer (members of a campaign the importer runs): nobody is put into a campaign, or given
-characters, by someone they have never played with. ``manage.py import_campaign`` is the
+Through the web or the API, the importer is the new campaign's only member: joining a campaign
+takes the member's consent (accepting an invitation), which an archive cannot give, so nobody is put
+into a campaign, made its GM, or named by its records by someone else's import. The other members
+are left out (``refs.left_out``: the import's report lists them, in words that do not tell whether
+such an account exists); the GM invites them afterwards. ``manage.py import_campaign`` is the
 administrator's and restores every member (``refs.trusted``).
 """
 
@@ -42,6 +44,11 @@ def validate(data, document) -> list:
 
 
 def load(campaign, data, refs) -> None:
+    if not refs.trusted:
+        refs.users = {refs.by.username: refs.by}
+        for member in data:
+            refs.user(member["username"])  # noted as left out unless it is the importer
+        return
     wanted = [m["username"] for m in data]
     users = get_user_model().objects.filter(username__in=wanted)
     refs.users.update({user.username: user for user in users})
@@ -53,28 +60,8 @@ def load(campaign, data, refs) -> None:
     ]
     if missing:
         raise ArchiveRefused(missing)
-    if not refs.trusted:
-        _refuse_strangers(data, refs)
     Membership.objects.bulk_create(
         Membership(campaign=campaign, user=refs.users[m["username"]], role=m["role"])
         for m in data
         if m["username"] != refs.by.username
     )
-
-
-def _refuse_strangers(data, refs) -> None:
-    runs = Membership.objects.filter(user=refs.by, role=Role.GM).values("campaign_id")
-    known = set(Membership.objects.filter(campaign_id__in=runs).values_list("user__username", flat=True)) | {
-        refs.by.username
-    }
-    strangers = [
-        Problem(
-            join(join(KEY, index), "username"),
-            f"{m['username']!r} is not in any campaign you run; invite them after the import, "
-            "or ask an administrator to import with manage.py import_campaign.",
-        )
-        for index, m in enumerate(data)
-        if m["username"] not in known
-    ]
-    if strangers:
-        raise ArchiveRefused(strangers)

@@ -51,7 +51,7 @@ def test_a_refused_file_lists_its_problems_and_creates_nothing(world, full_campa
 def test_a_20_mb_file_is_refused_by_its_size(world, tmp_path):
     path = tmp_path / "big.json"
     path.write_bytes(b" " * (20 * 1000 * 1000))
-    with pytest.raises(CommandError, match="limited to 16 MB"):
+    with pytest.raises(CommandError, match="limited to 8 MB"):
         call_command("import_campaign", str(path), "--gm", "gm")
 
 

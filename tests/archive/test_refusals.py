@@ -42,10 +42,10 @@ def refused_character(world, source, campaign=None):
     return {(p.path, p.message) for p in caught.value.problems}, caught.value
 
 
-def refused_campaign(world, source):
+def refused_campaign(world, source, trusted=False):
     before = counts()
     with pytest.raises(ArchiveRefused) as caught:
-        services.import_campaign(source, world.users["gm"])
+        services.import_campaign(source, world.users["gm"], trusted=trusted)
     assert counts() == before
     return {(p.path, p.message) for p in caught.value.problems}, caught.value
 
@@ -101,7 +101,7 @@ def test_a_20_mb_file_is_refused_before_it_is_parsed(world, monkeypatch):
     monkeypatch.setattr(archive_format.json, "loads", no_parsing)
     problems, refusal = refused_campaign(world, b" " * (20 * 1000 * 1000))
     assert refusal.status == 413
-    assert "archives are limited to 16 MB" in messages(problems)
+    assert "archives are limited to 8 MB" in messages(problems)
 
 
 def test_the_api_refuses_a_20_mb_upload_by_its_declared_length(world, api):
@@ -109,7 +109,7 @@ def test_the_api_refuses_a_20_mb_upload_by_its_declared_length(world, api):
     upload = SimpleUploadedFile("big.json", b" " * (20 * 1000 * 1000), content_type="application/json")
     response = api(world.users["gm"]).post("/api/v1/campaigns/import/", {"file": upload}, format="multipart")
     assert response.status_code == 413
-    assert "limited to 16 MB" in response.json()["errors"][0]["message"]
+    assert "limited to 8 MB" in response.json()["errors"][0]["message"]
     assert counts() == before
 
 
@@ -172,9 +172,9 @@ def test_a_campaign_archive_with_a_broken_character_creates_nothing(world, campa
     assert [path for path, _ in problems] == ["characters[1].build"]
 
 
-def test_a_campaign_archive_naming_a_missing_account_creates_nothing(world, campaign_document):
+def test_the_administrators_import_naming_a_missing_account_creates_nothing(world, campaign_document):
     campaign_document["members"].append({"username": "nobody-here", "role": "player"})
-    problems, _ = refused_campaign(world, campaign_document)
+    problems, _ = refused_campaign(world, campaign_document, trusted=True)
     assert ("members[4].username", "There is no account called 'nobody-here' here.") in problems
 
 
@@ -305,5 +305,5 @@ def test_the_import_page_refuses_a_20_mb_upload(world, client):
     big = SimpleUploadedFile("big.json", b" " * (20 * 1000 * 1000), content_type="application/json")
     response = client.post("/campaigns/import/", {"file": big})
     assert response.status_code == 413
-    assert "limited to 16 MB" in response.content.decode()
+    assert "limited to 8 MB" in response.content.decode()
     assert counts() == before

@@ -35,13 +35,16 @@ class Command(BaseCommand):
                 raw = handle.read()
             document = archive_format.read(raw, archive_format.CAMPAIGN)
             user = self._game_master(document, gm)
-            campaign = services.import_campaign(document, user, trusted=True)
+            warnings: list[str] = []
+            campaign = services.import_campaign(document, user, trusted=True, warnings=warnings)
         except ArchiveRefused as error:
             lines = "\n".join(f"  {problem}" for problem in error.problems)
             raise CommandError(f"The archive was refused; nothing was imported:\n{lines}") from None
         self.stdout.write(
             f"Imported {campaign.name!r} as campaign {campaign.pk}, game master {user.username}."
         )
+        for line in warnings:
+            self.stdout.write(f"  warning: {line}")
 
     def _game_master(self, document, gm: str | None):
         users = get_user_model().objects
