@@ -120,8 +120,37 @@ STATIC_ROOT = VAR_DIR / "static"
 STATIC_ROOT.mkdir(exist_ok=True)
 STATICFILES_DIRS = [BASE_DIR / "static"]
 MEDIA_ROOT = Path(env.str("MEDIA_ROOT", default=str(VAR_DIR / "media")))
+# Rendered PDFs go through STORAGES["default"] only (sheets/storage.py): the local folder by default,
+# an S3-compatible object store with DOSSIER_STORAGE=s3 (django-storages; every node shares it).
+DOSSIER_STORAGE = env.str("DOSSIER_STORAGE", default="local")
+if DOSSIER_STORAGE == "s3":
+    DEFAULT_FILE_STORAGE_CONFIG = {
+        "BACKEND": "storages.backends.s3.S3Storage",
+        "OPTIONS": {
+            "bucket_name": env.str("AWS_STORAGE_BUCKET_NAME"),
+            "endpoint_url": env.str("AWS_S3_ENDPOINT_URL", default="") or None,
+            "region_name": env.str("AWS_S3_REGION_NAME", default="") or None,
+            "access_key": env.str("AWS_ACCESS_KEY_ID", default="") or None,
+            "secret_key": env.str("AWS_SECRET_ACCESS_KEY", default="") or None,
+            "location": env.str("AWS_LOCATION", default=""),
+            # Names are unique per render; a rerun of the same job replaces its object in one PUT.
+            "file_overwrite": True,
+            "default_acl": None,
+            "querystring_auth": True,
+            # Downloads larger than this spool to a temporary file instead of memory.
+            "max_memory_size": 8 * 1024 * 1024,
+        },
+    }
+elif DOSSIER_STORAGE == "local":
+    DEFAULT_FILE_STORAGE_CONFIG = {"BACKEND": "django.core.files.storage.FileSystemStorage"}
+else:
+    raise ValueError(f"DOSSIER_STORAGE must be 'local' or 's3', not {DOSSIER_STORAGE!r}")
+# Object stores only: answer a download with a redirect to a signed URL valid this many seconds,
+# instead of streaming the bytes through Dossier (the access check happens first either way).
+SHEET_DOWNLOAD_SIGNED_URLS = env.bool("SHEET_DOWNLOAD_SIGNED_URLS", default=False)
+SHEET_DOWNLOAD_URL_SECONDS = env.int("SHEET_DOWNLOAD_URL_SECONDS", default=60)
 STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "default": DEFAULT_FILE_STORAGE_CONFIG,
     "staticfiles": {
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"
