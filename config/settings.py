@@ -50,6 +50,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: its request id and its log line cover everything below, redirects and errors included.
+    "config.logs.RequestLogMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -240,9 +242,34 @@ CELERY_BEAT_SCHEDULE = {
     }
 }
 
+# --- logs ----------------------------------------------------------------------------------------
+# One line per request (config.logs.RequestLogMiddleware) and per Celery job, each with the request
+# id; LOG_FORMAT=json writes them as JSON lines (python-json-logger) for a log collector.
+LOG_FORMAT = env.str("LOG_FORMAT", default="text")
+LOG_LEVEL = env.str("LOG_LEVEL", default="WARNING")
+if LOG_FORMAT not in ("text", "json"):
+    raise ValueError(f"LOG_FORMAT must be 'text' or 'json', not {LOG_FORMAT!r}")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="WARNING")},
+    "filters": {"request_id": {"()": "config.logs.RequestIdFilter"}},
+    "formatters": {
+        "text": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"},
+        "json": {
+            "()": "pythonjsonlogger.json.JsonFormatter",
+            "format": "%(asctime)s %(levelname)s %(name)s %(request_id)s %(process)d %(message)s",
+            "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger"},
+        },
+    },
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT, "filters": ["request_id"]}
+    },
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
+    "loggers": {
+        # The per-request and per-job lines: at INFO whatever LOG_LEVEL is, they are the access log.
+        "dossier.request": {"level": "INFO"},
+        "dossier.job": {"level": "INFO"},
+    },
 }
+# Workers keep this configuration instead of Celery's own, so their lines are JSON lines too.
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False

@@ -99,6 +99,12 @@ def run_render(render_id: int) -> str:
     render = _claim(render_id)
     if render is None:
         return "skipped"
+    log.info(
+        "sheet render %s started, attempt %s",
+        render_id,
+        render.attempts,
+        extra={"render_id": render_id, "kind": render.kind, "attempt": render.attempts},
+    )
     try:
         pages = [
             rendering.SheetPage(
