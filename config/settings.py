@@ -230,8 +230,12 @@ CELERY_WORKER_MAX_MEMORY_PER_CHILD = env.int("CELERY_WORKER_MAX_MEMORY_PER_CHILD
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
     # Unacknowledged jobs come back after this long (a killed worker's render is redelivered).
+    # Every worker sweeps for them every CELERY_UNACKED_RESTORE_SECONDS (kombu's default sweep is
+    # 10 s x a throttle of 10: a job of a dead worker would wait ~100 s more for any survivor).
     CELERY_BROKER_TRANSPORT_OPTIONS = {
-        "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=120)
+        "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=120),
+        "unacked_restore_interval": env.int("CELERY_UNACKED_RESTORE_SECONDS", default=10),
+        "unacked_restore_throttle": 1,
     }
 SHEET_RENDER_DEADLINE_SECONDS = env("SHEET_RENDER_DEADLINE_SECONDS")
 # The sheet reconciler (a worker started with -B runs it; `manage.py reconcile_sheets` does the same).
@@ -271,5 +275,7 @@ LOGGING = {
         "dossier.job": {"level": "INFO"},
     },
 }
-# Workers keep this configuration instead of Celery's own, so their lines are JSON lines too.
+# Workers keep this configuration instead of Celery's own, so their lines are JSON lines too; and
+# their stderr stays the real one (redirected into a logger, the handler above would write nowhere).
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+CELERY_WORKER_REDIRECT_STDOUTS = False

@@ -160,6 +160,9 @@ def download(request: Request, render_pk: str):
     render, _ = access.get_render_for_user(request.user, render_pk)
     response = pdf_response(render)
     if response is None:
-        message = render.error or f"The sheet is {render.get_status_display().lower()}, not ready yet."
+        if render.status == RenderStatus.DONE:
+            message = "The PDF of this sheet is missing from the file storage."
+        else:
+            message = render.error or f"The sheet is {render.get_status_display().lower()}, not ready yet."
         return error_response(409, [{"field": "status", "message": message}])
     return response
