@@ -6,7 +6,8 @@ from celery import Celery
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 
-from config import logs  # noqa: E402,F401  (connects the request-id and per-job log signals)
+# Connect the signals: request ids and per-job log lines; job failures and the worker's exporter.
+from config import logs, metrics  # noqa: E402,F401
 
 app = Celery("dossier")
 app.config_from_object("django.conf:settings", namespace="CELERY")

@@ -50,7 +50,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    # First: its request id and its log line cover everything below, redirects and errors included.
+    # Request counts and latency by view (django-prometheus; its After middleware closes the list).
+    "django_prometheus.middleware.PrometheusBeforeMiddleware",
+    # Next: its request id and its log line cover everything below, redirects and errors included.
     "config.logs.RequestLogMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
@@ -61,6 +63,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "django_prometheus.middleware.PrometheusAfterMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -245,6 +248,13 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": max(30, SHEET_RENDER_DEADLINE_SECONDS // 2),
     }
 }
+
+# --- metrics (config/metrics.py) ---------------------------------------------------------------
+# /metrics answers only with "Authorization: Bearer <METRICS_TOKEN>"; without a token it is a 404.
+METRICS_TOKEN = env.str("METRICS_TOKEN", default="")
+# A machine running only workers serves their metrics on this port (0: off), on this address.
+METRICS_WORKER_PORT = env.int("METRICS_WORKER_PORT", default=0)
+METRICS_WORKER_ADDRESS = env.str("METRICS_WORKER_ADDRESS", default="127.0.0.1")
 
 # --- logs ----------------------------------------------------------------------------------------
 # One line per request (config.logs.RequestLogMiddleware) and per Celery job, each with the request

@@ -11,6 +11,7 @@ SHEET_RENDER_DEADLINE_SECONDS: the embedded brokers can lose a job when a whole 
 from __future__ import annotations
 
 import logging
+import time
 from datetime import timedelta
 
 from celery import shared_task
@@ -19,6 +20,7 @@ from django.conf import settings
 from django.db import DatabaseError, transaction
 from django.utils import timezone
 
+from config.metrics import RENDER_SECONDS
 from sheets import storage
 from sheets.models import RenderStatus, SheetKind, SheetRender
 
@@ -105,6 +107,11 @@ def run_render(render_id: int) -> str:
         render.attempts,
         extra={"render_id": render_id, "kind": render.kind, "attempt": render.attempts},
     )
+    started = time.perf_counter()
+
+    def observe(outcome: str) -> None:
+        RENDER_SECONDS.labels(kind=render.kind, outcome=outcome).observe(time.perf_counter() - started)
+
     try:
         pages = [
             rendering.SheetPage(
@@ -123,16 +130,21 @@ def run_render(render_id: int) -> str:
             paper=render.snapshot.get("paper", "letter"),
         )
     except TRANSIENT_ERRORS:
+        observe("retry")
         raise
     except SoftTimeLimitExceeded:
+        observe("failed")
         _fail(render_id, "The sheet took too long to render and was stopped.")
         return "failed"
     except Exception as error:  # a broken sheet will not get better by retrying
+        observe("failed")
         log.exception("sheet render %s failed", render_id)
         _fail(render_id, f"The sheet could not be rendered: {type(error).__name__}: {error}")
         return "failed"
     stored_name = storage.save(_file_name(render), result.pdf)
-    return _finish(render_id, stored_name, len(result.pdf), result.pages)
+    outcome = _finish(render_id, stored_name, len(result.pdf), result.pages)
+    observe(outcome)
+    return outcome
 
 
 @shared_task(
