@@ -37,18 +37,20 @@ ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
 BUCKET = "dossier-sheets"
 BUNDLE_SIZE = 10  # a render of a few seconds: a "middle" to kill the worker in
-#: The commands deploy/ runs (deploy/dossier-web.service, deploy/dossier-worker.service), with
-#: one process each here: the machine has two cores for everything.
-WEB_ARGS = ["config.wsgi", "--workers", "1"]
+#: The commands deploy/ runs (deploy/dossier-web.service, deploy/dossier-worker.service; the units'
+#: ${VARIABLES} come from their environment file), one process each here: the machine has 2 cores.
+WEB_ARGS = ["config.wsgi", "--config", "deploy/gunicorn.conf.py"]
 WORKER_ARGS = [
     "-A",
     "config",
     "worker",
     "--loglevel=INFO",
-    "--concurrency=1",
+    "--concurrency=${WORKER_CONCURRENCY}",
     "--without-gossip",
     "--without-mingle",
 ]
+NODE_ENV = {"WEB_CONCURRENCY": "1", "WORKER_CONCURRENCY": "1"}
+METRICS_TOKEN = "multi-node-metrics-token"
 #: Ports for this test's servers (the range this project's tests keep to).
 PORTS = range(18100, 18200)
 
@@ -102,12 +104,19 @@ class Cluster:
     def start(self, name: str, command: list[str], extra_env: dict | None = None) -> Node:
         var_dir = self.tmp / name  # each node's own, empty var/
         var_dir.mkdir()
+        metrics_dir = self.tmp / f"{name}-prometheus"  # systemd's RuntimeDirectory in deploy/
+        metrics_dir.mkdir()
         log = self.tmp / f"{name}.log"
         with open(log, "w") as handle:
             process = subprocess.Popen(
                 command,
                 cwd=ROOT,
-                env={**self.env, "DOSSIER_VAR_DIR": str(var_dir), **(extra_env or {})},
+                env={
+                    **self.env,
+                    "DOSSIER_VAR_DIR": str(var_dir),
+                    "PROMETHEUS_MULTIPROC_DIR": str(metrics_dir),
+                    **(extra_env or {}),
+                },
                 stdout=handle,
                 stderr=subprocess.STDOUT,
                 start_new_session=True,
@@ -189,6 +198,8 @@ def cluster(transactional_db, tmp_path, request):
             "LOG_FORMAT": "json",
             "LOG_LEVEL": "INFO",
             "DOSSIER_STORAGE": storage,
+            "METRICS_TOKEN": METRICS_TOKEN,
+            **NODE_ENV,
         }
     )
     built = Cluster(tmp_path, env)
@@ -218,7 +229,10 @@ def cluster(transactional_db, tmp_path, request):
             built.start(name, [str(BIN / "gunicorn"), *WEB_ARGS, "--bind", f"127.0.0.1:{port}"])
             setattr(built, name, f"http://127.0.0.1:{port}")
         for name in ("worker_1", "worker_2"):
-            built.start(name, [str(BIN / "celery"), *WORKER_ARGS, "-n", f"{name}@%h"])
+            args = [
+                arg.replace("${WORKER_CONCURRENCY}", NODE_ENV["WORKER_CONCURRENCY"]) for arg in WORKER_ARGS
+            ]
+            built.start(name, [str(BIN / "celery"), *args, "-n", f"{name}@%h"])
         if storage == "s3":  # while the nodes start
             wait_for(lambda: _bucket_made(built.bucket), 30, "the S3 server")
         wait_for(lambda: answers(built.web_a) and answers(built.web_b), 45, "both web nodes to be ready")
@@ -233,6 +247,12 @@ def cluster(transactional_db, tmp_path, request):
         raise
     finally:
         built.stop_all()
+
+
+def _metrics(base: str) -> str:
+    request = urllib.request.Request(base + "/metrics", headers={"Authorization": f"Bearer {METRICS_TOKEN}"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return response.read().decode()
 
 
 def _bucket_made(client) -> bool:
@@ -330,6 +350,11 @@ def test_nodes_share_only_database_broker_and_object_store(cluster, world, make_
     code, _, downloaded = http(cluster.web_a, "GET", f"/api/v1/sheets/{bundle_id}/download/", token)
     assert code == 200 and downloaded == stored_bytes(cluster, bundle)
     assert pdf_text(downloaded)[0] == BUNDLE_SIZE + 1  # the party: Harry Adams and the agents
+
+    # Node A's metrics count the requests it served and read the queue every node shares.
+    scraped = _metrics(cluster.web_a)
+    assert 'dossier_sheet_renders{status="queued"} 0.0' in scraped
+    assert 'view="api-sheet-request"' in scraped and "dossier_sheet_renders_failed 0.0" in scraped
 
     # Nothing was written to any node's own folder: the files live in the object store only.
     for node in cluster.nodes.values():
