@@ -14,6 +14,7 @@ import logging
 import time
 from datetime import timedelta
 
+from botocore.exceptions import BotoCoreError, ClientError
 from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
@@ -32,8 +33,8 @@ MAX_ATTEMPTS = 5
 SOFT_TIME_LIMIT = 120
 HARD_TIME_LIMIT = 150
 
-#: Errors worth another try: the disk or the database hiccupped, not the sheet itself.
-TRANSIENT_ERRORS = (OSError, DatabaseError)
+#: Errors worth another try: the disk, the object store or the database hiccupped, not the sheet.
+TRANSIENT_ERRORS = (OSError, DatabaseError, BotoCoreError, ClientError)
 
 
 def _file_name(render: SheetRender) -> str:

@@ -80,3 +80,30 @@ def test_signed_url_downloads_redirect_only_after_the_access_check(world, party,
     assert render.file.name in response["Location"] and "Expires=" in response["Location"]
     assert "Signature=" in response["Location"]
     assert api(world.users["other_player"]).get(f"/api/v1/sheets/{render.pk}/download/").status_code == 403
+
+
+def test_an_unreachable_object_store_is_a_transient_error_the_task_retries(world, party, settings):
+    from botocore.config import Config
+
+    from sheets.tasks import TRANSIENT_ERRORS
+    from tests.test_health import closed_port
+
+    settings.STORAGES = {
+        **settings.STORAGES,
+        "default": {
+            "BACKEND": "storages.backends.s3.S3Storage",
+            "OPTIONS": {
+                "bucket_name": "dossier",
+                "endpoint_url": f"http://127.0.0.1:{closed_port()}",
+                "access_key": "probe",
+                "secret_key": "probe",
+                "region_name": "us-east-1",
+                "client_config": Config(connect_timeout=1, retries={"max_attempts": 0}),
+            },
+        },
+    }
+    render = request(world.users["player"], "character", world.campaign, party["player"])
+    with pytest.raises(TRANSIENT_ERRORS):
+        run_render(render.pk)
+    render.refresh_from_db()
+    assert render.status == RenderStatus.RUNNING and not render.file  # left for the retry, not failed
