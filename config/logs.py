@@ -29,8 +29,21 @@ def new_request_id() -> str:
     return uuid.uuid4().hex
 
 
+_base_record_factory = logging.getLogRecordFactory()
+
+
+def _record_with_request_id(*args, **kwargs) -> logging.LogRecord:
+    record = _base_record_factory(*args, **kwargs)
+    record.request_id = request_id_var.get()
+    return record
+
+
+# Every record gets the id when it is made, whichever handler (ours, an operator's, pytest's) reads it.
+logging.setLogRecordFactory(_record_with_request_id)
+
+
 class RequestIdFilter(logging.Filter):
-    """Stamps the current request (or job) id on every record, for the formatters."""
+    """Stamps the current request (or job) id on a record made before this module was imported."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         if not hasattr(record, "request_id"):
@@ -88,7 +101,8 @@ _job_started: dict[str, float] = {}
 
 @signals.task_prerun.connect
 def _start_job(task_id=None, task=None, **_):
-    request_id = getattr(task.request, HEADER, None) or "-"
+    # A worker puts a message's own headers on the request; an eager apply(headers=...) nests them.
+    request_id = getattr(task.request, HEADER, None) or (task.request.headers or {}).get(HEADER) or "-"
     request_id_var.set(request_id if request_id != "-" else f"job-{task_id}")
     _job_started[task_id] = time.perf_counter()
 

@@ -55,3 +55,34 @@ def test_with_log_format_json_each_request_is_one_json_line(tmp_path):
     (line,) = [entry for entry in lines if entry["logger"] == "dossier.request"]
     assert line["request_id"] == "req-json-1" and line["status"] == 200 and line["view"] == "healthz"
     assert line["level"] == "INFO" and line["message"] == "GET /healthz 200" and "duration_ms" in line
+
+
+def test_a_job_queued_during_a_request_carries_its_request_id_in_the_task_headers(tmp_path):
+    from kombu import Connection
+
+    from config.logs import request_id_var
+    from sheets.tasks import render_sheet
+
+    broker = f"sqla+sqlite:///{tmp_path / 'broker.sqlite3'}"
+    token = request_id_var.set("req-into-job-7")
+    try:
+        with Connection(broker) as connection:
+            render_sheet.apply_async(args=[123], connection=connection)
+    finally:
+        request_id_var.reset(token)
+    with Connection(broker) as connection:
+        queue = connection.SimpleQueue("celery")
+        message = queue.get(timeout=10)
+        message.ack()
+        queue.close()
+    assert message.headers["task"] == "sheets.render" and message.headers["request_id"] == "req-into-job-7"
+
+
+def test_a_job_writes_one_line_stamped_with_the_request_id_it_was_queued_with(db, caplog):
+    from sheets.tasks import render_sheet
+
+    with caplog.at_level(logging.INFO, logger="dossier.job"):
+        render_sheet.apply(args=[987654], headers={"request_id": "req-job-line-3"})
+    (line,) = [r for r in caplog.records if r.name == "dossier.job"]
+    assert line.request_id == "req-job-line-3" and line.task == "sheets.render"
+    assert line.state == "SUCCESS" and line.result == "skipped"  # no such render: nothing to do
