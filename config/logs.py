@@ -15,6 +15,7 @@ import time
 import uuid
 
 from celery import signals
+from django.utils.functional import SimpleLazyObject, empty
 
 request_id_var: contextvars.ContextVar[str] = contextvars.ContextVar("request_id", default="-")
 #: A request id accepted from outside: short, and nothing that could forge a log line.
@@ -51,6 +52,14 @@ class RequestIdFilter(logging.Filter):
         return True
 
 
+def _user_id(request) -> int | None:
+    """The signed-in user's id if the request already looked them up (never a query of its own)."""
+    user = request.__dict__.get("user")
+    if user is None or (isinstance(user, SimpleLazyObject) and user._wrapped is empty):
+        return None
+    return user.pk if user.is_authenticated else None
+
+
 class RequestLogMiddleware:
     """Takes or makes the request id, answers it back, and logs one line when the response leaves."""
 
@@ -67,7 +76,6 @@ class RequestLogMiddleware:
             response = self.get_response(request)
             response["X-Request-ID"] = request_id
             match = getattr(request, "resolver_match", None)
-            user = getattr(request, "user", None)
             request_log.info(
                 "%s %s %s",
                 request.method,
@@ -79,7 +87,7 @@ class RequestLogMiddleware:
                     "status": response.status_code,
                     "view": match.view_name if match else "",
                     "duration_ms": round((time.perf_counter() - started) * 1000, 2),
-                    "user_id": user.pk if user is not None and user.is_authenticated else None,
+                    "user_id": _user_id(request),
                 },
             )
             return response

@@ -86,3 +86,15 @@ def test_a_job_writes_one_line_stamped_with_the_request_id_it_was_queued_with(db
     (line,) = [r for r in caplog.records if r.name == "dossier.job"]
     assert line.request_id == "req-job-line-3" and line.task == "sheets.render"
     assert line.state == "SUCCESS" and line.result == "skipped"  # no such render: nothing to do
+
+
+def test_the_line_names_the_signed_in_user_but_never_looks_them_up_itself(
+    db, client, api, make_user, caplog, django_assert_num_queries
+):
+    user = make_user("logged")
+    with caplog.at_level(logging.INFO, logger="dossier.request"):
+        with django_assert_num_queries(0):  # /healthz reads no session, and neither does its log line
+            client.get("/healthz")
+        api(user).get("/api/v1/me/")
+    healthz, me = request_records(caplog)
+    assert healthz.user_id is None and me.user_id == user.pk and me.view == "api-me"
