@@ -62,8 +62,9 @@ def test_several_processes_add_up_in_multiprocess_mode(tmp_path):
     """Two forked processes (as two gunicorn workers) each answer a request; the parent scrapes both."""
     multiproc = tmp_path / "prometheus"
     multiproc.mkdir()
+    # Its own empty var/: an SQLite file with no tables (not the services layer's PostgreSQL).
     env = {
-        **os.environ,
+        **{k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "CELERY_BROKER_URL")},
         "DEBUG": "1",
         "DJANGO_SETTINGS_MODULE": "config.settings",
         "DOSSIER_VAR_DIR": str(tmp_path),
