@@ -56,26 +56,37 @@ def test_readyz_is_not_ready_when_the_object_store_is_unreachable(db, client, se
     assert client.get("/readyz").status_code == 503
 
 
-def readyz_in_a_fresh_process(tmp_path, **env) -> int:
-    """/readyz answered by a process started from the environment alone, as a node starts."""
+def readyz_in_fresh_processes(tmp_path, environments: dict[str, dict]) -> dict[str, int]:
+    """/readyz answered by processes started from the environment alone, as nodes start (at once)."""
     script = (
         "import django; django.setup()\n"
         "from django.test import Client\n"
         "print(Client().get('/readyz').status_code)\n"
     )
-    full_env = {
-        **os.environ,
-        "DEBUG": "1",
-        "DJANGO_SETTINGS_MODULE": "config.settings",
-        "DOSSIER_VAR_DIR": str(tmp_path),
-        "ALLOWED_HOSTS": "testserver",
-        **env,
-    }
-    result = subprocess.run(
-        [sys.executable, "-c", script], cwd=ROOT, env=full_env, capture_output=True, text=True, timeout=60
-    )
-    assert result.returncode == 0, result.stderr[-2000:]
-    return int(result.stdout.strip().splitlines()[-1])
+    running = {}
+    for name, env in environments.items():
+        full_env = {
+            **os.environ,
+            "DEBUG": "1",
+            "DJANGO_SETTINGS_MODULE": "config.settings",
+            "DOSSIER_VAR_DIR": str(tmp_path / name),
+            "ALLOWED_HOSTS": "testserver",
+            **env,
+        }
+        running[name] = subprocess.Popen(
+            [sys.executable, "-c", script],
+            cwd=ROOT,
+            env=full_env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+    answers = {}
+    for name, process in running.items():
+        out, err = process.communicate(timeout=60)
+        assert process.returncode == 0, err[-2000:]
+        answers[name] = int(out.strip().splitlines()[-1])
+    return answers
 
 
 @pytest.mark.services
@@ -87,8 +98,13 @@ def test_readyz_answers_503_when_postgresql_or_redis_is_stopped_and_200_otherwis
         pytest.fail("the services layer needs CELERY_BROKER_URL=redis://... (see .ci/run)")
     database = database_url()  # the test database: migrated
     port = closed_port()
-    assert readyz_in_a_fresh_process(tmp_path, DATABASE_URL=database, CELERY_BROKER_URL=broker) == 200
     stopped_database = database.replace(database.split("@")[1].split("/")[0], f"127.0.0.1:{port}")
-    assert readyz_in_a_fresh_process(tmp_path, DATABASE_URL=stopped_database, CELERY_BROKER_URL=broker) == 503
-    stopped_broker = f"redis://127.0.0.1:{port}/0"
-    assert readyz_in_a_fresh_process(tmp_path, DATABASE_URL=database, CELERY_BROKER_URL=stopped_broker) == 503
+    answers = readyz_in_fresh_processes(
+        tmp_path,
+        {
+            "everything_up": {"DATABASE_URL": database, "CELERY_BROKER_URL": broker},
+            "postgresql_stopped": {"DATABASE_URL": stopped_database, "CELERY_BROKER_URL": broker},
+            "redis_stopped": {"DATABASE_URL": database, "CELERY_BROKER_URL": f"redis://127.0.0.1:{port}/0"},
+        },
+    )
+    assert answers == {"everything_up": 200, "postgresql_stopped": 503, "redis_stopped": 503}
