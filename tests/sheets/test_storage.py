@@ -107,3 +107,15 @@ def test_an_unreachable_object_store_is_a_transient_error_the_task_retries(world
         run_render(render.pk)
     render.refresh_from_db()
     assert render.status == RenderStatus.RUNNING and not render.file  # left for the retry, not failed
+
+
+def test_a_done_render_whose_pdf_is_gone_is_made_again_on_the_next_request(world, party):
+    render = request(world.users["player"], "character", world.campaign, party["player"])
+    run_render(render.pk)
+    render.refresh_from_db()
+    storage.delete(render.file.name)  # a lost bucket, a wrong storage setting on one node ...
+    again = request(world.users["player"], "character", world.campaign, party["player"])
+    render.refresh_from_db()
+    assert again.pk != render.pk and again.status == RenderStatus.QUEUED
+    assert render.status == RenderStatus.FAILED and "missing from the file storage" in render.error
+    assert run_render(again.pk) == "done"
