@@ -292,6 +292,14 @@ def worker_that_started(cluster: Cluster, render_id: int) -> str | None:
     indirect=True,
 )
 def test_nodes_share_only_database_broker_and_object_store(cluster, world, make_character):
+    try:
+        run_scenario(cluster, world, make_character)
+    except BaseException:
+        cluster.dump_logs()  # the nodes' own lines, for whoever reads a failed run
+        raise
+
+
+def run_scenario(cluster, world, make_character):
     player = world.users["player"]
     token = Token.objects.create(user=player).key
     character = make_character(world.campaign, player, name="Harry Adams")
