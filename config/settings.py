@@ -50,6 +50,10 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # Request counts and latency by view (django-prometheus; its After middleware closes the list).
+    "django_prometheus.middleware.PrometheusBeforeMiddleware",
+    # Next: its request id and its log line cover everything below, redirects and errors included.
+    "config.logs.RequestLogMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -59,6 +63,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "django_prometheus.middleware.PrometheusAfterMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -120,8 +125,37 @@ STATIC_ROOT = VAR_DIR / "static"
 STATIC_ROOT.mkdir(exist_ok=True)
 STATICFILES_DIRS = [BASE_DIR / "static"]
 MEDIA_ROOT = Path(env.str("MEDIA_ROOT", default=str(VAR_DIR / "media")))
+# Rendered PDFs go through STORAGES["default"] only (sheets/storage.py): the local folder by default,
+# an S3-compatible object store with DOSSIER_STORAGE=s3 (django-storages; every node shares it).
+DOSSIER_STORAGE = env.str("DOSSIER_STORAGE", default="local")
+if DOSSIER_STORAGE == "s3":
+    DEFAULT_FILE_STORAGE_CONFIG = {
+        "BACKEND": "storages.backends.s3.S3Storage",
+        "OPTIONS": {
+            "bucket_name": env.str("AWS_STORAGE_BUCKET_NAME"),
+            "endpoint_url": env.str("AWS_S3_ENDPOINT_URL", default="") or None,
+            "region_name": env.str("AWS_S3_REGION_NAME", default="") or None,
+            "access_key": env.str("AWS_ACCESS_KEY_ID", default="") or None,
+            "secret_key": env.str("AWS_SECRET_ACCESS_KEY", default="") or None,
+            "location": env.str("AWS_LOCATION", default=""),
+            # Names are unique per render; a rerun of the same job replaces its object in one PUT.
+            "file_overwrite": True,
+            "default_acl": None,
+            "querystring_auth": True,
+            # Downloads larger than this spool to a temporary file instead of memory.
+            "max_memory_size": 8 * 1024 * 1024,
+        },
+    }
+elif DOSSIER_STORAGE == "local":
+    DEFAULT_FILE_STORAGE_CONFIG = {"BACKEND": "django.core.files.storage.FileSystemStorage"}
+else:
+    raise ValueError(f"DOSSIER_STORAGE must be 'local' or 's3', not {DOSSIER_STORAGE!r}")
+# Object stores only: answer a download with a redirect to a signed URL valid this many seconds,
+# instead of streaming the bytes through Dossier (the access check happens first either way).
+SHEET_DOWNLOAD_SIGNED_URLS = env.bool("SHEET_DOWNLOAD_SIGNED_URLS", default=False)
+SHEET_DOWNLOAD_URL_SECONDS = env.int("SHEET_DOWNLOAD_URL_SECONDS", default=60)
 STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "default": DEFAULT_FILE_STORAGE_CONFIG,
     "staticfiles": {
         "BACKEND": (
             "django.contrib.staticfiles.storage.StaticFilesStorage"
@@ -139,6 +173,8 @@ SECURE_SSL_REDIRECT = env("SECURE_SSL_REDIRECT") if env("SECURE_SSL_REDIRECT") i
 SECURE_HSTS_SECONDS = 0 if DEBUG else env.int("SECURE_HSTS_SECONDS", default=31536000)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = not DEBUG
 SECURE_HSTS_PRELOAD = not DEBUG
+# Probes and the metrics scraper talk to a node directly, over plain HTTP, behind the proxy.
+SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$", r"^metrics$"]
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
@@ -197,8 +233,12 @@ CELERY_WORKER_MAX_MEMORY_PER_CHILD = env.int("CELERY_WORKER_MAX_MEMORY_PER_CHILD
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
     # Unacknowledged jobs come back after this long (a killed worker's render is redelivered).
+    # Every worker sweeps for them every CELERY_UNACKED_RESTORE_SECONDS (kombu's default sweep is
+    # 10 s x a throttle of 10: a job of a dead worker would wait ~100 s more for any survivor).
     CELERY_BROKER_TRANSPORT_OPTIONS = {
-        "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=120)
+        "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=120),
+        "unacked_restore_interval": env.int("CELERY_UNACKED_RESTORE_SECONDS", default=10),
+        "unacked_restore_throttle": 1,
     }
 SHEET_RENDER_DEADLINE_SECONDS = env("SHEET_RENDER_DEADLINE_SECONDS")
 # The sheet reconciler (a worker started with -B runs it; `manage.py reconcile_sheets` does the same).
@@ -209,12 +249,46 @@ CELERY_BEAT_SCHEDULE = {
     }
 }
 
+# --- metrics (config/metrics.py) ---------------------------------------------------------------
+# /metrics answers only with "Authorization: Bearer <METRICS_TOKEN>"; without a token it is a 404.
+METRICS_TOKEN = env.str("METRICS_TOKEN", default="")
+# A machine running only workers serves their metrics on this port (0: off), on this address.
+METRICS_WORKER_PORT = env.int("METRICS_WORKER_PORT", default=0)
+METRICS_WORKER_ADDRESS = env.str("METRICS_WORKER_ADDRESS", default="127.0.0.1")
+
+# --- logs ----------------------------------------------------------------------------------------
+# One line per request (config.logs.RequestLogMiddleware) and per Celery job, each with the request
+# id; LOG_FORMAT=json writes them as JSON lines (python-json-logger) for a log collector.
+LOG_FORMAT = env.str("LOG_FORMAT", default="text")
+LOG_LEVEL = env.str("LOG_LEVEL", default="WARNING")
+if LOG_FORMAT not in ("text", "json"):
+    raise ValueError(f"LOG_FORMAT must be 'text' or 'json', not {LOG_FORMAT!r}")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="WARNING")},
+    "filters": {"request_id": {"()": "config.logs.RequestIdFilter"}},
+    "formatters": {
+        "text": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"},
+        "json": {
+            "()": "pythonjsonlogger.json.JsonFormatter",
+            "format": "%(asctime)s %(levelname)s %(name)s %(request_id)s %(process)d %(message)s",
+            "rename_fields": {"asctime": "time", "levelname": "level", "name": "logger"},
+        },
+    },
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "formatter": LOG_FORMAT, "filters": ["request_id"]}
+    },
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
+    "loggers": {
+        # The per-request and per-job lines: at INFO whatever LOG_LEVEL is, they are the access log.
+        "dossier.request": {"level": "INFO"},
+        "dossier.job": {"level": "INFO"},
+    },
 }
+# Workers keep this configuration instead of Celery's own, so their lines are JSON lines too; and
+# their stderr stays the real one (redirected into a logger, the handler above would write nowhere).
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+CELERY_WORKER_REDIRECT_STDOUTS = False
 
 # --- archive import limits (issue 18) ------------------------------------------------------------
 # An import is refused (413, naming the limit, nothing stored) above these: the file's size, the

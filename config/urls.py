@@ -7,6 +7,7 @@ from rest_framework.routers import SimpleRouter
 from campaigns import api as campaigns_api
 from campaigns import api_checks as campaigns_api_checks
 from campaigns import api_npcs as campaigns_api_npcs
+from config import health, metrics
 
 router = SimpleRouter()
 router.register("campaigns", campaigns_api.CampaignViewSet, basename="campaign")
@@ -47,6 +48,9 @@ api_v1 = [
 ]
 
 urlpatterns = [
+    path("healthz", health.healthz, name="healthz"),
+    path("readyz", health.readyz, name="readyz"),
+    path("metrics", metrics.metrics, name="metrics"),
     path("api/v1/", include(api_v1)),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from django.http import FileResponse
+from django.http import FileResponse, HttpResponseRedirect
 from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
@@ -15,7 +13,7 @@ from rest_framework.response import Response
 
 from campaigns.access import get_campaign_for_user
 from config.api import error_response
-from sheets import access, services
+from sheets import access, services, storage
 from sheets.models import RenderStatus, SheetRender
 
 
@@ -132,15 +130,22 @@ def render_status(request: Request, render_pk: str) -> Response:
     return Response(SheetRenderSerializer(render).data)
 
 
-def pdf_response(render: SheetRender) -> FileResponse | None:
-    """The stored PDF as an attachment, or None if there is no finished file."""
-    if render.status != RenderStatus.DONE or not render.file:
+def pdf_response(render: SheetRender) -> FileResponse | HttpResponseRedirect | None:
+    """The stored PDF as an attachment, or None if there is no finished file.
+
+    Called only after sheets/access.py let the user see this render. The bytes stream from the
+    storage through Dossier; with SHEET_DOWNLOAD_SIGNED_URLS on an object store, the answer is a
+    redirect to a short-lived signed URL for this one object instead."""
+    if render.status != RenderStatus.DONE or not render.file or not storage.exists(render.file.name):
         return None
-    path = Path(render.file.path)
-    if not path.is_file():
-        return None
+    url = storage.signed_url(render.file.name, render.download_name())
+    if url is not None:
+        return HttpResponseRedirect(url)
     return FileResponse(
-        path.open("rb"), as_attachment=True, filename=render.download_name(), content_type="application/pdf"
+        storage.open_for_reading(render.file.name),
+        as_attachment=True,
+        filename=render.download_name(),
+        content_type="application/pdf",
     )
 
 
@@ -155,6 +160,9 @@ def download(request: Request, render_pk: str):
     render, _ = access.get_render_for_user(request.user, render_pk)
     response = pdf_response(render)
     if response is None:
-        message = render.error or f"The sheet is {render.get_status_display().lower()}, not ready yet."
+        if render.status == RenderStatus.DONE:
+            message = "The PDF of this sheet is missing from the file storage."
+        else:
+            message = render.error or f"The sheet is {render.get_status_display().lower()}, not ready yet."
         return error_response(409, [{"field": "status", "message": message}])
     return response

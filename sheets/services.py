@@ -20,7 +20,7 @@ from characters.models import Character
 from characters.systems import SheetData, get_system
 from characters.systems.time_to_kill import fate_record_sheet_data
 from characters.systems.time_to_kill.views import FATE_SHEET_TEMPLATE
-from sheets import after_action
+from sheets import after_action, storage
 from sheets.blanks import BLANK_SHEETS, blank_sheet
 from sheets.models import RenderStatus, SheetKind, SheetRender
 from ttk_missions import services as ttk_services
@@ -222,7 +222,7 @@ def request_render(
         "status__in": [RenderStatus.QUEUED, RenderStatus.RUNNING, RenderStatus.DONE],
     }
     existing = SheetRender.objects.filter(**lookup).first()
-    if existing is not None:
+    if existing is not None and not _file_lost(existing):
         return existing, False
     try:
         with transaction.atomic():
@@ -246,6 +246,17 @@ def request_render(
         # Someone asked for the same content a moment earlier: theirs is the one.
         return SheetRender.objects.get(**lookup), False
     return render, True
+
+
+def _file_lost(render: SheetRender) -> bool:
+    """A done render whose PDF is gone from the storage (a lost bucket, a wrong setting) is marked
+    failed, so this request queues a fresh one instead of pointing at nothing forever."""
+    if render.status != RenderStatus.DONE or storage.exists(render.file.name):
+        return False
+    SheetRender.objects.filter(pk=render.pk, status=RenderStatus.DONE).update(
+        status=RenderStatus.FAILED, error="The PDF was missing from the file storage; it is being made again."
+    )
+    return True
 
 
 def enqueue(render_id: int) -> None:

@@ -1,7 +1,8 @@
 """The render task and the reconciler (ARCHITECTURE.md "Background jobs").
 
 The SheetRender row is the source of truth. The task takes an id, is safe to run twice (a done
-render is not redone; the PDF is written to a temporary file and renamed into place), acks late and
+render is not redone; the PDF is stored whole through sheets/storage.py before the row names it, and
+a second run that finished meanwhile has its copy deleted), acks late and
 is rejected back to the broker if its worker dies, retries only transient errors with backoff, and
 has soft and hard time limits. The reconciler re-queues renders stuck queued or running past
 SHEET_RENDER_DEADLINE_SECONDS: the embedded brokers can lose a job when a whole worker is killed.
@@ -10,17 +11,18 @@ SHEET_RENDER_DEADLINE_SECONDS: the embedded brokers can lose a job when a whole 
 from __future__ import annotations
 
 import logging
-import os
-import tempfile
+import time
 from datetime import timedelta
-from pathlib import Path
 
+from botocore.exceptions import BotoCoreError, ClientError
 from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.db import DatabaseError, transaction
 from django.utils import timezone
 
+from config.metrics import RENDER_SECONDS
+from sheets import storage
 from sheets.models import RenderStatus, SheetKind, SheetRender
 
 log = logging.getLogger(__name__)
@@ -31,8 +33,8 @@ MAX_ATTEMPTS = 5
 SOFT_TIME_LIMIT = 120
 HARD_TIME_LIMIT = 150
 
-#: Errors worth another try: the disk or the database hiccupped, not the sheet itself.
-TRANSIENT_ERRORS = (OSError, DatabaseError)
+#: Errors worth another try: the disk, the object store or the database hiccupped, not the sheet.
+TRANSIENT_ERRORS = (OSError, DatabaseError, BotoCoreError, ClientError)
 
 
 def _file_name(render: SheetRender) -> str:
@@ -45,7 +47,7 @@ def _claim(render_id: int) -> SheetRender | None:
         render = SheetRender.objects.select_for_update().filter(pk=render_id).first()
         if render is None:
             return None
-        if render.status == RenderStatus.DONE and render.file and Path(render.file.path).is_file():
+        if render.status == RenderStatus.DONE and storage.exists(render.file.name):
             return None
         if render.status == RenderStatus.FAILED:
             return None
@@ -62,20 +64,27 @@ def _fail(render_id: int, message: str) -> None:
     )
 
 
-def _write_atomically(relative_name: str, data: bytes) -> Path:
-    target = Path(settings.MEDIA_ROOT) / relative_name
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, temporary = tempfile.mkstemp(dir=target.parent, prefix=".render-", suffix=".part")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(temporary, target)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-    return target
+def _finish(render_id: int, stored_name: str, size: int, pages: int) -> str:
+    """Record a stored PDF on its row, unless another run finished first; delete what is superseded."""
+    with transaction.atomic():
+        render = SheetRender.objects.select_for_update().filter(pk=render_id).first()
+        if render is None:
+            superseded = stored_name  # the render was deleted while this one ran
+        elif render.status == RenderStatus.DONE and render.file.name != stored_name:
+            superseded = stored_name  # a redelivered copy of this job won the race: keep its file
+        else:
+            superseded = render.file.name if render.file.name != stored_name else ""
+            SheetRender.objects.filter(pk=render_id).update(
+                status=RenderStatus.DONE,
+                file=stored_name,
+                size=size,
+                pages=pages,
+                error="",
+                finished_at=timezone.now(),
+            )
+    if superseded:
+        storage.delete(superseded)
+    return "done" if render is not None else "skipped"
 
 
 def _title(render: SheetRender) -> str:
@@ -93,6 +102,17 @@ def run_render(render_id: int) -> str:
     render = _claim(render_id)
     if render is None:
         return "skipped"
+    log.info(
+        "sheet render %s started, attempt %s",
+        render_id,
+        render.attempts,
+        extra={"render_id": render_id, "kind": render.kind, "attempt": render.attempts},
+    )
+    started = time.perf_counter()
+
+    def observe(outcome: str) -> None:
+        RENDER_SECONDS.labels(kind=render.kind, outcome=outcome).observe(time.perf_counter() - started)
+
     try:
         pages = [
             rendering.SheetPage(
@@ -111,25 +131,21 @@ def run_render(render_id: int) -> str:
             paper=render.snapshot.get("paper", "letter"),
         )
     except TRANSIENT_ERRORS:
+        observe("retry")
         raise
     except SoftTimeLimitExceeded:
+        observe("failed")
         _fail(render_id, "The sheet took too long to render and was stopped.")
         return "failed"
     except Exception as error:  # a broken sheet will not get better by retrying
+        observe("failed")
         log.exception("sheet render %s failed", render_id)
         _fail(render_id, f"The sheet could not be rendered: {type(error).__name__}: {error}")
         return "failed"
-    name = _file_name(render)
-    _write_atomically(name, result.pdf)
-    SheetRender.objects.filter(pk=render_id).update(
-        status=RenderStatus.DONE,
-        file=name,
-        size=len(result.pdf),
-        pages=result.pages,
-        error="",
-        finished_at=timezone.now(),
-    )
-    return "done"
+    stored_name = storage.save(_file_name(render), result.pdf)
+    outcome = _finish(render_id, stored_name, len(result.pdf), result.pages)
+    observe(outcome)
+    return outcome
 
 
 @shared_task(
