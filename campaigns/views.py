@@ -4,16 +4,19 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import F
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.templatetags.static import static
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from campaigns import checks, services
 from campaigns.access import get_campaign_for_user, require
+from campaigns.demo import demo_logins
 from campaigns.forms import (
     CampaignForm,
     CheckForm,
@@ -56,6 +59,18 @@ def signup(request):
             return redirect(request.GET.get("next") or "campaign-list")
         return render(request, "registration/signup.html", {"form": form}, status=400)
     return render(request, "registration/signup.html", {"form": form})
+
+
+class LoginView(auth_views.LoginView):
+    """Django's login page, plus the demo accounts while the site runs in demo mode."""
+
+    def get_context_data(self, **kwargs):
+        return {**super().get_context_data(**kwargs), "demo_logins": demo_logins()}
+
+
+def favicon(request):
+    """Browsers ask for /favicon.ico whatever the page says: send them to the static file."""
+    return redirect(static("favicon.ico"))
 
 
 def home(request):

@@ -24,6 +24,9 @@ else:
     SECRET_KEY = env.str("SECRET_KEY")
 
 ALLOWED_HOSTS = env("ALLOWED_HOSTS")
+# Demo mode: the login page names the demo accounts that `manage.py seed_demo` made. Only with
+# DEBUG (development), so a production site never prints passwords; DEMO_MODE=0 turns it off.
+DEMO_MODE = DEBUG and env.bool("DEMO_MODE", default=True)
 CSRF_TRUSTED_ORIGINS = env("CSRF_TRUSTED_ORIGINS")
 
 INSTALLED_APPS = [
@@ -212,6 +215,10 @@ CELERY_BEAT_SCHEDULE = {
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    # A 403 is a normal answer (a player tried a GM's action): django.request logs it as one line,
+    # without the traceback of the PermissionDenied it came from.
+    "filters": {"no_traceback_for_403": {"()": "config.log_filters.NoTracebackFor403"}},
+    "loggers": {"django.request": {"filters": ["no_traceback_for_403"]}},
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="WARNING")},
 }
