@@ -421,7 +421,14 @@ def _error(request, status: int, title: str, message: str):
 
         body = json.dumps({"status": status, "detail": title, "errors": [{"field": "", "message": message}]})
         return HttpResponse(body, status=status, content_type="application/json")
-    return render(request, "error.html", {"title": title, "message": message}, status=status)
+    context = {"title": title, "message": message}
+    if request.htmx:
+        # A live panel asked: answer with the message alone, marked, so static/js/htmx-errors.js
+        # shows it inside the panel instead of swapping a whole page into it.
+        response = render(request, "_refusal.html", context, status=status)
+        response["X-Dossier-Refusal"] = "1"
+        return response
+    return render(request, "error.html", context, status=status)
 
 
 def bad_request(request, exception=None):
