@@ -4,6 +4,9 @@ with a finished character for alice and for bob and play in progress. Safe to ru
 Everything is made through the apps' own services and rule engines (no hand-written builds), the
 way a GM and players would make it in the pages; each piece is looked up by name first, so a second
 run changes nothing and a database seeded by an older version gets only what it lacks.
+
+It lives in the archive app because that is the layer allowed to use every other app (the play apps
+included; see the import-linter layers in pyproject.toml).
 """
 
 from __future__ import annotations
