@@ -154,6 +154,9 @@ def demo_objects() -> list[dict]:
             "code": Invitation.objects.filter(campaign=campaign).values_list("code", flat=True).first(),
         }
         out.append(common)
+        # every mission and encounter (a published tally and an open one, one being set up ...)
+        out += [{**common, "mission": pk} for pk in campaign.missions.values_list("pk", flat=True)[1:]]
+        out += [{**common, "encounter": pk} for pk in campaign.d6_encounters.values_list("pk", flat=True)[1:]]
         for step in WIZARDS[campaign.system].STEP_KEYS:  # the builder, on the campaign's draft
             out.append({**common, "character": draft.pk, "step": step})
     return out
@@ -178,6 +181,11 @@ def demo(transactional_db):
         quick = {"quick": True} if campaign.system == "timemaster" else {}
         npc_services.create_npc(campaign, gm, {"name": "Informant", **quick})
         campaign_services.create_invitation(campaign, gm)
+        if campaign.system == "d6":  # one encounter being set up: its participants have Remove buttons
+            from d6_encounters import services as d6
+
+            setup = d6.create_encounter(campaign, gm, name="Rooftop", method="once_per_scene")
+            d6.add_npc(setup, {"name": "Sniper", "attributes": {"Perception": "4D", "Reflexes": "2D"}})
 
 
 def log_in(page, username):
@@ -203,6 +211,7 @@ def test_every_page_fits_a_phone_and_marks_its_tab_for_every_role(new_page, demo
 
     problems: list[str] = []
     visited = 0
+    seen: set[str] = set()  # the link-styled buttons met on the way
     for username in ("gm", "alice", "carol"):
         page = new_page(PHONE, 800)
         log_in(page, username)
@@ -219,11 +228,13 @@ def test_every_page_fits_a_phone_and_marks_its_tab_for_every_role(new_page, demo
             page.goto(path)
             visited += 1
             problems += [f"{username} {path}: {p}" for p in page.evaluate(PAGE_CHECKS, PHONE)]
+            seen.update(page.locator("button.link:visible").all_inner_texts())
             if "/build/" in path and not page.locator("nav.tabs").count():
                 problems.append(f"{username} {path}: the builder step has no campaign tabs")
         page.context.close()
     print(f"{len(paths)} paths, {visited} pages visited")
     assert visited > 100
+    assert "Remove" in seen and seen & {"Hide", "Show"}, seen  # the D6 and tally buttons were checked
     assert not problems, "\n".join(problems)
 
 
