@@ -26,7 +26,8 @@ from campaigns.forms import (
     SignupForm,
     settings_form_class,
 )
-from campaigns.models import Campaign, Invitation, Membership, Roll
+from campaigns.models import Campaign, Invitation, Membership, Role, Roll
+from characters import display_names
 from characters.models import Character
 from characters.systems import get_system
 
@@ -39,12 +40,7 @@ LOG_FIELDS = (
 
 
 def _errors_of(error: ValidationError) -> list[str]:
-    if hasattr(error, "message_dict"):
-        return [
-            f"{field}: {', '.join(msgs)}" if field != "__all__" else ", ".join(msgs)
-            for field, msgs in error.message_dict.items()
-        ]
-    return list(error.messages)
+    return display_names.error_messages(error)
 
 
 # --- accounts -------------------------------------------------------------------------------------
@@ -85,6 +81,9 @@ def campaign_list(request):
         .annotate(my_role=F("memberships__role"))
         .order_by("name", "id")
     )
+    campaigns = list(campaigns)
+    for campaign in campaigns:
+        campaign.my_role_label = Role(campaign.my_role).label  # "Game master", never the code "gm"
     return render(request, "campaigns/list.html", {"campaigns": campaigns})
 
 
@@ -118,7 +117,13 @@ def campaign_detail(request, pk):
     campaign, membership = get_campaign_for_user(request.user, pk)
     system = get_system(campaign.system)
     settings_rows = [
-        {"label": spec.label, "value": campaign.settings.get(spec.name, spec.default), "help": spec.help}
+        {
+            "label": spec.label,
+            "value": display_names.setting_value(
+                campaign.system, spec, campaign.settings.get(spec.name, spec.default)
+            ),
+            "help": display_names.setting_help(campaign.system, spec),
+        }
         for spec in system.settings
     ]
     # Only what the page shows: a character's build document is the bulk of its row.
@@ -146,7 +151,7 @@ def campaign_detail(request, pk):
 def campaign_settings(request, pk):
     campaign, membership = get_campaign_for_user(request.user, pk, need="gm")
     system = get_system(campaign.system)
-    Form = settings_form_class(system.settings)
+    Form = settings_form_class(system.settings, campaign.system)
     form = Form(request.POST or None, initial=campaign.settings)
     if request.method == "POST":
         if form.is_valid():

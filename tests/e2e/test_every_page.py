@@ -68,6 +68,19 @@ PAGE_CHECKS = """(viewport) => {
     if (!getComputedStyle(b).textDecorationLine.includes('underline'))
       out.push(`button.link "${b.textContent.trim()}" is not underlined`);
   }
+  const text = (document.querySelector('main') || document.body).innerText;
+  // Codes and Python values a page must never show (defect 8).
+  const internal = [
+    /\\b[a-z][a-z0-9]*_[a-z0-9_]+\\b/g,  // codes: no_share, once_per_scene, sp_awarded
+    /\\b\\d+d\\d+_[a-z]+\\b/g,  // 3d6_bonus
+    /\\b(?:True|False)\\b/g,
+    /(?:^|\\n)None(?=\\n|$)/g,
+    /\\byou are (?:gm|player|observer)\\b/g,
+    /(?:^|\\n)\\s*(?:roles?|skills|talent|background|attributes|abilities|aspects|benefits|kind|reason): /g,
+    /\\bCM\\b/g,
+  ];
+  for (const pattern of internal)
+    for (const m of text.matchAll(pattern)) out.push(`internal word: ${JSON.stringify(m[0].trim())}`);
   const tabs = document.querySelector('nav.tabs');
   if (tabs) {
     const current = tabs.querySelectorAll('[aria-current=page]');
