@@ -185,7 +185,7 @@ def import_campaign(source: Any, gm, trusted: bool = False, warnings: list | Non
         try:
             campaign = campaign_services.create_campaign(
                 gm,
-                name=header["name"],
+                name=imported_name(header["name"]),
                 system=header["system"],
                 module=header.get("module", ""),
                 description=header.get("description", ""),
@@ -200,6 +200,16 @@ def import_campaign(source: Any, gm, trusted: bool = False, warnings: list | Non
     if warnings is not None:
         warnings.extend(left_out_lines(refs, NOT_A_MEMBER if trusted else NOT_BROUGHT_IN))
     return campaign
+
+
+IMPORTED_SUFFIX = " (imported)"
+
+
+def imported_name(name: str) -> str:
+    """The copy's name says it is a copy, so it is not mistaken for the original in a campaign list
+    (the original is often still there); a long name is shortened to make room for the suffix."""
+    limit = Campaign._meta.get_field("name").max_length - len(IMPORTED_SUFFIX)
+    return name.strip()[:limit].rstrip() + IMPORTED_SUFFIX
 
 
 def file_name(name: str) -> str:

@@ -3,6 +3,7 @@ from __future__ import annotations
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 
+from characters import display_names
 from characters.systems import SettingSpec, all_systems
 from characters.systems.dice import ROLLER_KINDS
 
@@ -38,17 +39,19 @@ class CampaignForm(forms.Form):
         return key, module
 
 
-def settings_form_class(specs: tuple[SettingSpec, ...]) -> type[forms.Form]:
-    """A form for a system's campaign settings, one field per SettingSpec."""
+def settings_form_class(specs: tuple[SettingSpec, ...], system: str = "") -> type[forms.Form]:
+    """A form for a system's campaign settings, one field per SettingSpec, choices and help in the
+    system's display names (characters/display_names.py)."""
     fields: dict[str, forms.Field] = {}
     for spec in specs:
-        common = {"label": spec.label, "help_text": spec.help, "required": spec.kind != "bool"}
+        help_text = display_names.setting_help(system, spec)
+        common = {"label": spec.label, "help_text": help_text, "required": spec.kind != "bool"}
         if spec.kind == "bool":
             fields[spec.name] = forms.BooleanField(**common)
         elif spec.kind == "int":
             fields[spec.name] = forms.IntegerField(min_value=spec.minimum, max_value=spec.maximum, **common)
         elif spec.kind == "choice":
-            fields[spec.name] = forms.ChoiceField(choices=[(c, c) for c in spec.choices], **common)
+            fields[spec.name] = forms.ChoiceField(choices=display_names.choices(system, spec), **common)
         else:
             fields[spec.name] = forms.CharField(max_length=200, **common)
     return type("CampaignSettingsForm", (forms.Form,), fields)

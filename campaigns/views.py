@@ -4,17 +4,20 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db.models import F
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.templatetags.static import static
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST
 
 from campaigns import checks, services
 from campaigns.access import get_campaign_for_user, require
+from campaigns.demo import demo_logins
 from campaigns.forms import (
     CampaignForm,
     CheckForm,
@@ -24,7 +27,8 @@ from campaigns.forms import (
     SignupForm,
     settings_form_class,
 )
-from campaigns.models import Campaign, Invitation, Membership, Roll
+from campaigns.models import Campaign, Invitation, Membership, Role, Roll
+from characters import display_names
 from characters.models import Character
 from characters.systems import get_system
 
@@ -37,12 +41,7 @@ LOG_FIELDS = (
 
 
 def _errors_of(error: ValidationError) -> list[str]:
-    if hasattr(error, "message_dict"):
-        return [
-            f"{field}: {', '.join(msgs)}" if field != "__all__" else ", ".join(msgs)
-            for field, msgs in error.message_dict.items()
-        ]
-    return list(error.messages)
+    return display_names.error_messages(error)
 
 
 # --- accounts -------------------------------------------------------------------------------------
@@ -69,6 +68,18 @@ def signup(request):
     return render(request, "registration/signup.html", {"form": form})
 
 
+class LoginView(auth_views.LoginView):
+    """Django's login page, plus the demo accounts while the site runs in demo mode."""
+
+    def get_context_data(self, **kwargs):
+        return {**super().get_context_data(**kwargs), "demo_logins": demo_logins()}
+
+
+def favicon(request):
+    """Browsers ask for /favicon.ico whatever the page says: send them to the static file."""
+    return redirect(static("favicon.ico"))
+
+
 def home(request):
     return redirect("campaign-list" if request.user.is_authenticated else "login")
 
@@ -81,6 +92,9 @@ def campaign_list(request):
         .annotate(my_role=F("memberships__role"))
         .order_by("name", "id")
     )
+    campaigns = list(campaigns)
+    for campaign in campaigns:
+        campaign.my_role_label = Role(campaign.my_role).label  # "Game master", never the code "gm"
     return render(request, "campaigns/list.html", {"campaigns": campaigns})
 
 
@@ -114,7 +128,13 @@ def campaign_detail(request, pk):
     campaign, membership = get_campaign_for_user(request.user, pk)
     system = get_system(campaign.system)
     settings_rows = [
-        {"label": spec.label, "value": campaign.settings.get(spec.name, spec.default), "help": spec.help}
+        {
+            "label": spec.label,
+            "value": display_names.setting_value(
+                campaign.system, spec, campaign.settings.get(spec.name, spec.default)
+            ),
+            "help": display_names.setting_help(campaign.system, spec),
+        }
         for spec in system.settings
     ]
     # Only what the page shows: a character's build document is the bulk of its row.
@@ -142,7 +162,7 @@ def campaign_detail(request, pk):
 def campaign_settings(request, pk):
     campaign, membership = get_campaign_for_user(request.user, pk, need="gm")
     system = get_system(campaign.system)
-    Form = settings_form_class(system.settings)
+    Form = settings_form_class(system.settings, campaign.system)
     form = Form(request.POST or None, initial=campaign.settings)
     if request.method == "POST":
         if form.is_valid():
@@ -422,7 +442,14 @@ def _error(request, status: int, title: str, message: str):
 
         body = json.dumps({"status": status, "detail": title, "errors": [{"field": "", "message": message}]})
         return HttpResponse(body, status=status, content_type="application/json")
-    return render(request, "error.html", {"title": title, "message": message}, status=status)
+    context = {"title": title, "message": message}
+    if request.htmx:
+        # A live panel asked: answer with the message alone, marked, so static/js/htmx-errors.js
+        # shows it inside the panel instead of swapping a whole page into it.
+        response = render(request, "_refusal.html", context, status=status)
+        response["X-Dossier-Refusal"] = "1"
+        return response
+    return render(request, "error.html", context, status=status)
 
 
 def bad_request(request, exception=None):

@@ -25,9 +25,11 @@ def finalize_on_post(request, character, membership, welcome: str):
     return redirect("character-detail", character.pk), 200, []
 
 
-def preview(character, rng, step_of: Callable[[str], str] | None = None):
+def preview(character, rng, step_of: Callable[[str], str] | None = None, steps=()):
     """(build, problems): the build finalizing would make, or what stands in its way, each problem
-    with its field, message and (given ``step_of``) the step that fixes it."""
+    with its field, message and (given ``step_of``) the step that fixes it, named as the builder
+    names it (``steps``: the wizard's (key, label) pairs), never by the build's field code."""
+    labels = dict(steps)
     try:
         return services.preview_build(character, rng), []
     except ValidationError as error:
@@ -37,5 +39,6 @@ def preview(character, rng, step_of: Callable[[str], str] | None = None):
                 problem = {"field": field, "message": message}
                 if step_of is not None:
                     problem["step"] = step_of(field)
+                    problem["step_label"] = labels.get(problem["step"], "")
                 problems.append(problem)
         return None, problems

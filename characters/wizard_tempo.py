@@ -355,7 +355,7 @@ def step_review(request, character, membership):
     )
     if done:
         return done
-    build, problems = wizard_review.preview(character, random.Random(0), step_of)
+    build, problems = wizard_review.preview(character, random.Random(0), step_of, STEPS)
     sheet = _system().sheet(build).fields if build is not None else None
     return _render(
         request,

@@ -281,7 +281,7 @@ def step_review(request, character, membership):
     if done:
         return done
     sheet, pending, warnings = None, [], []
-    build, problems = wizard_review.preview(character, random.Random(0), step_of)
+    build, problems = wizard_review.preview(character, random.Random(0), step_of, STEPS)
     if build is not None:
         sheet = _system().sheet(build).fields
         review = _system().review(build, _settings(character))

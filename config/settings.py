@@ -24,6 +24,9 @@ else:
     SECRET_KEY = env.str("SECRET_KEY")
 
 ALLOWED_HOSTS = env("ALLOWED_HOSTS")
+# Demo mode: the login page names the demo accounts that `manage.py seed_demo` made. Only with
+# DEBUG (development), so a production site never prints passwords; DEMO_MODE=0 turns it off.
+DEMO_MODE = DEBUG and env.bool("DEMO_MODE", default=True)
 CSRF_TRUSTED_ORIGINS = env("CSRF_TRUSTED_ORIGINS")
 
 INSTALLED_APPS = [
@@ -266,7 +269,12 @@ if LOG_FORMAT not in ("text", "json"):
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"request_id": {"()": "config.logs.RequestIdFilter"}},
+    # A 403 is a normal answer (a player tried a GM's action): django.request logs it as one line,
+    # without the traceback of the PermissionDenied it came from.
+    "filters": {
+        "request_id": {"()": "config.logs.RequestIdFilter"},
+        "no_traceback_for_403": {"()": "config.log_filters.NoTracebackFor403"},
+    },
     "formatters": {
         "text": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"},
         "json": {
@@ -283,6 +291,7 @@ LOGGING = {
         # The per-request and per-job lines: at INFO whatever LOG_LEVEL is, they are the access log.
         "dossier.request": {"level": "INFO"},
         "dossier.job": {"level": "INFO"},
+        "django.request": {"filters": ["no_traceback_for_403"]},
     },
 }
 # Workers keep this configuration instead of Celery's own, so their lines are JSON lines too; and

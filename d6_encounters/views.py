@@ -17,6 +17,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
 from campaigns.access import get_campaign_for_user
+from characters import display_names
 from characters.models import Character
 from characters.systems.d6.tables import ACTIONS, INITIATIVE_METHODS, MOVE_UP_REASONS, NON_ACTION_ROLLS
 from d6_encounters import presenters, services
@@ -55,13 +56,7 @@ def _encounter(request, pk, encounter_pk, need="member"):
 
 
 def _errors(error: ValidationError) -> list[str]:
-    if hasattr(error, "message_dict"):
-        return [
-            f"{field}: {message}" if field not in ("__all__", "non_field_errors") else message
-            for field, msgs in error.message_dict.items()
-            for message in msgs
-        ]
-    return list(error.messages)
+    return display_names.error_messages(error)
 
 
 # -- list -----------------------------------------------------------------------------------------

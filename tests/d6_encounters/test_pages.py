@@ -90,7 +90,7 @@ def test_the_gm_sets_up_and_runs_a_round_through_the_panel(d6, client):
             "Number of actions must be a whole number",
         ),
         ({"type": "declare", "participant": "FIRST", "actions": "99"}, "from 0 to 40"),
-        ({"type": "fly"}, "type:"),
+        ({"type": "fly"}, "Type: "),  # the field in words, not its code
         (
             {"type": "act", "participant": "FIRST", "action": "punch", "trait": "brawling"},
             "declares how many",
@@ -118,7 +118,7 @@ def test_a_bad_npc_code_is_named_in_the_setup_panel(d6, client):
     url = f"/campaigns/{d6.campaign.pk}/encounters/{encounter.pk}/participants/"
     response = client.post(url, {"name": "Dog", "perception": "3Q", "reflexes": "2D"}, HTTP_HX_REQUEST="true")
     assert response.status_code == 400
-    assert "attributes.Perception: &#x27;3Q&#x27; is not a die code" in response.content.decode()
+    assert "Attributes Perception: &#x27;3Q&#x27; is not a die code" in response.content.decode()
     response = client.post(
         url, {"name": "Dog", "perception": "3D", "reflexes": "2D", "other_skills": "bite 4D"}
     )

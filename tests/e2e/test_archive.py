@@ -60,7 +60,7 @@ def test_gm_downloads_the_archive_and_imports_it_back_on_a_phone(
 
     page.get_by_label("Archive file (.json)").set_input_files(str(path))
     page.get_by_role("button", name="Import campaign").click()
-    expect(page.get_by_text("Imported Time Corps.")).to_be_visible()
-    copy = Campaign.objects.filter(name="Time Corps").exclude(pk=full_campaign.pk).get()
+    expect(page.get_by_text("Imported Time Corps (imported).")).to_be_visible()
+    copy = Campaign.objects.get(name="Time Corps (imported)")
     assert page.url.endswith(f"/campaigns/{copy.pk}/")
     assert copy.characters.count() == full_campaign.characters.count()

@@ -61,7 +61,7 @@ def test_two_rounds_with_three_participants(new_page, shot, transactional_db, ma
     gm.get_by_label("Perception", exact=True).fill("2D+1")
     gm.get_by_label("Reflexes", exact=True).fill("3Q")
     gm.get_by_role("button", name="Add NPC").click()
-    expect(gm.get_by_test_id("errors")).to_contain_text("attributes.Reflexes: '3Q' is not a die code")
+    expect(gm.get_by_test_id("errors")).to_contain_text("Attributes Reflexes: '3Q' is not a die code")
     gm.get_by_label("Reflexes", exact=True).fill("3D")
     gm.get_by_label("Other skills, one a line").fill("brawling, Reflexes, 4D+2")
     gm.get_by_role("button", name="Add NPC").click()
