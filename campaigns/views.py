@@ -26,6 +26,7 @@ from campaigns.forms import (
 from campaigns.models import Campaign, Invitation, Membership, Roll
 from characters.models import Character
 from characters.systems import get_system
+from config.abuse import SignupThrottle, throttle_web_post
 
 ROLL_LOG_SIZE = 50
 # The roll fields the dice log shows or filters on.
@@ -46,12 +47,13 @@ def _errors_of(error: ValidationError) -> list[str]:
 
 # --- accounts -------------------------------------------------------------------------------------
 @require_http_methods(["GET", "POST"])
+@throttle_web_post(SignupThrottle, "created accounts")
 def signup(request):
     form = SignupForm(request.POST or None)
     if request.method == "POST":
         if form.is_valid():
             user = form.save()
-            login(request, user)
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             messages.success(request, f"Welcome, {user.username}.")
             return redirect(request.GET.get("next") or "campaign-list")
         return render(request, "registration/signup.html", {"form": form}, status=400)

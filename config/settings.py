@@ -1,5 +1,6 @@
 """Dossier settings: one file, every value read from the environment (see README.md)."""
 
+from datetime import timedelta
 from pathlib import Path
 
 import environ
@@ -35,7 +36,8 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
+    "knox",
+    "axes",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_filters",
@@ -59,6 +61,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Last: it turns a login that axes refused into the lockout answer (config/abuse.py).
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -105,6 +109,11 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+# Axes first: it refuses a locked-out username/address before the password is even checked.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "campaign-list"
 LOGOUT_REDIRECT_URL = "login"
@@ -142,12 +151,48 @@ SECURE_HSTS_PRELOAD = not DEBUG
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
+# --- cache (rate-limit and lockout counters) --------------------------------------------------------
+# Counters must be shared by every process that serves requests (gunicorn workers), so the default
+# is a file cache in var/, never a per-process memory cache; CACHE_URL (redis://host:6379/N, a
+# database of its own: tests clear it) moves it to Redis.
+CACHES = {"default": env.cache_url("CACHE_URL", default=f"filecache://{VAR_DIR / 'cache'}")}
+
+# --- abuse: lockout, rate limits, API tokens -------------------------------------------------------
+# django-axes counts failed logins (web login and POST /api/v1/auth/token/) per username and
+# address together, so a stranger cannot lock a player out from elsewhere; the per-address
+# throttles below slow down guessing across many usernames.
+AXES_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=5)
+AXES_COOLOFF_TIME = timedelta(minutes=env.int("LOGIN_LOCKOUT_MINUTES", default=15))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "config.abuse.lockout_response"
+AXES_VERBOSE = False
+AXES_DISABLE_ACCESS_LOG = True  # only failures count; no row per successful login
+# Behind a proxy, REMOTE_ADDR is the proxy: name how many proxies sit in front (see README).
+AXES_IPWARE_PROXY_COUNT = env.int("PROXY_COUNT", default=0) or None
+AXES_IPWARE_META_PRECEDENCE_ORDER = (
+    ("HTTP_X_FORWARDED_FOR", "REMOTE_ADDR") if AXES_IPWARE_PROXY_COUNT else ("REMOTE_ADDR",)
+)
+# Rates ("number/second|minute|hour|day"), counted in the cache above by DRF's throttles; the web
+# pages use the same throttle classes (config/abuse.py), so a page and its API share one budget.
+RATE_LIMITS = {
+    "login": env.str("RATE_LIMIT_LOGIN", default="30/hour"),
+    "signup": env.str("RATE_LIMIT_SIGNUP", default="10/hour"),
+    "token": env.str("RATE_LIMIT_TOKEN", default="20/hour"),
+    "archive-import": env.str("RATE_LIMIT_IMPORT", default="10/hour"),
+}
+# django-rest-knox: tokens stored hashed, several per user, each with an expiry.
+REST_KNOX = {
+    "TOKEN_TTL": timedelta(days=env.int("API_TOKEN_DAYS", default=30)),
+    "AUTH_HEADER_PREFIX": "Token",
+    "TOKEN_LIMIT_PER_USER": env.int("API_TOKENS_PER_USER", default=20),
+}
 
 # --- API ---------------------------------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         # Token first, so an anonymous request gets 401 with a WWW-Authenticate header.
-        "rest_framework.authentication.TokenAuthentication",
+        "config.auth.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
@@ -160,7 +205,10 @@ REST_FRAMEWORK = {
         "rest_framework.renderers.JSONRenderer",
         "rest_framework.renderers.BrowsableAPIRenderer",
     ],
-    "DEFAULT_THROTTLE_RATES": {},
+    "DEFAULT_THROTTLE_RATES": RATE_LIMITS,
+    # Client addresses for the throttles: REMOTE_ADDR unless PROXY_COUNT proxies sit in front
+    # (DRF would otherwise trust any X-Forwarded-For a client sends).
+    "NUM_PROXIES": env.int("PROXY_COUNT", default=0),
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Dossier API",
