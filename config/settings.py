@@ -38,6 +38,7 @@ INSTALLED_APPS = [
     "rest_framework",
     "knox",
     "axes",
+    "csp",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_filters",
@@ -60,6 +61,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
+    "django_permissions_policy.PermissionsPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     # Last: it turns a login that axes refused into the lockout answer (config/abuse.py).
     "axes.middleware.AxesMiddleware",
@@ -151,6 +154,35 @@ SECURE_HSTS_PRELOAD = not DEBUG
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
+SECURE_REFERRER_POLICY = "same-origin"
+# Content-Security-Policy (django-csp): scripts and styles only from our own static files, so a
+# script that got into a page through user text would not run. No inline scripts or event-handler
+# attributes anywhere (static/js/app.js does what they did) and htmx's eval is off (base.html).
+# The API docs page relaxes styles only (config/urls.py: Swagger UI sets inline styles).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'none'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
+# Permissions-Policy (django-permissions-policy): turns off the browser features a campaign tool
+# never uses.
+PERMISSIONS_POLICY = {
+    feature: []
+    for feature in (
+        "accelerometer", "autoplay", "camera", "display-capture", "encrypted-media", "fullscreen",
+        "geolocation", "gyroscope", "magnetometer", "microphone", "midi", "payment", "usb",
+    )
+}  # fmt: skip
+
 # --- cache (rate-limit and lockout counters) --------------------------------------------------------
 # Counters must be shared by every process that serves requests (gunicorn workers), so the default
 # is a file cache in var/, never a per-process memory cache; CACHE_URL (redis://host:6379/N, a
