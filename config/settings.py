@@ -235,7 +235,7 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "config.api.exception_handler",
     "DEFAULT_RENDERER_CLASSES": [
         "rest_framework.renderers.JSONRenderer",
-        "rest_framework.renderers.BrowsableAPIRenderer",
+        "config.renderers.BrowsableAPIRenderer",
     ],
     "DEFAULT_THROTTLE_RATES": RATE_LIMITS,
     # Client addresses for the throttles: REMOTE_ADDR unless PROXY_COUNT proxies sit in front

@@ -6,7 +6,6 @@ from datetime import timedelta
 
 import pytest
 from django.utils import timezone
-from knox.models import AuthToken
 from rest_framework.test import APIClient
 
 WALKED_ROUTES = {"api-token-list", "api-token-revoke"}
@@ -26,6 +25,8 @@ def token_client(token: str) -> APIClient:
 
 
 def test_the_token_endpoint_answers_as_before_and_stores_only_a_hash(world):
+    from knox.models import AuthToken
+
     # The README's way: a form post of username and password, the token sent back as "Token <key>".
     response = APIClient().post("/api/v1/auth/token/", {"username": "player", "password": PASSWORD})
     body = response.json()
@@ -45,6 +46,8 @@ def test_the_token_endpoint_answers_as_before_and_stores_only_a_hash(world):
 
 
 def test_a_token_expires_after_the_configured_days(world, settings):
+    from knox.models import AuthToken
+
     token = new_token("player")
     stored = AuthToken.objects.get(user=world.users["player"])
     days = settings.REST_KNOX["TOKEN_TTL"].days

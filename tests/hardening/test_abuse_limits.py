@@ -15,7 +15,7 @@ PASSWORD = "a-long-test-password"
 @pytest.fixture
 def small_rates(settings):
     small = {"signup": "2/hour", "token": "3/hour", "login": "4/hour", "archive-import": "2/hour"}
-    settings.RATE_LIMITS = {**settings.RATE_LIMITS, **small}
+    settings.RATE_LIMITS = {**getattr(settings, "RATE_LIMITS", {}), **small}
     return settings.RATE_LIMITS
 
 
@@ -147,3 +147,64 @@ def test_an_outsider_over_the_import_limit_still_gets_404_for_a_foreign_campaign
     assert api(outsider).post(foreign, b"{}", content_type="application/json").status_code == 404
     client.force_login(outsider)
     assert client.post(f"/campaigns/{world.campaign.pk}/archive/characters/import/", {}).status_code == 404
+
+
+CHILD = """
+import django
+django.setup()
+from django.test import RequestFactory
+from config.abuse import SignupThrottle
+request = RequestFactory().post("/accounts/signup/", REMOTE_ADDR="10.0.9.9")
+print("allowed" if SignupThrottle().allow_request(request, None) else "throttled")
+"""
+
+
+def test_the_counters_are_shared_with_another_process(db, client, small_rates, settings):
+    """Several gunicorn workers must see one count: another process reading the same cache is
+    throttled by the signups this one served."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    cache = settings.CACHES["default"]
+    if cache["BACKEND"].endswith("FileBasedCache"):
+        cache_url = f"filecache://{cache['LOCATION']}"
+    else:
+        cache_url = os.environ["CACHE_URL"]
+    for name in ("one", "two"):
+        client.post(
+            "/accounts/signup/",
+            {"username": name, "password1": "a-fine-long-pass-77", "password2": "a-fine-long-pass-77"},
+            REMOTE_ADDR="10.0.9.9",
+        )
+        client.logout()
+    env = {
+        **os.environ,
+        "CACHE_URL": cache_url,
+        "DEBUG": "1",
+        "RATE_LIMIT_SIGNUP": small_rates["signup"],
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+    }
+    child = subprocess.run(
+        [sys.executable, "-c", CHILD],
+        cwd=Path(__file__).resolve().parents[2],
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert child.stdout.strip() == "throttled", child.stdout + child.stderr
+
+
+def test_a_lockout_ends_after_the_cool_off(world, client, settings):
+    from datetime import timedelta
+
+    from axes.models import AccessAttempt
+    from django.utils import timezone
+
+    for _ in range(settings.AXES_FAILURE_LIMIT):
+        web_login(client, "wrong")
+    assert web_login(client, PASSWORD).status_code == 429
+    past = timezone.now() - settings.AXES_COOLOFF_TIME - timedelta(minutes=1)
+    AccessAttempt.objects.update(attempt_time=past)
+    assert web_login(client, PASSWORD).status_code == 302

@@ -72,3 +72,14 @@ def test_no_page_template_holds_anything_the_csp_would_block():
     ]
     assert len(web_templates()) > 50
     assert found == []
+
+
+def test_the_browsable_api_relaxes_styles_only(world, client):
+    client.force_login(world.users["player"])
+    page = client.get("/api/v1/campaigns/", HTTP_ACCEPT="text/html")
+    assert page.status_code == 200 and page["Content-Type"].startswith("text/html")
+    csp = directives(page)
+    assert csp["script-src"] == ["'self'"] and "'unsafe-inline'" in csp["style-src"]
+    assert not re.search(r"<script(?![^>]*\bsrc=)(?![^>]*application/json)[^>]*>", page.content.decode())
+    as_json = client.get("/api/v1/campaigns/", HTTP_ACCEPT="application/json")
+    assert directives(as_json)["style-src"] == ["'self'"]
