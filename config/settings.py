@@ -1,9 +1,11 @@
 """Dossier settings: one file, every value read from the environment (see README.md)."""
 
+import re
 from datetime import timedelta
 from pathlib import Path
 
 import environ
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(environ.Env().str("DOSSIER_VAR_DIR", default=str(BASE_DIR / "var")))
@@ -207,12 +209,20 @@ AXES_IPWARE_META_PRECEDENCE_ORDER = (
 )
 # Rates ("number/second|minute|hour|day"), counted in the cache above by DRF's throttles; the web
 # pages use the same throttle classes (config/abuse.py), so a page and its API share one budget.
-RATE_LIMITS = {
-    "login": env.str("RATE_LIMIT_LOGIN", default="30/hour"),
-    "signup": env.str("RATE_LIMIT_SIGNUP", default="10/hour"),
-    "token": env.str("RATE_LIMIT_TOKEN", default="20/hour"),
-    "archive-import": env.str("RATE_LIMIT_IMPORT", default="10/hour"),
+_RATE_LIMIT_VARIABLES = {  # scope: (environment variable, default)
+    "login": ("RATE_LIMIT_LOGIN", "30/hour"),
+    "signup": ("RATE_LIMIT_SIGNUP", "10/hour"),
+    "token": ("RATE_LIMIT_TOKEN", "20/hour"),
+    "archive-import": ("RATE_LIMIT_IMPORT", "10/hour"),
 }
+RATE_LIMITS = {
+    scope: env.str(name, default=default) for scope, (name, default) in _RATE_LIMIT_VARIABLES.items()
+}
+for _scope, (_name, _default) in _RATE_LIMIT_VARIABLES.items():
+    if not re.fullmatch(r"[1-9][0-9]*/(second|minute|hour|day)", RATE_LIMITS[_scope]):
+        raise ImproperlyConfigured(
+            f"{_name}={RATE_LIMITS[_scope]!r}: write it like {_default} (second, minute, hour, day)"
+        )
 # django-rest-knox: tokens stored hashed, several per user, each with an expiry.
 REST_KNOX = {
     "TOKEN_TTL": timedelta(days=env.int("API_TOKEN_DAYS", default=30)),
