@@ -202,11 +202,9 @@ AXES_RESET_ON_SUCCESS = True
 AXES_LOCKOUT_CALLABLE = "config.abuse.lockout_response"
 AXES_VERBOSE = False
 AXES_DISABLE_ACCESS_LOG = True  # only failures count; no row per successful login
-# Behind a proxy, REMOTE_ADDR is the proxy: name how many proxies sit in front (see README).
-AXES_IPWARE_PROXY_COUNT = env.int("PROXY_COUNT", default=0) or None
-AXES_IPWARE_META_PRECEDENCE_ORDER = (
-    ("HTTP_X_FORWARDED_FOR", "REMOTE_ADDR") if AXES_IPWARE_PROXY_COUNT else ("REMOTE_ADDR",)
-)
+# One notion of the client's address for the lockout and the throttles: DRF's, which believes
+# X-Forwarded-For only as far as PROXY_COUNT proxies (see REST_FRAMEWORK["NUM_PROXIES"] and README).
+AXES_CLIENT_IP_CALLABLE = "config.abuse.client_address"
 # Rates ("number/second|minute|hour|day"), counted in the cache above by DRF's throttles; the web
 # pages use the same throttle classes (config/abuse.py), so a page and its API share one budget.
 _RATE_LIMIT_VARIABLES = {  # scope: (environment variable, default)

@@ -208,3 +208,20 @@ def test_a_lockout_ends_after_the_cool_off(world, client, settings):
     past = timezone.now() - settings.AXES_COOLOFF_TIME - timedelta(minutes=1)
     AccessAttempt.objects.update(attempt_time=past)
     assert web_login(client, PASSWORD).status_code == 302
+
+
+def test_behind_a_proxy_the_lockout_counts_the_address_the_proxy_saw(world, client, settings):
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "NUM_PROXIES": 1}  # PROXY_COUNT=1
+
+    def login_via_proxy(password, forwarded_for):
+        return client.post(
+            "/accounts/login/",
+            {"username": "player", "password": password},
+            REMOTE_ADDR="10.9.9.9",
+            HTTP_X_FORWARDED_FOR=forwarded_for,
+        )
+
+    for index in range(settings.AXES_FAILURE_LIMIT):
+        login_via_proxy("wrong", f"6.6.6.{index}, 198.51.100.7")  # a forged first entry changes nothing
+    assert login_via_proxy(PASSWORD, "7.7.7.7, 198.51.100.7").status_code == 429
+    assert login_via_proxy(PASSWORD, "198.51.100.8").status_code == 302  # another client behind the proxy
