@@ -116,3 +116,30 @@ def test_a_poll_waits_while_someone_is_in_a_form_of_the_panel(new_page, transact
     assert polls == []
     with page.expect_request(lambda request: request.url.endswith("/panel/")):
         page.evaluate("() => document.activeElement.blur()")
+
+
+ADD_CONFIRMED_FORM = """() => {
+    const form = document.createElement("form");
+    form.method = "get";
+    form.action = "/accounts/tokens/";
+    form.dataset.confirm = "Abandon this mission?";
+    form.innerHTML = "<button type=submit>Go</button>";
+    document.querySelector("main").append(form);
+}"""
+
+
+def test_a_form_with_data_confirm_asks_before_it_is_sent(new_page, transactional_db):
+    """What the Time to Kill GM panel's "Abandon the mission" form uses instead of onsubmit."""
+    make_user("gm")
+    page = new_page()
+    log_in(page, "gm")
+    page.evaluate(ADD_CONFIRMED_FORM)
+    asked = []
+    page.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.dismiss()))
+    page.get_by_role("button", name="Go").click()
+    assert asked == ["Abandon this mission?"]
+    assert page.url.endswith("/campaigns/")  # declined: the form was not sent
+    expect(page.get_by_role("button", name="Go")).to_be_visible()
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.get_by_role("button", name="Go").click()
+    expect(page.get_by_role("heading", name="API tokens")).to_be_visible()
