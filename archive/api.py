@@ -16,6 +16,7 @@ from rest_framework.response import Response
 from archive import access, services, uploads
 from archive.problems import ArchiveRefused, Problem
 from campaigns.models import Membership, Role
+from config.abuse import ImportThrottle, throttle_api
 from config.api import error_response
 
 REFUSED = "The archive was refused; nothing was imported."
@@ -96,6 +97,7 @@ def export_character(request: Request, campaign_pk: str, character_pk: str) -> R
         201: OpenApiTypes.OBJECT,
         400: OpenApiResponse(description="Refused, with every problem (JSON path + message)"),
         413: OpenApiResponse(description="Larger than the archive limit"),
+        429: OpenApiResponse(description="Too many imports (settings RATE_LIMIT_IMPORT); see Retry-After"),
     },
     description="Import a character document into this campaign (game master only).",
 )
@@ -103,6 +105,7 @@ def export_character(request: Request, campaign_pk: str, character_pk: str) -> R
 @parser_classes(PARSERS)
 def import_character(request: Request, campaign_pk: str) -> Response:
     campaign, _ = access.campaign_for_gm(request.user, campaign_pk)
+    throttle_api(request, ImportThrottle)  # after the access check: a stranger's campaign stays a 404
     try:
         owner = _owner(request, campaign, request.user)
         warnings: list[str] = []
@@ -139,6 +142,7 @@ def export_campaign(request: Request, campaign_pk: str) -> Response:
         201: OpenApiTypes.OBJECT,
         400: OpenApiResponse(description="Refused, with every problem (JSON path + message)"),
         413: OpenApiResponse(description="Larger than the archive limit"),
+        429: OpenApiResponse(description="Too many imports (settings RATE_LIMIT_IMPORT); see Retry-After"),
     },
     description=(
         "Make a new campaign from an archive; whoever imports it is its game master and only member. "
@@ -150,6 +154,7 @@ def export_campaign(request: Request, campaign_pk: str) -> Response:
 def import_campaign(request: Request) -> Response:
     """The one view of an API campaign import (a rate limit decorates it as a whole)."""
     warnings: list[str] = []
+    throttle_api(request, ImportThrottle)
     try:
         campaign = services.import_campaign(_raw_archive(request), request.user, warnings=warnings)
     except ArchiveRefused as error:

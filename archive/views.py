@@ -17,6 +17,10 @@ from archive.problems import ArchiveRefused
 from campaigns.access import get_campaign_for_user
 from campaigns.models import Role
 from characters.models import Character
+from config.abuse import ImportThrottle, over_the_limit, throttle_web_post, too_many_requests_page
+
+
+IMPORTED = "imported archives"  # what the 429 page says the user did too often
 
 
 class ArchiveFileForm(forms.Form):
@@ -100,6 +104,10 @@ def character_export(request, pk, character_pk):
 @require_POST
 def character_import(request, pk):
     campaign, membership = access.campaign_for_gm(request.user, pk)
+    # Counted after the access check: a stranger's campaign stays a 404, never a 429.
+    wait = over_the_limit(request, ImportThrottle)
+    if wait is not None:
+        return too_many_requests_page(request, wait, IMPORTED)
     members = _owners(campaign)
     try:
         uploads.refuse_oversized(request)
@@ -121,6 +129,7 @@ def character_import(request, pk):
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@throttle_web_post(ImportThrottle, IMPORTED)
 def campaign_import(request):
     """A new campaign from an archive; whoever imports it becomes its game master."""
     problems = []

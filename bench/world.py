@@ -15,7 +15,7 @@ def seed(prefix: str = "bench") -> dict:
     is rendered once (so asking for it again is the repeat path). Returns the player, the campaign
     and agent ids, and the player's API token."""
     from django.contrib.auth import get_user_model
-    from rest_framework.authtoken.models import Token
+    from knox.models import AuthToken
 
     from campaigns import services
     from campaigns.models import Membership, Mission, Role
@@ -45,7 +45,7 @@ def seed(prefix: str = "bench") -> dict:
     )
     render, _ = sheet_services.request_render(player, "character", campaign, membership, agent, "letter")
     assert run_render(render.pk) == "done", "the seed could not render the sheet"
-    token = Token.objects.create(user=player).key
+    token = AuthToken.objects.create(user=player)[1]
     return {"player": player, "campaign": campaign.pk, "agent": agent.pk, "token": token}
 
 

@@ -1,8 +1,9 @@
 from django.contrib.auth import views as auth_views
 from django.urls import path, register_converter
 
-from campaigns import views
+from campaigns import tokens, views
 from characters.urls import CharacterIdConverter
+from config.abuse import LoginThrottle, throttle_web_post
 
 # One id converter for the whole site (18 digits: longer ids are a 404, not an overflow).
 register_converter(CharacterIdConverter, "id")
@@ -10,11 +11,17 @@ register_converter(CharacterIdConverter, "id")
 urlpatterns = [
     path("", views.home, name="home"),
     path("accounts/signup/", views.signup, name="signup"),
-    path("accounts/login/", views.LoginView.as_view(), name="login"),
+    path(
+        "accounts/login/",
+        throttle_web_post(LoginThrottle, "tried to log in")(views.LoginView.as_view()),
+        name="login",
+    ),
     path("favicon.ico", views.favicon, name="favicon"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("accounts/password/", auth_views.PasswordChangeView.as_view(), name="password_change"),
     path("accounts/password/done/", auth_views.PasswordChangeDoneView.as_view(), name="password_change_done"),
+    path("accounts/tokens/", tokens.token_page, name="api-tokens"),
+    path("accounts/tokens/<str:token_id>/revoke/", tokens.token_page_revoke, name="api-token-page-revoke"),
     path("campaigns/", views.campaign_list, name="campaign-list"),
     path("campaigns/new/", views.campaign_create, name="campaign-create"),
     path("campaigns/<id:pk>/", views.campaign_detail, name="campaign-detail"),

@@ -31,6 +31,7 @@ from campaigns.models import Campaign, Invitation, Membership, Role, Roll
 from characters import display_names
 from characters.models import Character
 from characters.systems import get_system
+from config.abuse import SignupThrottle, throttle_web_post
 
 ROLL_LOG_SIZE = 50
 # The roll fields the dice log shows or filters on.
@@ -56,12 +57,13 @@ def safe_next(request) -> str | None:
 
 
 @require_http_methods(["GET", "POST"])
+@throttle_web_post(SignupThrottle, "created accounts")
 def signup(request):
     form = SignupForm(request.POST or None)
     if request.method == "POST":
         if form.is_valid():
             user = form.save()
-            login(request, user)
+            login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             messages.success(request, f"Welcome, {user.username}.")
             return redirect(safe_next(request) or "campaign-list")
         return render(request, "registration/signup.html", {"form": form}, status=400)

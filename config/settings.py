@@ -1,8 +1,11 @@
 """Dossier settings: one file, every value read from the environment (see README.md)."""
 
+import re
+from datetime import timedelta
 from pathlib import Path
 
 import environ
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(environ.Env().str("DOSSIER_VAR_DIR", default=str(BASE_DIR / "var")))
@@ -38,7 +41,9 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "rest_framework",
-    "rest_framework.authtoken",
+    "knox",
+    "axes",
+    "csp",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "django_filters",
@@ -65,8 +70,12 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "csp.middleware.CSPMiddleware",
+    "django_permissions_policy.PermissionsPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "django_prometheus.middleware.PrometheusAfterMiddleware",
+    # Last: it turns a login that axes refused into the lockout answer (config/abuse.py).
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -112,6 +121,11 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+# Axes first: it refuses a locked-out username/address before the password is even checked.
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
 ]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "campaign-list"
@@ -181,12 +195,83 @@ SECURE_REDIRECT_EXEMPT = [r"^healthz$", r"^readyz$", r"^metrics$"]
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
+SECURE_REFERRER_POLICY = "same-origin"
+# Content-Security-Policy (django-csp): scripts and styles only from our own static files, so a
+# script that got into a page through user text would not run. No inline scripts or event-handler
+# attributes anywhere (static/js/app.js does what they did) and htmx's eval is off (base.html).
+# The API docs page relaxes styles only (config/urls.py: Swagger UI sets inline styles).
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'none'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    }
+}
+# Permissions-Policy (django-permissions-policy): turns off the browser features a campaign tool
+# never uses.
+PERMISSIONS_POLICY = {
+    feature: []
+    for feature in (
+        "accelerometer", "autoplay", "camera", "display-capture", "encrypted-media", "fullscreen",
+        "geolocation", "gyroscope", "magnetometer", "microphone", "midi", "payment", "usb",
+    )
+}  # fmt: skip
+
+# --- cache (rate-limit and lockout counters) --------------------------------------------------------
+# Counters must be shared by every process that serves requests (gunicorn workers), so the default
+# is a file cache in var/, never a per-process memory cache; CACHE_URL (redis://host:6379/N, a
+# database of its own: tests clear it) moves it to Redis.
+CACHES = {"default": env.cache_url("CACHE_URL", default=f"filecache://{VAR_DIR / 'cache'}")}
+
+# --- abuse: lockout, rate limits, API tokens -------------------------------------------------------
+# django-axes counts failed logins (web login and POST /api/v1/auth/token/) per username and
+# address together, so a stranger cannot lock a player out from elsewhere; the per-address
+# throttles below slow down guessing across many usernames.
+AXES_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=5)
+AXES_COOLOFF_TIME = timedelta(minutes=env.int("LOGIN_LOCKOUT_MINUTES", default=15))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_LOCKOUT_CALLABLE = "config.abuse.lockout_response"
+AXES_VERBOSE = False
+AXES_DISABLE_ACCESS_LOG = True  # only failures count; no row per successful login
+# One notion of the client's address for the lockout and the throttles: DRF's, which believes
+# X-Forwarded-For only as far as PROXY_COUNT proxies (see REST_FRAMEWORK["NUM_PROXIES"] and README).
+AXES_CLIENT_IP_CALLABLE = "config.abuse.client_address"
+# Rates ("number/second|minute|hour|day"), counted in the cache above by DRF's throttles; the web
+# pages use the same throttle classes (config/abuse.py), so a page and its API share one budget.
+_RATE_LIMIT_VARIABLES = {  # scope: (environment variable, default)
+    "login": ("RATE_LIMIT_LOGIN", "30/hour"),
+    "signup": ("RATE_LIMIT_SIGNUP", "10/hour"),
+    "token": ("RATE_LIMIT_TOKEN", "20/hour"),
+    "archive-import": ("RATE_LIMIT_IMPORT", "10/hour"),
+}
+RATE_LIMITS = {
+    scope: env.str(name, default=default) for scope, (name, default) in _RATE_LIMIT_VARIABLES.items()
+}
+for _scope, (_name, _default) in _RATE_LIMIT_VARIABLES.items():
+    if not re.fullmatch(r"[1-9][0-9]*/(second|minute|hour|day)", RATE_LIMITS[_scope]):
+        raise ImproperlyConfigured(
+            f"{_name}={RATE_LIMITS[_scope]!r}: write it like {_default} (second, minute, hour, day)"
+        )
+# django-rest-knox: tokens stored hashed, several per user, each with an expiry.
+REST_KNOX = {
+    "TOKEN_TTL": timedelta(days=env.int("API_TOKEN_DAYS", default=30)),
+    "AUTH_HEADER_PREFIX": "Token",
+    "TOKEN_LIMIT_PER_USER": env.int("API_TOKENS_PER_USER", default=20),
+}
 
 # --- API ---------------------------------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
         # Token first, so an anonymous request gets 401 with a WWW-Authenticate header.
-        "rest_framework.authentication.TokenAuthentication",
+        "config.auth.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
@@ -197,9 +282,12 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "config.api.exception_handler",
     "DEFAULT_RENDERER_CLASSES": [
         "rest_framework.renderers.JSONRenderer",
-        "rest_framework.renderers.BrowsableAPIRenderer",
+        "config.renderers.BrowsableAPIRenderer",
     ],
-    "DEFAULT_THROTTLE_RATES": {},
+    "DEFAULT_THROTTLE_RATES": RATE_LIMITS,
+    # Client addresses for the throttles: REMOTE_ADDR unless PROXY_COUNT proxies sit in front
+    # (DRF would otherwise trust any X-Forwarded-For a client sends).
+    "NUM_PROXIES": env.int("PROXY_COUNT", default=0),
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Dossier API",

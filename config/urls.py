@@ -1,13 +1,14 @@
+from csp.decorators import csp_update
 from django.contrib import admin
 from django.urls import include, path, re_path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
-from rest_framework.authtoken.views import obtain_auth_token
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 from rest_framework.routers import SimpleRouter
 
 from campaigns import api as campaigns_api
 from campaigns import api_checks as campaigns_api_checks
 from campaigns import api_npcs as campaigns_api_npcs
 from config import health, metrics
+from campaigns import tokens
 
 router = SimpleRouter()
 router.register("campaigns", campaigns_api.CampaignViewSet, basename="campaign")
@@ -26,7 +27,9 @@ router.register(r"campaigns/(?P<campaign_pk>[0-9]{1,18})/rolls", campaigns_api.R
 router.register(r"campaigns/(?P<campaign_pk>[0-9]{1,18})/npcs", campaigns_api_npcs.NPCViewSet, basename="npc")
 
 api_v1 = [
-    path("auth/token/", obtain_auth_token, name="api-token"),
+    path("auth/token/", tokens.TokenCreateView.as_view(), name="api-token"),
+    path("auth/tokens/", tokens.token_list, name="api-token-list"),
+    path("auth/tokens/<str:token_id>/", tokens.token_revoke, name="api-token-revoke"),
     path("me/", campaigns_api.me, name="api-me"),
     path("systems/", campaigns_api.systems, name="api-systems"),
     path("invitations/accept/", campaigns_api.accept_invitation, name="api-accept-invitation"),
@@ -47,13 +50,19 @@ api_v1 = [
     path("", include("archive.api_urls")),
 ]
 
+# Swagger UI's start-up script comes from a URL of its own (the split view), so scripts stay 'self'
+# only; its page and widgets set inline styles, so this one page allows them (django-csp).
+swagger_ui = csp_update({"style-src": ["'unsafe-inline'"]})(
+    SpectacularSwaggerSplitView.as_view(url_name="api-schema")
+)
+
 urlpatterns = [
     path("healthz", health.healthz, name="healthz"),
     path("readyz", health.readyz, name="readyz"),
     path("metrics", metrics.metrics, name="metrics"),
     path("api/v1/", include(api_v1)),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("api/docs/", swagger_ui, name="api-docs"),
     path("admin/", admin.site.urls),
     path("", include("characters.urls")),
     path("", include("sheets.urls")),

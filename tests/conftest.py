@@ -18,6 +18,34 @@ def fast_password_hashing():
     override.disable()
 
 
+@pytest.fixture(autouse=True, scope="session")
+def private_cache(tmp_path_factory):
+    """Rate-limit counters live in the default cache: a file cache of this test run's own (never the
+    one a dev server in var/ uses), unless CACHE_URL names one (a Redis database kept for tests)."""
+    import os
+
+    from django.test.utils import override_settings
+
+    if os.environ.get("CACHE_URL"):
+        yield
+        return
+    location = tmp_path_factory.mktemp("cache")
+    backend = "django.core.cache.backends.filebased.FileBasedCache"
+    override = override_settings(CACHES={"default": {"BACKEND": backend, "LOCATION": str(location)}})
+    override.enable()
+    yield
+    override.disable()
+
+
+@pytest.fixture(autouse=True)
+def fresh_cache(private_cache):
+    """Each test starts with no rate-limit counters, so one test's requests never throttle another's."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+
+
 @pytest.fixture
 def rng():
     return random.Random(1984)

@@ -38,3 +38,11 @@ def test_production_without_a_secret_key_refuses_to_start(tmp_path):
     result = run_manage({"DEBUG": "0", "DOSSIER_VAR_DIR": str(tmp_path)}, "check")
     assert result.returncode != 0
     assert "SECRET_KEY" in result.stderr
+
+
+def test_a_malformed_rate_limit_refuses_to_start_and_names_its_variable(tmp_path):
+    result = run_manage(
+        {"DEBUG": "1", "DOSSIER_VAR_DIR": str(tmp_path), "RATE_LIMIT_SIGNUP": "5/fortnight"}, "check"
+    )
+    assert result.returncode != 0
+    assert "RATE_LIMIT_SIGNUP='5/fortnight'" in result.stderr

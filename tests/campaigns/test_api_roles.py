@@ -149,6 +149,7 @@ WALKS_ELSEWHERE = (
     "tests.tempo_conflicts.test_api_roles",
     "tests.d6_encounters.test_api_roles",
     "tests.archive.test_api_roles",
+    "tests.campaigns.test_tokens",
 )
 
 

@@ -16,14 +16,14 @@ from tests.hardening.test_fuzz_api import _fuzz_operation, api_schema  # noqa: F
 
 @pytest.fixture
 def planted(d6, running):
-    from rest_framework.authtoken.models import Token
+    from knox.models import AuthToken
 
     gm = d6.membership["gm"]
     services.record_event(running, gm, {"type": "begin_round"})
     services.record_event(running, gm, {"type": "roll_initiative"}, random.Random(1))
     setup = services.create_encounter(d6.campaign, d6.users["gm"], name="Alley")
     guard = services.add_npc(setup, {"name": "Guard", "attributes": {"Perception": "2D+1", "Reflexes": "2D"}})
-    d6.tokens = {name: Token.objects.create(user=user).key for name, user in d6.users.items()}
+    d6.tokens = {name: AuthToken.objects.create(user=user)[1] for name, user in d6.users.items()}
     d6.gm_only = ["Thug 1", "4D+2", "2D+1"]
     d6.known_ids = sorted(
         {running.pk, setup.pk, guard.pk, d6.campaign.pk, *running.participants.values_list("pk", flat=True)}

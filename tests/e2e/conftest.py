@@ -49,17 +49,31 @@ def browser():
 
 @pytest.fixture
 def new_page(browser, live_server):
+    """A page in a fresh browser context. Every Content-Security-Policy violation the browser reports
+    fails the test (make.csp_violations; a test that provokes one on purpose empties the list)."""
     contexts = []
+    violations: list[str] = []
 
     def make(width: int = 1280, height: int = 900):
         context = browser.new_context(viewport={"width": width, "height": height}, base_url=live_server.url)
         context.set_default_timeout(15_000)
         contexts.append(context)
-        return context.new_page()
+        page = context.new_page()
+        page.on(
+            "console",
+            lambda message: (
+                violations.append(f"{page.url}: {message.text}")
+                if "Content Security Policy" in message.text
+                else None
+            ),
+        )
+        return page
 
+    make.csp_violations = violations
     yield make
     for context in contexts:
         context.close()
+    assert violations == [], "the browser reported Content-Security-Policy violations"
 
 
 @pytest.fixture

@@ -37,7 +37,7 @@ CHECKS = [not_a_server_error, response_schema_conformance, content_type_conforma
 @pytest.fixture
 def planted(world):
     """The world plus GM-only data that no other persona may ever be shown."""
-    from rest_framework.authtoken.models import Token
+    from knox.models import AuthToken
 
     from campaigns import services
     from campaigns.models import Mission
@@ -47,7 +47,7 @@ def planted(world):
     world.secret_roll = services.record_roll(gm, kind="d1000", secret=True, purpose=SECRET_PURPOSE)
     world.open_roll = services.record_roll(world.membership["player"], kind="d6", count=2, mission=mission)
     world.invitation = services.create_invitation(world.campaign, world.users["gm"])
-    world.tokens = {name: Token.objects.create(user=user).key for name, user in world.users.items()}
+    world.tokens = {name: AuthToken.objects.create(user=user)[1] for name, user in world.users.items()}
     world.gm_only = [SECRET_PURPOSE, world.invitation.code]
     # Real ids, so generated requests reach real rows and not only 404s.
     world.known_ids = sorted(
