@@ -19,7 +19,6 @@ from campaigns.models import Role
 from characters.models import Character
 from config.abuse import ImportThrottle, over_the_limit, throttle_web_post, too_many_requests_page
 
-
 IMPORTED = "imported archives"  # what the 429 page says the user did too often
 
 

@@ -7,8 +7,8 @@ from rest_framework.routers import SimpleRouter
 from campaigns import api as campaigns_api
 from campaigns import api_checks as campaigns_api_checks
 from campaigns import api_npcs as campaigns_api_npcs
-from config import health, metrics
 from campaigns import tokens
+from config import health, metrics
 
 router = SimpleRouter()
 router.register("campaigns", campaigns_api.CampaignViewSet, basename="campaign")
