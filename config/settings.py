@@ -59,6 +59,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # After CSRF and authentication, so their refusals come first (config/middleware.py).
+    "config.middleware.InputBoundaryMiddleware",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -161,6 +163,12 @@ REST_FRAMEWORK = {
         "rest_framework.renderers.BrowsableAPIRenderer",
     ],
     "DEFAULT_THROTTLE_RATES": {},
+    # Every API body passes the input boundary (config/input_boundary.py) as it is parsed.
+    "DEFAULT_PARSER_CLASSES": [
+        "config.parsers.JSONParser",
+        "config.parsers.FormParser",
+        "config.parsers.MultiPartParser",
+    ],
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Dossier API",
@@ -179,6 +187,13 @@ SPECTACULAR_SETTINGS = {
     },
 }
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
+
+# --- the input boundary (config/input_boundary.py): what any text, form or JSON value may be ------
+INPUT_MAX_JSON_DEPTH = env.int("INPUT_MAX_JSON_DEPTH", default=32)
+INPUT_MAX_JSON_ITEMS = env.int("INPUT_MAX_JSON_ITEMS", default=20_000)  # values in one request body
+INPUT_MAX_STRING_CHARS = env.int("INPUT_MAX_STRING_CHARS", default=100_000)
+INPUT_MAX_NUMBER = env.int("INPUT_MAX_NUMBER", default=2**53)  # what a JavaScript client reads exactly
+INPUT_MAX_DIGIT_RUN = env.int("INPUT_MAX_DIGIT_RUN", default=100)  # digits in a row within a text
 
 # --- Celery ------------------------------------------------------------------------------------
 # The default broker is kombu's SQLAlchemy transport on an SQLite file: no server to run, and a
