@@ -32,8 +32,8 @@ from typing import Any
 BAD_CHARACTER = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff]")
 DIGIT_RUN = re.compile(r"\d+")
 #: A JSON string token, escapes included (what the depth scan skips over).
-JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
-JSON_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{},:]', re.DOTALL)
+JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+JSON_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"|[\[\]{},:]', re.DOTALL)
 BRACKET_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
 NOT_BRACKET = re.compile(r"[^\[\]{}]+")
 
@@ -262,11 +262,24 @@ def replace_bad_characters(value: Any, replacement: str = "\ufffd") -> Any:
     return value
 
 
+def prune_depth(value: Any, limit: Limits, replacement: str = "\ufffd", depth: int = 1) -> Any:
+    """``value`` with every list or object nested deeper than the limit replaced by
+    ``replacement`` (recursion stops at the limit)."""
+    if not isinstance(value, (list, dict)):
+        return value
+    if depth > limit.depth:
+        return replacement
+    if isinstance(value, list):
+        return [prune_depth(item, limit, replacement, depth + 1) for item in value]
+    return {key: prune_depth(item, limit, replacement, depth + 1) for key, item in value.items()}
+
+
 def decode_stored(text: str, limit: Limits) -> tuple[Any, Problem | None]:
-    """A stored JSON column's text as the boundary sees it: (value, first problem). A value
-    nested too deep is not decoded (value None)."""
+    """A stored JSON column's text as the boundary sees it: (value, first problem). Value is
+    None when the text cannot be decoded at all (nested deeper than the parser goes)."""
     problem = depth_problem(text, limit)
-    if problem is not None:
+    try:
+        value = json.loads(text, parse_int=_parse_int, parse_constant=_parse_constant)
+    except RecursionError:
         return None, problem
-    value = json.loads(text, parse_int=_parse_int, parse_constant=_parse_constant)
-    return value, value_problem(value, "", limit)
+    return value, problem or value_problem(value, "", limit)

@@ -199,3 +199,27 @@ def test_valid_text_outside_the_basic_plane_still_goes_through(world, gm):
     response = send(gm, "POST", url, '{"choices": {"name": "Harry \\ud83d\\ude80\\tthe second"}}')
     assert response.status_code == 201, response.content[:300]
     assert response.json()["name"] == "Harry \U0001f680\tthe second"
+
+
+def test_the_import_command_refuses_a_lone_surrogate_naming_the_path(world, archive_text, tmp_path):
+    from django.core.management import CommandError, call_command
+
+    path = tmp_path / "campaign.json"
+    path.write_text(archive_text.replace("Find the lantern.", f"Find {LONE}"))
+    before = snapshot()
+    with pytest.raises(CommandError) as refused:
+        call_command("import_campaign", str(path), "--gm", "gm")
+    assert "missions[0].briefing: This value holds a lone surrogate (U+DC00" in str(refused.value)
+    assert snapshot() == before
+
+
+def test_the_archive_import_page_refuses_a_lone_surrogate_naming_the_path(world, client, archive_text):
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    client.force_login(world.users["gm"])
+    upload = SimpleUploadedFile("c.json", archive_text.replace("Find the lantern.", LONE).encode())
+    before = snapshot()
+    response = client.post("/campaigns/import/", {"file": upload})
+    assert response.status_code == 400
+    assert "missions[0].briefing" in response.content.decode()
+    assert snapshot() == before

@@ -98,20 +98,40 @@ def test_find_bad_text_reports_and_fixes_lone_surrogates_and_nul_and_writes_noth
     assert "0 stored value(s)" in find_bad_text()
 
 
-def test_find_bad_text_reports_json_nested_too_deep_and_leaves_it_for_a_person(world, hero):
+def test_a_stored_value_nested_600_deep_is_found_and_cut_at_the_limit(world, hero, api):
     deep = {"name": "Harry Adams", "notes": []}
     inner = deep["notes"]
-    for _ in range(40):
+    for _ in range(600):
         inner.append([])
         inner = inner[0]
     Character.objects.filter(pk=hero.pk).update(choices=deep)  # the ORM, bypassing the boundary
-    before = raw_json(hero, "choices")
+    untouched = {c: raw_json(hero, c) for c in ("build", "updated_at", "revision")}
 
+    report = find_bad_text()
+    assert (
+        f"characters.Character pk={hero.pk} choices.notes{'[0]' * 31}: nests deeper than 32 levels." in report
+    )
+    assert "1 fixed" in find_bad_text("--fix")
+    hero.refresh_from_db()
+    cut = hero.choices["notes"]
+    for _ in range(30):
+        cut = cut[0]
+    assert cut == ["\ufffd"]
+    assert {c: raw_json(hero, c) for c in untouched} == untouched
+    url = f"/api/v1/campaigns/{world.campaign.pk}/characters/{hero.pk}/"
+    assert api(world.users["gm"]).get(url).status_code == 200
+    assert "0 stored value(s)" in find_bad_text()
+
+
+def test_over_long_text_is_reported_and_left_for_a_person(world, hero, settings):
+    settings.INPUT_MAX_STRING_CHARS = 5
     report = find_bad_text("--fix")
-    assert f"characters.Character pk={hero.pk} choices.notes[0]" in report
-    assert "nests deeper than 32 levels. (not only characters: fix it by hand)" in report
-    assert "0 fixed" in report
-    assert raw_json(hero, "choices") == before
+    assert (
+        f"characters.Character pk={hero.pk} name: is 11 characters long; the limit is 5. (fix it by hand)"
+        in report
+    )
+    hero.refresh_from_db()
+    assert hero.name == "Harry Adams"
 
 
 def test_a_clean_database_has_nothing_to_report(world, hero):

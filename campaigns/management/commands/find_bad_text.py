@@ -4,9 +4,10 @@ Rows written before the boundary (config/input_boundary.py) may hold lone surrog
 other control characters, JSON nested too deep, numbers out of range or over-long text. This
 command reads every text and JSON column of every Dossier model straight from the database (not
 through the read-safe field, which would hide what is stored), prints one line per value at fault
-(model, pk, field, path, why) and, with --fix, replaces the refused characters by U+FFFD through
-the ORM, writing that one column of that one row and nothing else. Depth, range and length
-problems are reported for a person to decide; they are not changed.
+(model, pk, field, path, why) and, with --fix, replaces the refused characters by U+FFFD and every
+list or object nested deeper than the limit by the string U+FFFD, through the ORM, writing that
+one column of that one row and nothing else. Over-long text and numbers out of range are reported
+for a person to decide; they are not changed.
 """
 
 from __future__ import annotations
@@ -60,9 +61,9 @@ def problem_of(field, raw, limit):
         problem = input_boundary.Problem("", message) if message else None
     if problem is None or value is None:
         return problem, None
-    repaired = input_boundary.replace_bad_characters(value)
+    repaired = input_boundary.replace_bad_characters(input_boundary.prune_depth(value, limit))
     if input_boundary.value_problem(repaired, "", limit) is not None:
-        return problem, None  # not only characters: leave it for a person
+        return problem, None  # text too long or a number out of range: leave it for a person
     return problem, repaired
 
 
@@ -93,7 +94,7 @@ class Command(BaseCommand):
                         fixed += 1
                         line += " -> fixed"
                     elif repaired is None:
-                        line += " (not only characters: fix it by hand)"
+                        line += " (fix it by hand)"
                     self.stdout.write(line)
         summary = f"{found} stored value(s) the input boundary refuses"
         if fix:
