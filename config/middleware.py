@@ -1,16 +1,18 @@
 """The input boundary for everything that is not an API body: query strings, URL arguments and
 the form fields of HTML pages, checked once for every view (config/input_boundary.py).
 
-API bodies are checked by the DRF parsers (config/parsers.py), which answer in the API's error
-format; this middleware checks an API request's query string and URL arguments only. Refused
-input is a 400 naming the field, and the view never runs, so nothing is stored.
+HTML pages: refused input is a 400 naming the field before the view runs, so nothing is stored.
+API: bodies are checked by the DRF parsers (config/parsers.py); the query string is checked here
+but refused only when the view reads the refused parameter (``CheckedQueryDict``), so that a
+non-member still gets 404 and an anonymous client 401 first, as for any other bad input; the
+refusal is a 400 in the API's error format (config/api.py).
 """
 
 from __future__ import annotations
 
 import json
 
-from django.http import HttpResponse
+from django.http import HttpResponse, QueryDict
 from django.http.multipartparser import MultiPartParserError
 from django.shortcuts import render
 from django.utils.html import format_html
@@ -24,14 +26,63 @@ def _is_api(request) -> bool:
     return request.path.startswith("/api/")
 
 
+class CheckedQueryDict(QueryDict):
+    """A query string whose refused parameters raise InputRefused when they are read (a refused
+    name: when the parameters are listed); the others read as usual."""
+
+    @classmethod
+    def checked(cls, querydict: QueryDict, limit: input_boundary.Limits) -> QueryDict:
+        refused = {}
+        for name, values in querydict.lists():
+            problem = input_boundary.form_problem([(name, value) for value in values], limit)
+            if problem is not None:
+                refused[name] = problem
+        if not refused:
+            return querydict
+        wrapped = cls(mutable=True, encoding=querydict.encoding)
+        for name, values in querydict.lists():
+            wrapped.setlist(name, values)
+        wrapped._mutable = False
+        wrapped.refused = refused
+        return wrapped
+
+    def _check(self, name):
+        if name in self.refused:
+            raise input_boundary.InputRefused(self.refused[name])
+
+    def _check_names(self):
+        for problem in self.refused.values():
+            if problem.message.startswith("has a name"):
+                raise input_boundary.InputRefused(problem)
+
+    def __getitem__(self, key):
+        self._check(key)
+        return super().__getitem__(key)
+
+    def _getlist(self, key, default=None, force_list=False):
+        self._check(key)
+        return super()._getlist(key, default, force_list)
+
+    def __iter__(self):
+        self._check_names()
+        return super().__iter__()
+
+    def keys(self):
+        self._check_names()
+        return super().keys()
+
+    def lists(self):
+        for name in self.refused:
+            self._check(name)
+        return super().lists()
+
+
 def _pairs(request, view_kwargs):
     yield from ((name, value) for name, value in view_kwargs.items() if isinstance(value, str))
+    if _is_api(request):
+        return  # the query string is checked when read (CheckedQueryDict), the body by the parsers
     yield from input_boundary.querydict_pairs(request.GET)
-    if (
-        not _is_api(request)
-        and request.method in ("POST", "PUT", "PATCH")
-        and request.content_type in FORM_TYPES
-    ):
+    if request.method in ("POST", "PUT", "PATCH") and request.content_type in FORM_TYPES:
         yield from input_boundary.querydict_pairs(request.POST)
 
 
@@ -66,4 +117,12 @@ class InputBoundaryMiddleware:
             problem = input_boundary.Problem("", f"could not be read as a form: {error}")
         if problem is not None:
             return refused_response(request, problem)
+        if _is_api(request):
+            request.GET = CheckedQueryDict.checked(request.GET, input_boundary.limits())
+        return None
+
+    def process_exception(self, request, exception):
+        """A refused query parameter read outside DRF (DRF's own handler answers inside it)."""
+        if isinstance(exception, input_boundary.InputRefused):
+            return refused_response(request, exception.problem)
         return None
