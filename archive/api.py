@@ -9,7 +9,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
 from rest_framework.decorators import api_view, parser_classes
-from rest_framework.parsers import BaseParser, FormParser, MultiPartParser
+from rest_framework.parsers import BaseParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -18,13 +18,15 @@ from archive.problems import ArchiveRefused, Problem
 from campaigns.models import Membership, Role
 from config.abuse import ImportThrottle, throttle_api
 from config.api import error_response
+from config.parsers import FormParser, MultiPartParser
 
 REFUSED = "The archive was refused; nothing was imported."
 
 
 class ArchiveJSONParser(BaseParser):
     """Accepts a JSON body without parsing it: the archive services parse it themselves, so a
-    truncated file gets the archive's own message (where it breaks) instead of a generic one."""
+    truncated file gets the archive's own message (where it breaks) instead of a generic one, and
+    the input boundary's refusals come in the archive's report (archive/format.py)."""
 
     media_type = "application/json"
 

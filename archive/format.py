@@ -15,6 +15,7 @@ from typing import Any
 from django.conf import settings
 
 from archive.problems import ArchiveRefused, Problem
+from config import input_boundary
 
 CHARACTER = "dossier.character"
 CAMPAIGN = "dossier.campaign"
@@ -109,9 +110,12 @@ def parse(raw: bytes | str) -> Any:
     if not raw.strip():
         raise ArchiveRefused(Problem("", "The file is empty."))
     try:
-        return json.loads(raw)
-    except RecursionError:
-        raise ArchiveRefused(Problem("", "The file nests too deeply to be an archive.")) from None
+        # The input boundary: depth refused before parsing, then every text and number checked.
+        # The file's size is bounded above, so its values are not counted.
+        return input_boundary.loads(raw, input_boundary.limits(items=None))
+    except input_boundary.InputRefused as refused:
+        problem = refused.problem
+        raise ArchiveRefused(Problem(problem.path, f"This value {problem.message}")) from None
     except json.JSONDecodeError as error:
         truncated = error.msg.startswith("Unterminated string") or error.pos >= len(raw.rstrip()) - 1
         ending = "; the file ends too early: is it truncated?" if truncated else ""
@@ -122,6 +126,14 @@ def parse(raw: bytes | str) -> Any:
                 f"(line {error.lineno}, column {error.colno}){ending}.",
             )
         ) from None
+
+
+def check(document: Any) -> None:
+    """The input boundary's checks for a document that arrives already decoded (parse does them
+    for a file)."""
+    problem = input_boundary.value_problem(document, "", input_boundary.limits(items=None))
+    if problem is not None:
+        raise ArchiveRefused(Problem(problem.path, f"This value {problem.message}"))
 
 
 def upgrade(document: Any, kind: str) -> dict[str, Any]:

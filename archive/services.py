@@ -37,6 +37,7 @@ def _header(kind: str, by) -> dict[str, Any]:
 def _as_document(source: Any, kind: str) -> dict[str, Any]:
     if isinstance(source, (bytes, str)):
         return archive_format.read(source, kind)
+    archive_format.check(source)
     return archive_format.upgrade(source, kind)
 
 

@@ -13,6 +13,7 @@ from django.db import models
 from django.utils import timezone
 
 from characters.systems import SYSTEM_CHOICES
+from config.fields import ReadSafeJSONField
 
 
 class Role(models.TextChoices):
@@ -37,7 +38,7 @@ class Campaign(models.Model):
     system = models.CharField(max_length=20, choices=SYSTEM_CHOICES)
     module = models.CharField(max_length=40, blank=True, default="")
     description = models.TextField(blank=True, default="", max_length=5000)
-    settings = models.JSONField(default=dict, blank=True)
+    settings = ReadSafeJSONField(default=dict, blank=True)
     created_by = models.ForeignKey(
         django_settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )
@@ -154,12 +155,12 @@ class Mission(models.Model):
     )
     agents = models.ManyToManyField("characters.Character", blank=True, related_name="missions")
     # Lines {"low": int, "high": int | None, "text": str}, checked by significance.validate_chart.
-    historical_changes_chart = models.JSONField(default=list, blank=True)
+    historical_changes_chart = ReadSafeJSONField(default=list, blank=True)
     success = models.BooleanField(null=True, blank=True)
     # significance.resolve_mission's outcome (check, verdict, pool, split, awards); GM-secret
     # until published. Earlier outcomes replaced by a correction after closing stay listed.
-    outcome = models.JSONField(default=dict, blank=True)
-    previous_outcomes = models.JSONField(default=list, blank=True)
+    outcome = ReadSafeJSONField(default=dict, blank=True)
+    previous_outcomes = ReadSafeJSONField(default=list, blank=True)
     check_roll = models.ForeignKey("Roll", on_delete=models.RESTRICT, null=True, blank=True, related_name="+")
     started_at = models.DateTimeField(null=True, blank=True)
     closed_at = models.DateTimeField(null=True, blank=True)
@@ -302,11 +303,11 @@ class Roll(models.Model):
     kind = models.CharField(max_length=30)
     count = models.PositiveSmallIntegerField(default=1)
     modifier = models.SmallIntegerField(default=0)
-    faces = models.JSONField(default=list)
-    kept = models.JSONField(default=list)
+    faces = ReadSafeJSONField(default=list)
+    kept = ReadSafeJSONField(default=list)
     total = models.IntegerField()
     purpose = models.CharField(max_length=200, blank=True, default="")
-    detail = models.JSONField(default=dict, blank=True)  # e.g. a check's margin, column and result
+    detail = ReadSafeJSONField(default=dict, blank=True)  # e.g. a check's margin, column and result
     secret = models.BooleanField(default=False)
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
 
@@ -361,11 +362,11 @@ class NPC(models.Model):
     # Statistics (GM only). For TIMEMASTER: kind human/demorean, the seven Abilities without Luck,
     # significance rating, optional status rating, skills and talents (timemaster-characters.md §8).
     kind = models.CharField(max_length=20, blank=True, default="")
-    abilities = models.JSONField(default=dict, blank=True)
+    abilities = ReadSafeJSONField(default=dict, blank=True)
     significance_rating = models.IntegerField(null=True, blank=True)
     status_rating = models.SmallIntegerField(null=True, blank=True)
-    skills = models.JSONField(default=dict, blank=True)
-    talents = models.JSONField(default=list, blank=True)
+    skills = ReadSafeJSONField(default=dict, blank=True)
+    talents = ReadSafeJSONField(default=list, blank=True)
     created_by = models.ForeignKey(
         django_settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )

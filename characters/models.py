@@ -7,6 +7,7 @@ from django.db import models
 from django.db.models import Q
 
 from characters.systems import SYSTEM_CHOICES
+from config.fields import ReadSafeJSONField
 
 
 class CharacterQuerySet(models.QuerySet):
@@ -37,11 +38,11 @@ class Character(models.Model):
     name = models.CharField(max_length=120)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.DRAFT)
     # The creation build (what the wizard finalised) and the current build (creation + ledger).
-    creation_build = models.JSONField(default=dict, blank=True)
-    build = models.JSONField(default=dict, blank=True)
+    creation_build = ReadSafeJSONField(default=dict, blank=True)
+    build = ReadSafeJSONField(default=dict, blank=True)
     revision = models.PositiveIntegerField(default=0)
     # A draft's wizard choices (what the engine's new_build reads); kept after finalizing as a record.
-    choices = models.JSONField(default=dict, blank=True)
+    choices = ReadSafeJSONField(default=dict, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
 
@@ -69,7 +70,7 @@ class AdvancementEntry(models.Model):
     character = models.ForeignKey(Character, on_delete=models.CASCADE, related_name="entries")
     kind = models.CharField(max_length=40)
     # What the engine's apply() folds in, besides the kind (amounts, skill keys, mission ids ...).
-    payload = models.JSONField(default=dict, blank=True)
+    payload = ReadSafeJSONField(default=dict, blank=True)
     # RESTRICT: an entry cannot go while its reversal stays, but a whole character (or campaign)
     # can be deleted with its ledger.
     reverses = models.ForeignKey(

@@ -11,6 +11,8 @@ from rest_framework.pagination import PageNumberPagination
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
+from config.input_boundary import InputRefused
+
 
 class Pagination(PageNumberPagination):
     page_size = 50
@@ -65,6 +67,9 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         return error_response(413, [{"field": "", "message": "The request body is too large."}])
     if isinstance(exc, SuspiciousOperation):
         return error_response(400, [{"field": "", "message": "The request could not be read."}])
+    if isinstance(exc, InputRefused):  # a refused query parameter, read (config/middleware.py)
+        problem = exc.problem
+        exc = exceptions.ValidationError({problem.path: [f"This value {problem.message}"]})
     if isinstance(exc, Http404):
         exc = exceptions.NotFound()
     elif isinstance(exc, PermissionDenied):

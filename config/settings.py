@@ -73,6 +73,8 @@ MIDDLEWARE = [
     "csp.middleware.CSPMiddleware",
     "django_permissions_policy.PermissionsPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # After CSRF and authentication, so their refusals come first (config/middleware.py).
+    "config.middleware.InputBoundaryMiddleware",
     "django_prometheus.middleware.PrometheusAfterMiddleware",
     # Last: it turns a login that axes refused into the lockout answer (config/abuse.py).
     "axes.middleware.AxesMiddleware",
@@ -288,6 +290,12 @@ REST_FRAMEWORK = {
     # Client addresses for the throttles: REMOTE_ADDR unless PROXY_COUNT proxies sit in front
     # (DRF would otherwise trust any X-Forwarded-For a client sends).
     "NUM_PROXIES": env.int("PROXY_COUNT", default=0),
+    # Every API body passes the input boundary (config/input_boundary.py) as it is parsed.
+    "DEFAULT_PARSER_CLASSES": [
+        "config.parsers.JSONParser",
+        "config.parsers.FormParser",
+        "config.parsers.MultiPartParser",
+    ],
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Dossier API",
@@ -306,6 +314,13 @@ SPECTACULAR_SETTINGS = {
     },
 }
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
+
+# --- the input boundary (config/input_boundary.py): what any text, form or JSON value may be ------
+INPUT_MAX_JSON_DEPTH = env.int("INPUT_MAX_JSON_DEPTH", default=32)
+INPUT_MAX_JSON_ITEMS = env.int("INPUT_MAX_JSON_ITEMS", default=20_000)  # values in one request body
+INPUT_MAX_STRING_CHARS = env.int("INPUT_MAX_STRING_CHARS", default=100_000)
+INPUT_MAX_NUMBER = env.int("INPUT_MAX_NUMBER", default=2**53)  # what a JavaScript client reads exactly
+INPUT_MAX_DIGIT_RUN = env.int("INPUT_MAX_DIGIT_RUN", default=100)  # digits in a row within a text
 
 # --- Celery ------------------------------------------------------------------------------------
 # The default broker is kombu's SQLAlchemy transport on an SQLite file: no server to run, and a

@@ -12,6 +12,7 @@ from django.conf import settings as django_settings
 from django.db import models
 
 from characters.systems.d6.tables import INITIATIVE_METHODS
+from config.fields import ReadSafeJSONField
 
 METHOD_CHOICES = [(key, info["label"]) for key, info in INITIATIVE_METHODS.items()]
 
@@ -38,9 +39,9 @@ class Encounter(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.SETUP)
     # The campaign's D6 settings when the encounter started: a later change of the campaign's
     # Wild Die rule must not change how stored events replay.
-    settings = models.JSONField(default=dict, blank=True)
+    settings = ReadSafeJSONField(default=dict, blank=True)
     # The engine state after every event (empty until the encounter starts).
-    state = models.JSONField(default=dict, blank=True)
+    state = ReadSafeJSONField(default=dict, blank=True)
     event_count = models.PositiveIntegerField(default=0)
     next_npc_number = models.PositiveIntegerField(default=1)
     created_by = models.ForeignKey(
@@ -92,8 +93,8 @@ class Participant(models.Model):
     character_revision = models.PositiveIntegerField(null=True, blank=True)
     name = models.CharField(max_length=200)
     controlled_by = models.CharField(max_length=10, default="gm")
-    stats = models.JSONField(default=dict, blank=True)
-    members = models.JSONField(default=list, blank=True)
+    stats = ReadSafeJSONField(default=dict, blank=True)
+    members = ReadSafeJSONField(default=list, blank=True)
     position = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
 
@@ -133,7 +134,7 @@ class EncounterEvent(models.Model):
     encounter = models.ForeignKey(Encounter, on_delete=models.CASCADE, related_name="events")
     seq = models.PositiveIntegerField()
     type = models.CharField(max_length=30)
-    payload = models.JSONField(default=dict)
+    payload = ReadSafeJSONField(default=dict)
     recorded_by = models.ForeignKey(
         django_settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )

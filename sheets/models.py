@@ -11,6 +11,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from config.fields import ReadSafeJSONField
+
 
 class SheetKind(models.TextChoices):
     CHARACTER = "character", "Character sheet"
@@ -74,7 +76,7 @@ class SheetRender(models.Model):
     content_key = models.CharField(max_length=64)
     template_version = models.CharField(max_length=20)
     # The data rendered, frozen at request time, so a later edit never changes what this row shows.
-    snapshot = models.JSONField(default=dict, blank=True)
+    snapshot = ReadSafeJSONField(default=dict, blank=True)
 
     status = models.CharField(max_length=10, choices=RenderStatus.choices, default=RenderStatus.QUEUED)
     error = models.CharField(max_length=500, blank=True, default="")

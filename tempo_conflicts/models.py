@@ -11,6 +11,8 @@ from django.conf import settings as django_settings
 from django.db import models
 from django.db.models import Q
 
+from config.fields import ReadSafeJSONField
+
 
 class ConflictQuerySet(models.QuerySet):
     def visible_to(self, user, membership=None):
@@ -44,8 +46,8 @@ class Conflict(models.Model):
     )
     title = models.CharField(max_length=120)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.RUNNING)
-    initial_state = models.JSONField(default=dict)
-    state = models.JSONField(default=dict)  # the engine's state after every event
+    initial_state = ReadSafeJSONField(default=dict)
+    state = ReadSafeJSONField(default=dict)  # the engine's state after every event
     created_by = models.ForeignKey(
         django_settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )
@@ -94,7 +96,7 @@ class ConflictEvent(models.Model):
     conflict = models.ForeignKey(Conflict, on_delete=models.CASCADE, related_name="events")
     seq = models.PositiveIntegerField()
     kind = models.CharField(max_length=30)
-    payload = models.JSONField(default=dict)  # the event exactly as the engine folded it
+    payload = ReadSafeJSONField(default=dict)  # the event exactly as the engine folded it
     summary = models.CharField(max_length=300, blank=True, default="")
     recorded_by = models.ForeignKey(
         django_settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"

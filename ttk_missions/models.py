@@ -11,6 +11,8 @@ from __future__ import annotations
 from django.conf import settings as django_settings
 from django.db import models
 
+from config.fields import ReadSafeJSONField
+
 
 class MissionRunQuerySet(models.QuerySet):
     def visible_to(self, user):
@@ -32,8 +34,8 @@ class MissionRun(models.Model):
     # One ninja per run (time-to-kill.md §E21).
     ninja = models.ForeignKey("characters.Character", on_delete=models.CASCADE, related_name="ttk_runs")
     title = models.CharField(max_length=200)
-    initial_state = models.JSONField()
-    state = models.JSONField()
+    initial_state = ReadSafeJSONField()
+    state = ReadSafeJSONField()
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.RUNNING)
     outcome = models.CharField(max_length=20, blank=True, default="")
     event_count = models.PositiveIntegerField(default=0)
@@ -76,14 +78,14 @@ class MissionEvent(models.Model):
     run = models.ForeignKey(MissionRun, on_delete=models.CASCADE, related_name="events")
     seq = models.PositiveIntegerField()  # 1, 2, 3 ... in the order applied
     # The event as the engine recorded it: type, by, parameters, and "results" (draws and dice).
-    event = models.JSONField()
+    event = ReadSafeJSONField()
     by_role = models.CharField(max_length=10)  # "gm" or "player"
     actor = models.ForeignKey(
         django_settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )
     # What the event told the table (the public log lines it added), and the GM's version of them.
-    public_log = models.JSONField(default=list)
-    gm_log = models.JSONField(default=list)
+    public_log = ReadSafeJSONField(default=list)
+    gm_log = ReadSafeJSONField(default=list)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
