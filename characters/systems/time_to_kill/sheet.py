@@ -125,10 +125,12 @@ def sheet(build: Build, mission_view: dict[str, Any] | None = None) -> SheetData
             "ranking": record["ranking_text"],
             "next_creation_budget": derived["next_creation_budget"],
         },
-        # Numbered in the order played; the runs' own ids are internal and never printed.
+        # Numbered in the order played. ``mission`` is the run's id: the web page links to the run,
+        # the printed sheet never shows it.
         "missions": [
             {
                 "number": number,
+                "mission": m.get("mission"),
                 "outcome": OUTCOME_LABELS.get(m.get("outcome"), str(m.get("outcome", "")).replace("_", " ")),
                 "die_rolls": m.get("die_rolls"),
                 "points": m.get("points"),
