@@ -187,9 +187,18 @@ def run(var_dir: str) -> None:
             b"".join(response.streaming_content)
 
         download = Timing(fetch)
+        clicks = edit_then_download(client, campaign, character, gm)
     print(
         f"   (d) repeat download of a stored PDF     median {download}"
         f"   d/b {download / filled['timemaster']}"
+    )
+    clicks.sort()
+    p95 = clicks[max(0, round(0.95 * len(clicks)) - 1)]
+    verdict = "met" if p95 <= 0.100 else "NOT met"
+    print(
+        f"   (e) edit, background render, then click print + download ({len(clicks)} edits)"
+        f"   p50 {statistics.median(clicks) * 1000:.1f} ms  p95 {p95 * 1000:.1f} ms"
+        f"   goal p95 <= 100 ms: {verdict}"
     )
 
     page = sheet_of("timemaster", "Memory Agent")
@@ -206,6 +215,42 @@ def run(var_dir: str) -> None:
         f"   worker RSS over {MEMORY_RENDERS} renders: start {start:.1f} MB, {', '.join(marks)}"
         f"   growth {end - start:+.1f} MB   goal within 50 MB: {verdict}"
     )
+
+
+def edit_then_download(client, campaign, character, user, edits: int = REPEAT) -> list[float]:
+    """(e): edit the character (a ledger entry: a new revision), let the background render do its
+    work as a worker would (sheets/prerender.py, not timed), then time the click: ask for the sheet
+    through the API and download the PDF. Returns the wall seconds of each click."""
+    from characters import services as character_services
+    from sheets import prerender, tasks
+
+    jobs, renders = [], []
+    original_schedule, original_delay = prerender.schedule, tasks.render_sheet.delay
+    prerender.schedule = lambda character_id, revision: jobs.append((character_id, revision))
+    tasks.render_sheet.delay = renders.append
+    award = {"kind": "sp_awarded", "type": "bonus", "session": 1, "amount": 10}
+    clicks = []
+    try:
+        for _ in range(edits):
+            character_services.append_entry(character, award, user)
+            while jobs:  # the worker: the debounced job, then the renders it asked for
+                prerender.run_prerender(*jobs.pop(0))
+            while renders:
+                tasks.run_render(renders.pop(0))
+            started = time.perf_counter()
+            response = client.post(
+                f"/api/v1/campaigns/{campaign.pk}/sheets/",
+                {"kind": "character", "character": character.pk, "paper": "letter"},
+                content_type="application/json",
+            )
+            assert response.status_code == 200, response.content  # 200: already rendered
+            pdf = client.get(response.json()["download_url"])
+            assert pdf.status_code == 200
+            b"".join(pdf.streaming_content)
+            clicks.append(time.perf_counter() - started)
+    finally:
+        prerender.schedule, tasks.render_sheet.delay = original_schedule, original_delay
+    return clicks
 
 
 def main() -> None:
