@@ -228,10 +228,10 @@ def edit_then_download(client, campaign, character, user, edits: int = REPEAT) -
     original_schedule, original_delay = prerender.schedule, tasks.render_sheet.delay
     prerender.schedule = lambda character_id, revision: jobs.append((character_id, revision))
     tasks.render_sheet.delay = renders.append
-    award = {"kind": "sp_awarded", "type": "bonus", "session": 1, "amount": 10}
     clicks = []
     try:
-        for _ in range(edits):
+        for session in range(1, edits + 1):
+            award = {"kind": "sp_awarded", "type": "bonus", "session": session, "amount": 10}
             character_services.append_entry(character, award, user)
             while jobs:  # the worker: the debounced job, then the renders it asked for
                 prerender.run_prerender(*jobs.pop(0))

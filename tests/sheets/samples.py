@@ -8,6 +8,7 @@ and values its text must hold.
 
 from __future__ import annotations
 
+import functools
 import random
 from dataclasses import dataclass, field
 
@@ -307,3 +308,17 @@ def all_cases() -> list[Case]:
         cases.append(after_action_case(variant, gm=False))
     cases.append(bundle_case("demo"))
     return cases
+
+
+@functools.cache
+def cases_by_id() -> dict[str, Case]:
+    """Every case, built once per test run."""
+    return {case.id: case for case in all_cases()}
+
+
+@functools.cache
+def layout(case_id: str, paper: str):
+    """The case laid out once per test run (the invariant and defect tests share it)."""
+    from sheets.rendering import layout_report
+
+    return layout_report(cases_by_id()[case_id].pages, paper)

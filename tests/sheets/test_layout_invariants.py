@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import pytest
 
-from sheets import rendering
 from tests.sheets import samples
 
-CASES = {case.id: case for case in samples.all_cases()}
+CASES = samples.cases_by_id()
 PAPERS = ("letter", "a4")
 #: Sheets of one page that must use their page (reports flow, so they are left out).
 FILLED_KINDS = ("character", "blank", "fate_record")
@@ -23,7 +22,7 @@ FILLED_KINDS = ("character", "blank", "fate_record")
 @pytest.mark.parametrize("case_id", sorted(CASES))
 def test_the_sheet_fits_its_pages(case_id, paper):
     case = CASES[case_id]
-    report = rendering.layout_report(case.pages, paper)
+    report = samples.layout(case_id, paper)
     assert report.overflows == [], report.overflows[:5]
     assert report.wide_tables == []
     assert report.pages == case.declared_pages

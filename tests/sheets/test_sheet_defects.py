@@ -15,7 +15,8 @@ PAPERS = ("letter", "a4")
 
 
 def report(case: samples.Case, paper: str) -> rendering.LayoutReport:
-    return rendering.layout_report(case.pages, paper)
+    """The case's layout, shared with the invariant tests (laid out once per run)."""
+    return samples.layout(case.id, paper)
 
 
 def overlaps(a, b) -> bool:
