@@ -9,7 +9,7 @@ DEV_ENV := DEBUG=$${DEBUG:-1}
 # files out from under another pytest run going on at the same time on the machine.
 PYTEST := $(DEV_ENV) $(PY) -m pytest -p no:cacheprovider --basetemp=var/pytest-tmp
 
-.PHONY: install run test lint e2e bench services-test clean
+.PHONY: install run test lint e2e bench services-test clean sheets-gallery
 
 $(STAMP): pyproject.toml
 	@bash scripts/system-deps.sh
@@ -43,6 +43,10 @@ e2e: install
 
 bench: install
 	$(DEV_ENV) $(PY) bench/run_all.py
+
+# Every sheet kind on A4 and Letter as PDFs and PNGs, with an index page: var/gallery/index.html.
+sheets-gallery: install
+	$(DEV_ENV) $(PY) scripts/sheets_gallery.py
 
 clean:
 	rm -rf $(VENV) var/*.sqlite3* var/media var/static

@@ -310,6 +310,7 @@ def start_mission(mission: Mission, by) -> list[str]:
                 locked.end_year,
                 mission=mission_id,
                 present_year=present_year(locked.campaign),
+                place=locked.place,
             )
         except RuleError as error:
             raise ValidationError(

@@ -347,6 +347,9 @@ if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
         "unacked_restore_throttle": 1,
     }
 SHEET_RENDER_DEADLINE_SECONDS = env("SHEET_RENDER_DEADLINE_SECONDS")
+# A character's sheet is rendered in the background this long after its revision changes
+# (sheets/prerender.py): a burst of edits renders once, for the last revision.
+SHEET_PRERENDER_DEBOUNCE_SECONDS = env.float("SHEET_PRERENDER_DEBOUNCE_SECONDS", default=2.0)
 # The sheet reconciler (a worker started with -B runs it; `manage.py reconcile_sheets` does the same).
 CELERY_BEAT_SCHEDULE = {
     "reconcile-sheet-renders": {

@@ -32,15 +32,21 @@ def _years(mission: Mission) -> str:
 
 
 def _tally_rows(entries: list[SignificanceEntry], reversed_ids: set[int], gm: bool) -> list[dict[str, Any]]:
+    """The tally lines numbered 1, 2, 3 ... in the order they were recorded (never database ids).
+
+    A player's copy holds only the lines shown to players, numbered among themselves, so no gap
+    gives away that the GM keeps other lines; a reversal names the line it reverses by that number.
+    """
+    numbers = {entry.pk: index for index, entry in enumerate(entries, start=1)}
     rows = []
     for entry in entries:
         row = {
-            "number": entry.pk,
+            "number": numbers[entry.pk],
             "kind": entry.get_kind_display(),
             "rating": entry.rating,
             "description": entry.description,
             "reversed": entry.pk in reversed_ids,
-            "reverses": entry.reverses_id,
+            "reverses": numbers.get(entry.reverses_id),
         }
         if gm:
             row.update(
@@ -81,7 +87,11 @@ def report(mission: Mission, user, is_gm: bool) -> dict[str, Any] | None:
         "history_changed": record["history_changed"],
         "roll": record["roll"],
         "chart_line": record["chart_line"],
-        "mistakes_total": record["mistakes_total"],
+        # The GM's copy: the mission's total. A player's: the total of the lines printed on it, the
+        # only total published to players (the full one would show that lines are hidden).
+        "mistakes_total": record["mistakes_total"]
+        if is_gm
+        else missions.tally_summary(entries)["mistakes_total"],
         "tally": _tally_rows(entries, reversed_ids, is_gm),
         "awards": _award_rows(record["awards"]),
     }

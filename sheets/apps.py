@@ -4,3 +4,13 @@ from django.apps import AppConfig
 class SheetsConfig(AppConfig):
     name = "sheets"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        # The hook where revisions change: a character saved with a new revision gets its sheet
+        # rendered in the background (sheets/prerender.py); characters knows nothing of sheets.
+        from django.db.models.signals import post_save
+
+        from characters.models import Character
+        from sheets import prerender
+
+        post_save.connect(prerender.character_saved, sender=Character, dispatch_uid="sheets-prerender")

@@ -134,6 +134,7 @@ def tempo(module_key: str = "") -> SheetData:
             f"{rank.count} {rank.name}" for rank in module.ranks if rank.count is not None
         ),
         "fate_points": "",
+        "veto_cards": [],
         "notes": "",
         "reference": tempo_sheet.reference(module.key),
     }

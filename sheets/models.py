@@ -125,6 +125,41 @@ class SheetRender(models.Model):
         return f"after event {self.revision}" if self.run_id else f"revision {self.revision}"
 
     def download_name(self) -> str:
-        subject = self.snapshot.get("subject") or self.get_kind_display()
-        safe = "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in subject)[:60].strip("-")
-        return f"{safe or 'sheet'}-{self.kind}-r{self.revision}.pdf"
+        """``<character>-<system>-sheet-r<revision>.pdf``, slugified (see ``download_name``)."""
+        return download_name(self.kind, self.snapshot.get("subject", ""), self.system, self.revision)
+
+
+#: What the file name calls each kind (a character's sheet is just "sheet").
+_KIND_WORDS = {
+    SheetKind.CHARACTER: "sheet",
+    SheetKind.BLANK: "blank-sheet",
+    SheetKind.FATE_RECORD: "fate-record",
+    SheetKind.AFTER_ACTION: "after-action-report",
+    SheetKind.PARTY_BUNDLE: "party-sheets",
+}
+
+
+def download_name(kind: str, subject: str, system: str, revision: int) -> str:
+    """The PDF's file name: ``harry-adams-timemaster-sheet-r7.pdf``; for sheets that are not one
+    character's, what they show takes the character's place
+    (``the-bell-tower-time-to-kill-fate-record-r12.pdf``).
+
+    Markup in a name is dropped, accents are folded to ASCII, and nothing but letters, digits and
+    hyphens remains, so the name is safe in every browser and file system.
+    """
+    from django.utils.html import strip_tags
+    from django.utils.text import slugify
+
+    word = _KIND_WORDS.get(kind, "sheet")
+    name = slugify(strip_tags(subject or ""))
+    # The subject of a non-character sheet often ends in what it is ("The Bell Tower Fate Record").
+    for tail in (word, "fate-record", "report", "party", "sheet"):
+        if name.endswith(f"-{tail}") and name != tail:
+            name = name[: -len(tail) - 1]
+            break
+    if kind == SheetKind.BLANK:
+        name = ""
+    system_slug = slugify(system.replace("_", "-"))
+    name = name[:60].strip("-")
+    parts = [part for part in (name, system_slug, word) if part]
+    return f"{'-'.join(parts)}-r{revision}.pdf"

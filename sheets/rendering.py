@@ -3,8 +3,8 @@
 - One FontConfiguration and one parsed sheet stylesheet per worker process: a new one per render
   grows memory and costs time (ARCHITECTURE.md "Facts measured").
 - One url fetcher, ``SheetAssetFetcher``: it serves files under ``sheets/assets/`` and refuses every
-  other URL (http, https, data, file outside the folder ...). Fonts come from the system (DejaVu,
-  installed by scripts/system-deps.sh); nothing is ever fetched from the network.
+  other URL (http, https, data, file outside the folder ...). Fonts are vendored under
+  ``sheets/assets/fonts/`` (OFL/Apache, licences beside them); nothing is ever fetched from the network.
 - Templates get the engines' ``SheetData`` and only lay it out; Django autoescaping stays on, so a
   character named ``<img src=...>`` prints as text.
 """
@@ -29,10 +29,17 @@ from weasyprint.urls import URLFetcher, URLFetcherResponse
 from characters.systems import SheetData
 
 #: Bump when a print template or the stylesheet changes: stored PDFs of the old version are not reused.
-TEMPLATE_VERSION = "2025.3"
+TEMPLATE_VERSION = "2026.20"
 
 ASSETS_DIR = (Path(__file__).resolve().parent / "assets").resolve()
 STYLESHEET = ASSETS_DIR / "sheet.css"
+#: Each system's own faces, accent and motif, after the shared stylesheet (scoped by .sheet-<system>).
+SYSTEM_STYLESHEETS = ("timemaster", "time_to_kill", "tempo", "d6")
+#: Letter is 18 mm shorter than A4: on A4 the rows marked a4-only fill the difference.
+PAPER_RULES = {
+    "letter": "",
+    "a4": "tr.a4-only { display: table-row; } div.a4-only { display: block; }",
+}
 DOCUMENT_TEMPLATE = "sheets/document.html"
 PAPER_SIZES = {"letter": "letter", "a4": "A4"}
 
@@ -117,7 +124,9 @@ class _Shared:
                 cls.font_config = FontConfiguration()
             if paper not in cls.stylesheets:
                 css = STYLESHEET.read_text(encoding="utf-8")
-                css += f"\n@page {{ size: {PAPER_SIZES[paper]}; }}\n"
+                for system in SYSTEM_STYLESHEETS:
+                    css += "\n" + (ASSETS_DIR / "systems" / f"{system}.css").read_text(encoding="utf-8")
+                css += f"\n@page {{ size: {PAPER_SIZES[paper]}; }}\n{PAPER_RULES[paper]}\n"
                 cls.stylesheets[paper] = CSS(
                     string=css,
                     base_url=STYLESHEET.as_uri(),
@@ -231,3 +240,118 @@ def count_text_boxes(pages: list[SheetPage], paper: str = "letter") -> int:
         pages, title="count", author="count", paper=paper, rendered_at=None, fetcher=SheetAssetFetcher()
     )
     return sum(isinstance(box, TextBox) for page in document.pages for box in page._page_box.descendants())
+
+
+#: CSS px per point and per millimetre (WeasyPrint lays out in CSS px: 96 per inch).
+PX_PER_PT = 96 / 72
+PX_PER_MM = 96 / 25.4
+#: Slack for rounding in layout (a hundredth of a millimetre is far below what a printer shows).
+_SLACK_PX = 0.05 * PX_PER_MM
+
+
+@dataclass
+class LayoutReport:
+    """What the layout tree of a document says about fitting (tests/sheets/test_layout_invariants.py).
+
+    ``overflows``: boxes whose border box leaves the page's content area; ``wide_tables``: tables
+    wider than the block that holds them; ``min_font_pt``: the smallest text on the sheets (the
+    footer, in the page margin, is left out); ``filled``: per page, how far down the content area the
+    lowest box reaches (0 to 1); ``rects_mm``: border boxes (x, y, width, height in mm from the page's
+    corner) of the elements with a class in MEASURED_CLASSES (``write-row`` and ``tick`` are the ones a
+    pencil needs); ``text``: every run of text, in order.
+    """
+
+    pages: int
+    overflows: list[str]
+    wide_tables: list[str]
+    min_font_pt: float
+    filled: list[float]
+    rects_mm: dict[str, list[tuple[float, float, float, float]]]
+    text: str
+
+    def heights(self, name: str) -> list[float]:
+        return [rect[3] for rect in self.rects_mm[name]]
+
+
+#: Element classes whose box sizes the report collects.
+MEASURED_CLASSES = ("write-row", "tick", "score-box", "wound", "sheet-title", "gm-badge", "notes-box")
+
+
+def _describe(box) -> str:
+    element = box.element
+    classes = element.get("class", "") if element is not None else ""
+    text = getattr(box, "text", "") or ""
+    return f"{type(box).__name__} <{box.element_tag} class={classes!r}> {text[:40]!r}"
+
+
+def _walk(box, holder):
+    """Every box under ``box`` with the block that holds it (a table's: its wrapper's parent)."""
+    from weasyprint.formatting_structure import boxes
+
+    yield box, holder
+    inner_holder = holder if getattr(box, "is_table_wrapper", False) else box
+    for child in box.children:
+        if isinstance(child, boxes.Box):
+            yield from _walk(child, inner_holder)
+
+
+def layout_report(pages: list[SheetPage], paper: str = "letter") -> LayoutReport:
+    """Lay out ``pages`` once and check every box against its page (no PDF is written)."""
+    from weasyprint.formatting_structure import boxes
+
+    with _collector_paused():
+        document = _layout(
+            pages, title="check", author="check", paper=paper, rendered_at=None, fetcher=SheetAssetFetcher()
+        )
+    overflows: list[str] = []
+    wide_tables: list[str] = []
+    filled: list[float] = []
+    rects: dict[str, list[tuple[float, float, float, float]]] = {name: [] for name in MEASURED_CLASSES}
+    texts: list[str] = []
+    measured: set[int] = set()
+    min_font = float("inf")
+    for page in document.pages:
+        page_box = page._page_box
+        left, top = page_box.content_box_x(), page_box.content_box_y()
+        right, bottom = left + page_box.width, top + page_box.height
+        lowest = top
+        for margin_box in page_box.children:
+            if isinstance(margin_box, boxes.MarginBox):  # the footer stamp: its text, not its size
+                texts.extend(box.text for box in margin_box.descendants() if isinstance(box, boxes.TextBox))
+        root = next(child for child in page_box.children if not isinstance(child, boxes.MarginBox))
+        for box, parent in _walk(root, None):
+            if box.width is None or box.position_x is None:
+                continue
+            if isinstance(box, boxes.TextBox):
+                texts.append(box.text)
+                if box.text.strip():
+                    min_font = min(min_font, box.style["font_size"] / PX_PER_PT)
+                x, y, w, h = box.position_x, box.position_y, box.width, box.height
+            else:
+                x, y, w, h = box.border_box_x(), box.border_box_y(), box.border_width(), box.border_height()
+            if box.element_tag not in ("html", "body"):
+                if x < left - _SLACK_PX or x + w > right + _SLACK_PX or y + h > bottom + _SLACK_PX:
+                    overflows.append(f"page {len(filled) + 1}: {_describe(box)}")
+                if h > 0 and not isinstance(box, boxes.TableBox | boxes.TableRowGroupBox):
+                    lowest = max(lowest, y + h)
+            if isinstance(box, boxes.TableBox) and parent is not None and parent.width is not None:
+                # The wrapper's own containing block: the table must fit inside the block holding it.
+                holder_left = parent.content_box_x()
+                if x < holder_left - _SLACK_PX or x + w > holder_left + parent.width + _SLACK_PX:
+                    wide_tables.append(_describe(box))
+            element = box.element
+            if element is not None and id(element) not in measured and not isinstance(box, boxes.TextBox):
+                measured.add(id(element))  # the element's outermost box; its anonymous children share it
+                for name in (element.get("class") or "").split():
+                    if name in rects:
+                        rects[name].append(tuple(round(v / PX_PER_MM, 2) for v in (x, y, w, h)))
+        filled.append((lowest - top) / (bottom - top))
+    return LayoutReport(
+        pages=len(document.pages),
+        overflows=overflows,
+        wide_tables=wide_tables,
+        min_font_pt=round(min_font, 2),
+        filled=filled,
+        rects_mm=rects,
+        text=" ".join(" ".join(texts).split()),
+    )

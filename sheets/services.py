@@ -84,8 +84,9 @@ def _fate_record_page(state: dict | None = None) -> dict[str, Any]:
     return {"kind": SheetKind.FATE_RECORD, "state": state}
 
 
-#: How many turns the printed turn record holds: the most recent ones, so the sheet stays one page.
-FATE_RECORD_GRID_TURNS = 26
+#: How many turns the printed turn record holds: the most recent ones, so the sheet stays one page
+#: (Letter: 20 filled rows and one to write in).
+FATE_RECORD_GRID_TURNS = 20
 
 
 def _run_fate_record_page(run: MissionRun) -> dict[str, Any]:

@@ -11,7 +11,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 from campaigns.access import get_campaign_for_user
 from campaigns.models import Mission
 from characters.models import Character
-from sheets import access, services
+from sheets import access, prerender, services
 from sheets.api import pdf_response
 from sheets.models import GM_ONLY_KINDS, SheetKind, SheetRender
 from ttk_missions.models import MissionRun
@@ -25,6 +25,14 @@ def _printable_characters(campaign, user, membership):
     if not membership.is_gm:
         characters = characters.filter(owner=user)
     return characters.order_by("name", "id")
+
+
+def _with_sheet_state(characters):
+    """The characters, each with the state of its current revision's background render."""
+    characters = list(characters)
+    for character in characters:
+        character.sheet_state = prerender.sheet_state(character)
+    return characters
 
 
 def _reported_missions(campaign, membership):
@@ -80,7 +88,7 @@ def campaign_sheets(request, campaign_pk):
     context = {
         "campaign": campaign,
         "membership": membership,
-        "characters": _printable_characters(campaign, request.user, membership),
+        "characters": _with_sheet_state(_printable_characters(campaign, request.user, membership)),
         "can_bundle": membership.at_least("player"),
         "fate_record": membership.is_gm and campaign.system == "time_to_kill",
         "fate_record_runs": _fate_record_runs(campaign, membership),

@@ -19,3 +19,22 @@ def split_share(items, share) -> tuple[list, list]:
     items = list(items)
     cut = math.ceil(len(items) * float(share))
     return items[:cut], items[cut:]
+
+
+@register.filter
+def chunks(items, size) -> list[list]:
+    """``items`` in rows of ``size`` (a grid of score boxes)."""
+    items, size = list(items), int(size)
+    return [items[i : i + size] for i in range(0, len(items), size)]
+
+
+@register.filter
+def pad_rows(items, count) -> dict:
+    """Exactly ``count`` rows for a table of fixed height: the items, then None for each empty row a
+    pencil fills in play. When there are more items than rows, the last row says how many more
+    (``more``) instead of pushing the sheet onto a second page."""
+    items, count = list(items or []), int(count)
+    if len(items) > count:
+        shown = count - 1
+        return {"shown": items[:shown], "more": len(items) - shown}
+    return {"shown": items + [None] * (count - len(items)), "more": 0}

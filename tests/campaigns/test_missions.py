@@ -109,6 +109,7 @@ def test_starting_a_mission_adds_a_times_visited_row_to_every_agent(world, agent
             "start_year": 1805,
             "end_year": 1805,
             "mission": str(mission.pk),
+            "place": "Vienna",  # printed on the sheet's Times Visited row
         }
         kinds = list(agent.entries.values_list("kind", flat=True))
         assert kinds == ["mission_started", "times_visited_added"]

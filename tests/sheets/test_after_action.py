@@ -143,3 +143,31 @@ def test_the_sheets_page_offers_published_reports_to_players_only(world, client,
     assert button in client.get(url).content
     response = client.post(url, {"kind": "after_action", "mission": closed_mission.pk})
     assert response.status_code == 302
+
+
+def test_a_players_copy_is_numbered_and_totalled_as_if_nothing_were_hidden(world, closed_mission):
+    """Issue 20: the hidden line left a gap in the numbering and the full total (190) stood beside
+    printed lines worth 100. A player's copy numbers its own lines 1, 2, 3 ... and totals them."""
+    from sheets import after_action
+
+    publish(world, closed_mission)
+    closed_mission.refresh_from_db()
+    fields = after_action.report(closed_mission, world.users["player"], is_gm=False)
+    numbers = [row["number"] for row in fields["tally"]]
+    assert numbers == list(range(1, len(numbers) + 1))
+    counted = [row["rating"] for row in fields["tally"] if not row["reversed"] and row["rating"]]
+    assert fields["mistakes_total"] == sum(counted) == 100
+    gm_fields = after_action.report(closed_mission, world.users["gm"], is_gm=True)
+    assert [row["number"] for row in gm_fields["tally"]] == list(range(1, len(gm_fields["tally"]) + 1))
+    assert gm_fields["mistakes_total"] == 190
+
+
+def test_the_download_is_named_after_the_subject_and_system(world, api, closed_mission):
+    publish(world, closed_mission)
+    render_id = ask(api, world, "player", closed_mission).json()["id"]
+    assert run_render(render_id) == "done"
+    response = api(world.users["player"]).get(f"/api/v1/sheets/{render_id}/download/")
+    assert response.status_code == 200
+    disposition = response["Content-Disposition"]
+    assert "-timemaster-after-action-report-r0.pdf" in disposition
+    assert "after_action" not in disposition

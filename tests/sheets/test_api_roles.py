@@ -171,7 +171,7 @@ def test_status_and_download_of_a_character_sheet(world, party, api, persona, ex
         assert body.startswith(b"%PDF")
         assert response["Content-Type"] == "application/pdf"
         assert response["Content-Disposition"].startswith("attachment;")
-        assert "Harry-Adams" in response["Content-Disposition"]
+        assert 'filename="harry-adams-timemaster-sheet-r1.pdf"' in response["Content-Disposition"]
 
 
 @pytest.mark.parametrize(

@@ -87,10 +87,14 @@ def rendered(render) -> tuple[int, str, bytes]:
 
 
 def box_values(text: str) -> list[str]:
-    """The four values printed under the four box labels, in the sheet's order."""
+    """The four values printed under the four box labels, in the sheet's order (each Fate is its
+    own box since Sheets 2.0: its label, then its value in a circle)."""
     lines = text.splitlines()
-    labels = lines.index("Opposition Concealment Terrain Circumstance")
-    return lines[labels + 1].split()
+    start = lines.index("This turn's Fates")
+    return [
+        lines[lines.index(label, start) + 1]
+        for label in ("Opposition", "Concealment", "Terrain", "Circumstance")
+    ]
 
 
 # -- what the GM's copy shows -----------------------------------------------------------------

@@ -31,6 +31,14 @@ def action_card() -> list[dict[str, Any]]:
     ]
 
 
+def metres(value: float | int | None) -> str:
+    """A distance as the sheet prints every distance: whole metres as "5 m", others as "2.5 m"."""
+    if value is None:
+        return ""
+    number = round(float(value), 1)
+    return f"{int(number)} m" if number.is_integer() else f"{number} m"
+
+
 def sheet(build: Build, settings: dict[str, Any] | None = None) -> SheetData:
     """SheetData for the character sheet (§C1): identity, attributes with their skills, quick
     reference (Move, initiative, allotment), resources, abilities, equipment, the multi-action
@@ -41,9 +49,9 @@ def sheet(build: Build, settings: dict[str, Any] | None = None) -> SheetData:
         "identity": {"name": build.get("name", ""), "player": build.get("player", "")},
         "attributes": data["attributes"],
         "quick_reference": {
-            "move": moves["move"],
-            "free_move_easy": moves["free_move_easy"],
-            "free_move_hard": f"{moves['free_move_hard']} m",
+            "move": metres(moves["move"]),
+            "free_move_easy": metres(moves["free_move_easy"]),
+            "free_move_hard": metres(moves["free_move_hard"]),
             "initiative": data["initiative"]["text"],
             "initiative_code": data["initiative"]["code"],
             "initiative_bonus": data["initiative"]["optional_bonus"]["total"],

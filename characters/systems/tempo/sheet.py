@@ -88,6 +88,11 @@ def reference(module_key: str) -> dict[str, Any]:
             {"margin": "9+", "from_even": TEMPO_NAMES["decisive"]},
         ],
         "tempo_spends": spend_rows,
+        # What a spend of each tier buys, once per tier (the spend rows above repeat it per holding).
+        "tempo_benefits": [
+            {"tier": TEMPO_NAMES[tier], "options": list(options.values())}
+            for tier, options in SPEND_BENEFITS.items()
+        ],
     }
 
 

@@ -25,6 +25,7 @@ from .tables import (
 
 TEMPLATE = "sheets/time_to_kill.html"
 TRACK = ("+", "0", "-")
+OUTCOME_LABELS = {"victory": "victory", "out_of_time": "out of time", "fatally_wounded": "fatally wounded"}
 
 
 def _mission_state(mission_view: dict[str, Any] | None) -> dict[str, dict[str, Any]]:
@@ -124,7 +125,18 @@ def sheet(build: Build, mission_view: dict[str, Any] | None = None) -> SheetData
             "ranking": record["ranking_text"],
             "next_creation_budget": derived["next_creation_budget"],
         },
-        "missions": [dict(m) for m in build["missions"]],
+        # Numbered in the order played. ``mission`` is the run's id: the web page links to the run,
+        # the printed sheet never shows it.
+        "missions": [
+            {
+                "number": number,
+                "mission": m.get("mission"),
+                "outcome": OUTCOME_LABELS.get(m.get("outcome"), str(m.get("outcome", "")).replace("_", " ")),
+                "die_rolls": m.get("die_rolls"),
+                "points": m.get("points"),
+            }
+            for number, m in enumerate(build["missions"], start=1)
+        ],
         "reference": {
             "rating_scale": [{"rating": r, "name": RATING_NAME[r]} for r in TRACK],
             "action_table": action_table_rows(),

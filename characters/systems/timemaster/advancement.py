@@ -60,7 +60,7 @@ ENTRY_SHAPES: dict[str, str] = {
     "demotion": '{"ranks": int, "grades": int, "reason": str}',
     "banishment": '{"reason": str}',
     "times_visited_added": '{"parallel": str, "start_year": int, "end_year": int, "mission": id, '
-    '"present_year": int}',
+    '"present_year": int, "place": str (optional)}',
     "mission_started": '{"mission": id}',
     "adventure_closed": '{"mission": id}',
     "reversal": '{"reverses": entry id, "reason": str} (folded by replay only)',
@@ -540,7 +540,13 @@ def _times_visited_added(build: dict, entry: dict) -> None:
     present = entry.get("present_year", CORPS_PRESENT_YEAR)
     check_visit(build, entry.get("parallel"), entry.get("start_year"), entry.get("end_year"), present)
     build["times_visited"].append(
-        visit_record(entry["parallel"], entry["start_year"], entry["end_year"], entry.get("mission"))
+        visit_record(
+            entry["parallel"],
+            entry["start_year"],
+            entry["end_year"],
+            entry.get("mission"),
+            entry.get("place", ""),
+        )
     )
 
 
@@ -734,6 +740,7 @@ def times_visited_entry(
     end_year: int,
     mission: Any = None,
     present_year: int | None = None,
+    place: str = "",
 ) -> tuple[dict, list[RuleViolation]]:
     """A checked Times Visited entry and the other-Parallel warnings to show the GM."""
     present = CORPS_PRESENT_YEAR if present_year is None else present_year
@@ -746,4 +753,6 @@ def times_visited_entry(
         "mission": mission,
         "present_year": present,
     }
+    if place:
+        entry["place"] = str(place)  # printed on the sheet's Times Visited row
     return entry, warnings

@@ -19,7 +19,7 @@ from .tables import (
     SHEET_ABILITY_ORDER,
     SKILLS,
 )
-from .years import span_label, year_label
+from .years import century_label, span_label, year_label
 
 SYSTEM_KEY = "timemaster"
 TEMPLATE = "sheets/timemaster.html"
@@ -46,6 +46,22 @@ def _skill_label(key: str, entry: dict[str, Any]) -> str:
     return name
 
 
+#: How the Check column reads (the engine's keys are not for print).
+CHECK_LABELS = {"general": "general", "specific": "specific", "general_or_specific": "general or specific"}
+
+
+def _visit_row(visit: dict[str, Any]) -> dict[str, Any]:
+    """A Times Visited row as the sheet prints it: era, place, span and Parallel (§9.5)."""
+    start, end = visit.get("start_year"), visit.get("end_year")
+    dated = isinstance(start, int) and isinstance(end, int) and start and end
+    return {
+        "era": century_label(start) if dated else "",
+        "place": visit.get("place", ""),
+        "span": span_label(start, end) if dated else "",
+        "parallel": visit.get("parallel", ""),
+    }
+
+
 def sheet_fields(build: Build) -> dict[str, Any]:
     derived = derive(build)
     background = build.get("background") or {}
@@ -61,7 +77,7 @@ def sheet_fields(build: Build) -> dict[str, Any]:
                 "base": row["base"],
                 "level": row["level_name"],
                 "score": row["score"],
-                "check": row["check"],
+                "check": CHECK_LABELS.get(row["check"], str(row["check"]).replace("_", " ")),
                 "exclusive": row["exclusive"],
                 "secret_check": row["secret_check"],
                 "unsure": row["unsure"],
@@ -85,6 +101,8 @@ def sheet_fields(build: Build) -> dict[str, Any]:
         "current_stamina": derived["current_stamina"],
         "current_willpower": derived["current_willpower"],
         "stamina_recovery_rate": derived["stamina_recovery_rate"],
+        # timemaster-play.md §17: the rate is regained at the end of each round of rest.
+        "stamina_recovery_unit": "per round of rest",
         "armor": ", ".join(armor_names),
         "armor_rating": derived["armor_rating"],
         "stamina_loss_per_round": derived["stamina_loss_per_round"],
@@ -121,14 +139,7 @@ def sheet_fields(build: Build) -> dict[str, Any]:
         ],
         "success_points": derived["success_points"],
         "times_visited": [
-            {
-                "parallel": visit.get("parallel", ""),
-                "date_entered": year_label(visit["start_year"]) if visit.get("start_year") else "",
-                "date_left": year_label(visit["end_year"]) if visit.get("end_year") else "",
-                "mission": visit.get("mission"),
-            }
-            for visit in build.get("times_visited") or []
-            if isinstance(visit, dict)
+            _visit_row(visit) for visit in build.get("times_visited") or [] if isinstance(visit, dict)
         ],
     }
 

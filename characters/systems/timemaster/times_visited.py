@@ -136,11 +136,15 @@ def check_visit(
     return warnings
 
 
-def visit_record(parallel: Any, start_year: int, end_year: int, mission: Any = None) -> dict:
-    """One row of the Times Visited table, as stored in build["times_visited"]."""
-    return {
+def visit_record(parallel: Any, start_year: int, end_year: int, mission: Any = None, place: Any = "") -> dict:
+    """One row of the Times Visited table, as stored in build["times_visited"] (``place`` only when
+    known: the destination of the mission, for the printed sheet)."""
+    record = {
         "parallel": normalise_parallel(parallel),
         "start_year": start_year,
         "end_year": end_year,
         "mission": mission,
     }
+    if place:
+        record["place"] = str(place)
+    return record

@@ -38,3 +38,10 @@ def year_label(year: int) -> str:
 
 def span_label(start: int, end: int) -> str:
     return year_label(start) if start == end else f"{year_label(start)} to {year_label(end)}"
+
+
+def century_label(year: int) -> str:
+    """The era of a year as its century: 1863 -> "19th century A.D.", -44 -> "1st century B.C."."""
+    number = (abs(year) - 1) // 100 + 1
+    suffix = "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    return f"{number}{suffix} century {'B.C.' if year < 0 else 'A.D.'}"

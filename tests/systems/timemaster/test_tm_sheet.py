@@ -88,9 +88,13 @@ def test_wound_boxes_show_struck_and_marked_boxes():
     assert fields["armor"] == "Mail, Helmet" and fields["stamina_loss_per_round"] == 3
 
 
-def test_times_visited_rows():
+def test_times_visited_rows_give_era_place_span_and_parallel_not_mission_ids():
     build = make_build()
-    build["times_visited"] = [{"parallel": "T-0", "start_year": -44, "end_year": -44, "mission": "ides"}]
+    build["times_visited"] = [
+        {"parallel": "T-0", "start_year": -44, "end_year": -44, "mission": "17", "place": "Rome"},
+        {"parallel": "M-3", "start_year": 1899, "end_year": 1901, "mission": "18"},
+    ]
     assert SYSTEM.sheet(build).fields["times_visited"] == [
-        {"parallel": "T-0", "date_entered": "44 B.C.", "date_left": "44 B.C.", "mission": "ides"}
+        {"era": "1st century B.C.", "place": "Rome", "span": "44 B.C.", "parallel": "T-0"},
+        {"era": "19th century A.D.", "place": "", "span": "1899 A.D. to 1901 A.D.", "parallel": "M-3"},
     ]

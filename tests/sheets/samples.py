@@ -1,0 +1,324 @@
+"""Every printable sheet kind with three kinds of data: the demo (the engines' test characters), the
+longest data the forms accept (max-length names and texts, full lists), and the emptiest.
+
+Shared by the layout-invariant tests, the gallery (scripts/sheets_gallery.py) and bench/sheets.py.
+Each case is pages of ``sheets.rendering.SheetPage``, the number of pages the document must have,
+and values its text must hold.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from dataclasses import dataclass, field
+
+from characters.systems import SheetData, get_system
+from sheets.after_action import TEMPLATE as AFTER_ACTION_TEMPLATE
+from sheets.blanks import blank_sheet
+from tests.sheets.conftest import BUILDERS
+
+VARIANTS = ("demo", "long", "empty")
+#: Character.name max_length; the forms accept no longer name.
+NAME_MAX = 120
+#: A name of NAME_MAX characters in long words, the hardest to wrap.
+LONG_NAME = ("Maximilian-Alexander Theodore Fitzgerald-Montgomery-Wolfeschlegel Bartholomew " * 3)[
+    : NAME_MAX - 12
+].strip() + " of Saxony"
+LONG_PLAYER = "Christabel Montgomery-Featherstonehaugh"
+
+
+def _text(limit: int, word: str = "Unbreakable") -> str:
+    """``limit`` characters of ordinary words (a long word now and then)."""
+    words = ["the", "night", word, "watch", "on", "Kestrel", "bridge", "and", "its", "river"]
+    out = []
+    while len(" ".join(out)) < limit:
+        out.append(words[len(out) % len(words)])
+    return " ".join(out)[:limit].strip()
+
+
+@dataclass
+class Case:
+    kind: str
+    system: str
+    variant: str
+    pages: list = field(default_factory=list)
+    declared_pages: int = 1
+    values: list[str] = field(default_factory=list)
+
+    @property
+    def id(self) -> str:
+        return f"{self.kind}-{self.system}-{self.variant}"
+
+
+def _page(sheet: SheetData, character: str = "", revision: int | None = None, campaign: str = "Night Work"):
+    from sheets.rendering import SheetPage
+
+    return SheetPage(sheet, campaign=campaign, character=character, revision=revision)
+
+
+# -- character builds ------------------------------------------------------------------------------
+def timemaster_build(variant: str) -> dict:
+    from characters.systems.timemaster.advancement import apply_entry, times_visited_entry
+    from tests.systems.timemaster.helpers import background
+
+    if variant == "empty":
+        return BUILDERS["timemaster"](name="Al", player="")
+    if variant == "demo":
+        build = BUILDERS["timemaster"](name="Harry Adams")
+        visits = [("T-0", 1863, 1863, "Gettysburg"), ("T-0", 1912, 1912, "Southampton")]
+    else:
+        long_bg = background(
+            birth_place=_text(120), profession=_text(120), education=_text(120), reputation=_text(120)
+        )
+        build = BUILDERS["timemaster"](name=LONG_NAME, player=LONG_PLAYER, background=long_bg)
+        visits = [("T-0", 1000 + 40 * i, 1001 + 40 * i, _text(200)) for i in range(14)]
+    for parallel, start, end, place in visits:
+        entry, _ = times_visited_entry(build, parallel, start, end, mission="17", place=place)
+        build = apply_entry(build, entry)
+    return build
+
+
+def tempo_build(variant: str) -> dict:
+    from tests.systems.tempo.helpers import agent
+
+    if variant == "demo":
+        build = agent(fate_points=2, name="Finn Marlowe")
+        build["veto_cards"] = [{"note": "No, the safe house was never in Leipzig"}]
+        return build
+    if variant == "empty":
+        return agent(fate_points=0, name="Jo", codename="", player="")
+    aspects = {
+        slot: {"text": _text(120).upper(), "anchor": _text(120)}
+        for slot in ("primary", "origin", "service", "flashpoint_1", "flashpoint_2")
+    }
+    build = agent(fate_points=12, name=LONG_NAME, codename=_text(120).upper(), player=LONG_PLAYER)
+    build["aspects"] = aspects
+    build["veto_cards"] = [{"note": _text(120)} for _ in range(6)]
+    build["notes"] = _text(4000)
+    return build
+
+
+def d6_build(variant: str) -> dict:
+    from tests.systems.d6.helpers import build
+
+    if variant == "demo":
+        return build(
+            "Ana",
+            player="Rosa",
+            special_abilities=[
+                {"name": "Fast Reactions", "ranks": 1, "affects": ["Reflexes"], "goes_first": True}
+            ],
+            equipment=[{"name": "Laser pistol", "note": "blaster, 4D"}, {"name": "Climbing rope"}],
+            notes="Owes the Cartel a favour.",
+            move=10,
+        )
+    if variant == "empty":
+        return build("Bo")
+    attributes = {name: "3D+2" for name in ("Perception", "Reflexes", "Strength", "Knowledge", "Mechanical")}
+    skills = {
+        f"{_text(40, 'Xenolinguistics')[:28]} {i}": {"attribute": list(attributes)[i % 5], "code": "12D+2"}
+        for i in range(24)
+    }
+    skills.update(
+        search={"attribute": "Perception", "code": "3D"},
+        dodge={"attribute": "Reflexes", "code": "3D"},
+        brawling={"attribute": "Strength", "code": "4D"},
+    )
+    return build(
+        LONG_NAME,
+        player=LONG_PLAYER,
+        attributes=attributes,
+        skills=skills,
+        special_abilities=[
+            {"name": _text(200), "ranks": 3, "affects": ["Perception"], "note": _text(200)} for _ in range(8)
+        ],
+        equipment=[{"name": _text(200), "note": _text(200)} for _ in range(20)],
+        notes=_text(5000),
+    )
+
+
+def time_to_kill_build(variant: str) -> dict:
+    build = get_system("time_to_kill").new_build(
+        {
+            "name": LONG_NAME if variant == "long" else ("Kage" if variant == "demo" else "Ko"),
+            "abilities": {},
+        },
+        random.Random(0),
+    )
+    if variant == "long":
+        build["player"] = LONG_PLAYER
+        build["campaign"] = _text(120)
+    if variant != "empty":
+        from characters.systems.time_to_kill.ledger import apply_entry
+
+        for number in range(12 if variant == "long" else 2):
+            build = apply_entry(
+                build,
+                {"kind": "mission_result", "outcome": "victory", "die_rolls": 4, "mission": 900 + number},
+            )
+    return build
+
+
+BUILD_OF = {
+    "timemaster": timemaster_build,
+    "tempo": tempo_build,
+    "d6": d6_build,
+    "time_to_kill": time_to_kill_build,
+}
+KEY_VALUES = {
+    "timemaster": ["Strength", "Trainee/0", "Paranormal Memory", "Times visited"],
+    "time_to_kill": ["Armed", "Stealth", "Fatally wounded", "Budget"],
+    "tempo": ["Observer", "Fate points", "VETO", "Tempo"],
+    "d6": ["Perception", "brawling", "Move", "Multi-action penalty"],
+}
+
+
+BLANK_VALUES = {
+    "timemaster": ["Strength", "Times visited", "per round of rest"],
+    "time_to_kill": ["Armed", "Stealth", "Fatally wounded"],
+    "tempo": ["Observer", "VETO", "TRUST NO ONE"],
+    "d6": ["Perception", "Move", "Multi-action penalty"],
+}
+
+
+def character_case(system: str, variant: str) -> Case:
+    build = BUILD_OF[system](variant)
+    sheet = get_system(system).sheet(build)
+    name = build.get("name", "")
+    values = list(KEY_VALUES[system]) + [name.split()[-1]]
+    return Case("character", system, variant, [_page(sheet, name, 7)], 1, values + ["revision 7"])
+
+
+def blank_case(system: str) -> Case:
+    return Case("blank", system, "empty", [_page(blank_sheet(system))], 1, BLANK_VALUES[system])
+
+
+def fate_record_case(variant: str) -> Case:
+    from characters.systems.time_to_kill import fate_record_sheet_data
+    from characters.systems.time_to_kill.mission import apply_event, new_mission
+    from characters.systems.time_to_kill.views import fate_record_sheet
+
+    if variant == "empty":
+        return Case("fate_record", "time_to_kill", variant, [_page(fate_record_sheet_data(None))], 1, ["GM"])
+    long = variant == "long"
+    ninja = time_to_kill_build(variant)
+    briefing = {
+        "victory_conditions": _text(500) if long else "Silence the abbot",
+        "gm_notes": _text(500) if long else "The key is under the bell",
+        "brief": _text(500) if long else "A monastery in the hills",
+    }
+    rng = random.Random(3)
+    state = new_mission([{"id": "1", "build": ninja}], {"mission_stones": 12}, briefing=briefing)
+    for by, kind in (("1", "prepare_draw"), ("1", "end_preparation"), ("gm", "roll_fates")):
+        state = apply_event(state, {"type": kind, "by": by}, rng)
+    fields = fate_record_sheet(state)
+    fields["run"] = {"title": _text(200) if long else "The Bell Tower", "event_count": 3, "status": "Running"}
+    sheet = SheetData("time_to_kill", "sheets/time_to_kill_fate_record.html", "Fate Record Sheet", fields)
+    page = _page(sheet, ninja["name"], 3)
+    page.stamp_label = "after event"
+    return Case("fate_record", "time_to_kill", variant, [page], 1, ["Opposition", "Terrain", "GM"])
+
+
+def after_action_fields(variant: str, gm: bool) -> dict:
+    long = variant == "long"
+    count = {"demo": 3, "long": 24, "empty": 0}[variant]
+    tally = [
+        {
+            "number": n + 1,
+            "kind": "Event changed",
+            "rating": 10 * (n + 1),
+            "description": _text(2000 if long else 40),
+            "reversed": False,
+            "reverses": None,
+        }
+        for n in range(count)
+    ]
+    if gm:
+        for row in tally:
+            row.update(reason="", shown_to_players=True, after_close=False)
+    fields = {
+        "gm_copy": gm,
+        "title": _text(200) if long else "The Lost Dispatch",
+        "status": "Success",
+        "published": True,
+        "destination": {
+            "parallel": "T-0",
+            "place": _text(200) if long else "Gettysburg",
+            "years": "1863 A.D.",
+        },
+        "agents": [_text(120) if long else "Harry Adams", "Ida Brandt"],
+        "verdict": "History intact",
+        "history_changed": False,
+        "roll": 391,
+        "chart_line": "",
+        "mistakes_total": sum(r["rating"] for r in tally),
+        "tally": tally,
+        "awards": [
+            {
+                "name": _text(120) if long else "Harry Adams",
+                "regular": 170,
+                "forgone": 0,
+                "reason": "",
+                "grade_advance": "no",
+            }
+        ],
+    }
+    if gm:
+        fields["gm"] = {
+            "significance": 700,
+            "difference": 201,
+            "faces": [3, 9, 1],
+            "mistakes_by_kind": [{"kind": "Event changed", "total": fields["mistakes_total"]}],
+            "pool": 510,
+            "share": 170,
+            "remainder": 0,
+            "chart": [{"low": 1, "high": 100, "text": "Minor ripples"}],
+        }
+    return fields
+
+
+def after_action_case(variant: str, gm: bool) -> Case:
+    fields = after_action_fields(variant, gm)
+    sheet = SheetData("timemaster", AFTER_ACTION_TEMPLATE, fields["title"], fields)
+    pages = 3 if variant == "long" else 1  # a report flows: 24 tally lines of 400 characters fill three
+    return Case(
+        "after_action",
+        "timemaster-gm" if gm else "timemaster-player",
+        variant,
+        [_page(sheet)],
+        pages,
+        ["Verdict"],
+    )
+
+
+def bundle_case(variant: str) -> Case:
+    pages = [character_case(system, variant).pages[0] for system in sorted(BUILD_OF)]
+    return Case("party_bundle", "mixed", variant, pages, len(pages), ["revision 7"])
+
+
+def all_cases() -> list[Case]:
+    cases = []
+    for system in sorted(BUILD_OF):
+        for variant in VARIANTS:
+            cases.append(character_case(system, variant))
+        cases.append(blank_case(system))
+    for variant in VARIANTS:
+        cases.append(fate_record_case(variant))
+        cases.append(after_action_case(variant, gm=True))
+        cases.append(after_action_case(variant, gm=False))
+    cases.append(bundle_case("demo"))
+    return cases
+
+
+@functools.cache
+def cases_by_id() -> dict[str, Case]:
+    """Every case, built once per test run."""
+    return {case.id: case for case in all_cases()}
+
+
+@functools.cache
+def layout(case_id: str, paper: str):
+    """The case laid out once per test run (the invariant and defect tests share it)."""
+    from sheets.rendering import layout_report
+
+    return layout_report(cases_by_id()[case_id].pages, paper)
