@@ -176,6 +176,8 @@ def home(world, make_user):
             "participant_pk": participant.pk,
         },
         "api-ttk-runs": {"campaign_pk": ttk.pk},
+        # Tokens belong to users, not campaigns: an id nobody holds answers 404 for everyone.
+        "api-token-revoke": {"token_id": "0" * 15},
     }
     for name in (
         "api-d6-encounter-detail",
