@@ -160,9 +160,7 @@ def api_v1_patterns():
 
 def test_the_walk_covers_every_api_route():
     names = {p.name for p in api_v1_patterns() if getattr(p, "name", None)} | {
-        p.name
-        for group in api_v1_patterns()
-        for p in getattr(group, "url_patterns", [])
+        p.name for group in api_v1_patterns() for p in getattr(group, "url_patterns", [])
     }
     from importlib import import_module
 
