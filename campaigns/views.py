@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from campaigns import checks, services
-from campaigns.access import get_campaign_for_user, require
+from campaigns.access import get_campaign_for_user, get_timemaster_campaign_for_user, require
 from campaigns.forms import (
     CampaignForm,
     CheckForm,
@@ -360,7 +360,7 @@ def dice(request, pk):
 @require_POST
 def dice_check(request, pk):
     """Roll a TIMEMASTER check of an agent's score (campaigns/checks.py); it goes into the log."""
-    campaign, membership = get_campaign_for_user(request.user, pk)
+    campaign, membership = get_timemaster_campaign_for_user(request.user, pk)
     require(membership, "player")
     form = _check_form(campaign, membership, request, request.POST)
     if form is None:
