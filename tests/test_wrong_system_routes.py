@@ -1,4 +1,5 @@
-"""Every page and API route of a game system answers 404 for a campaign of another system.
+"""Every page and API route of a game system answers 404 for a campaign of another system (and
+each builder for a character of another system).
 
 The routes come from the URL conf, so a route added later is checked too: each view module (or,
 where one module serves several systems, each route name) is either a system's or the platform's,
@@ -194,4 +195,32 @@ def test_a_systems_routes_answer_404_for_a_campaign_of_another_system(
     filled = {name for route, name in routes if _fill(route, 1, 1)}
     assert filled, f"no {system} route names a campaign or a character"
     assert served == filled, f"routes that served no method: {filled - served}"
+    assert not wrong, "\n".join(wrong)
+
+
+def test_a_builders_steps_answer_404_for_a_character_of_another_system(
+    world, campaigns_of_every_system, client
+):
+    """The builders share one route (characters/<id>/build/<step>/) and are chosen by the
+    character's system: a step only another system's builder has is 404 for the owner and the GM
+    of a draft (a finalized character is not built any more: 403 or a redirect whatever the step)."""
+    from characters.models import Character
+    from characters.views import WIZARDS
+
+    Character.objects.update(status=Character.Status.DRAFT)
+    wrong = []
+    for system, wizard in WIZARDS.items():
+        for other, (_, character) in campaigns_of_every_system.items():
+            foreign_steps = set(wizard.STEP_KEYS) - set(WIZARDS[other].STEP_KEYS)
+            for role in ("player", "gm"):
+                client.force_login(world.users[role])
+                for step in sorted(foreign_steps):
+                    for method in ("get", "post"):
+                        status = getattr(client, method)(
+                            f"/characters/{character.pk}/build/{step}/"
+                        ).status_code
+                        if status != 404:
+                            wrong.append(
+                                f"{method.upper()} {system} step {step!r} on a {other} character: {status}"
+                            )
     assert not wrong, "\n".join(wrong)
