@@ -183,4 +183,6 @@ def test_no_generated_request_gets_a_5xx_a_schema_mismatch_or_gm_data(api_schema
     if persona == "anonymous":
         assert statuses[2] == 0, statuses
     else:
-        assert statuses[2] >= 3 * len(operations) // 4, statuses
+        # three successes per four operations at the "ci" profile's 20 requests per operation; the
+        # same share of successful requests when fewer are sent ("dev", tests/profiles.py)
+        assert statuses[2] >= 3 * len(operations) * EXAMPLES // (4 * 20), statuses
