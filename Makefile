@@ -1,8 +1,15 @@
 # Dossier: `make run` serves the demo, `make test` runs the suite. Everything installs itself.
 SHELL := /bin/bash
-VENV := .venv
+# The newest supported Python found (3.13, 3.12, then 3.11), unless PYTHON=/path/to/python3.x says.
+# The venv remembers which Python made it and is made again when that changes; give each
+# interpreter its own with VENV=... (.ci/run keeps .venv on 3.11 and .venv-3.13 on 3.13).
+ifeq ($(origin PYTHON),undefined)
+PYTHON := $(shell bash scripts/find-python.sh)
+endif
+VENV ?= .venv
 PY := $(VENV)/bin/python
-STAMP := $(VENV)/.installed-stamp
+PY_VERSION := $(shell $(PYTHON) -c 'import sys; print("%d.%d" % sys.version_info[:2])')
+STAMP := $(VENV)/.installed-stamp-$(PY_VERSION)
 # Development defaults: DEBUG on (no secret key needed), SQLite file and embedded broker in var/.
 DEV_ENV := DEBUG=$${DEBUG:-1}
 # The project's own temp folder: pytest prunes old /tmp/pytest-of-$USER folders, which pulls the
@@ -13,9 +20,13 @@ PYTEST := $(DEV_ENV) $(PY) -m pytest -p no:cacheprovider --basetemp=var/pytest-t
 
 $(STAMP): pyproject.toml
 	@bash scripts/system-deps.sh
-	@test -x $(PY) || python3 -m venv $(VENV)
+	@test -n "$(PY_VERSION)" || { echo "No supported Python found (PYTHON=$(PYTHON))" >&2; exit 1; }
+	@if [ -x $(PY) ] && [ "$$($(PY) -c 'import sys; print("%d.%d" % sys.version_info[:2])')" != "$(PY_VERSION)" ]; then \
+	  echo "$(VENV) was made with another Python; making it again with $(PYTHON) ($(PY_VERSION))"; rm -rf $(VENV); fi
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --disable-pip-version-check --upgrade pip
 	$(PY) -m pip install -q --disable-pip-version-check -e ".[dev]"
+	@rm -f $(VENV)/.installed-stamp*
 	@touch $(STAMP)
 
 install: $(STAMP)
@@ -25,15 +36,19 @@ run: install
 	$(DEV_ENV) $(PY) manage.py seed_demo
 	$(DEV_ENV) bash scripts/run.sh
 
+# Every core (pytest-xdist); tests marked xdist_group run in one process. Few hypothesis examples
+# (HYPOTHESIS_PROFILE=dev, tests/profiles.py); .ci/run sets HYPOTHESIS_PROFILE=ci.
 test: install
-	$(PYTEST) -m "not e2e and not services"
+	HYPOTHESIS_PROFILE=$${HYPOTHESIS_PROFILE:-dev} $(PYTEST) -n auto --dist loadgroup -m "not e2e and not services"
 
 lint: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports
+	$(DEV_ENV) $(PY) manage.py makemigrations --check --dry-run
 
-# Against PostgreSQL and Redis (DATABASE_URL and CELERY_BROKER_URL must point at them).
+# Against PostgreSQL and Redis (DATABASE_URL and CELERY_BROKER_URL must point at them). Serial:
+# its tests share the one Redis database and kill real worker processes.
 services-test: install
 	$(PYTEST) -m "not e2e"
 

@@ -1,7 +1,8 @@
 """The only way views and API endpoints fetch campaigns and their records for a user.
 
 A user who is not a member gets 404 (the campaign's existence is not revealed); a member whose
-role is below what the action needs gets 403.
+role is below what the action needs gets 403. A page or endpoint of one game system asks with
+``need_system=``: a campaign of another system is 404 for every role, as if it did not exist.
 """
 
 from __future__ import annotations
@@ -46,7 +47,20 @@ def require(membership: Membership, need: str) -> None:
         raise PermissionDenied(REFUSALS.get(role, "You are not allowed to do that."))
 
 
-def get_campaign_for_user(user, campaign_id, need: str = "member") -> tuple[Campaign, Membership]:
+TIMEMASTER = "timemaster"
+
+
+def get_campaign_for_user(
+    user, campaign_id, need: str = "member", need_system: str | None = None
+) -> tuple[Campaign, Membership]:
     membership = get_membership(user, campaign_id)
+    if need_system is not None and membership.campaign.system != need_system:
+        raise Http404("No such campaign.")
     require(membership, need)
     return membership.campaign, membership
+
+
+def get_timemaster_campaign_for_user(user, campaign_id, need: str = "member") -> tuple[Campaign, Membership]:
+    """For TIMEMASTER's pages and endpoints kept in this app (missions with a significance tally,
+    checks): a campaign of another system is 404."""
+    return get_campaign_for_user(user, campaign_id, need, need_system=TIMEMASTER)

@@ -14,7 +14,7 @@ from rest_framework.decorators import api_view
 from rest_framework.response import Response
 
 from campaigns import checks
-from campaigns.access import get_campaign_for_user, require
+from campaigns.access import get_timemaster_campaign_for_user, require
 from campaigns.api import RollSerializer, as_drf
 from characters.systems.timemaster.tables import RESULTS_KEYS
 
@@ -52,7 +52,7 @@ ScoreSerializer = inline_serializer(
 @api_view(["POST"])
 def roll_check(request, campaign_pk):
     """Roll a general or specific check of an agent's score; the roll goes into the dice log."""
-    campaign, membership = get_campaign_for_user(request.user, campaign_pk)
+    campaign, membership = get_timemaster_campaign_for_user(request.user, campaign_pk)
     require(membership, "player")
     body = CheckRequestSerializer(data=request.data)
     body.is_valid(raise_exception=True)
@@ -85,7 +85,7 @@ def roll_check(request, campaign_pk):
 @api_view(["GET"])
 def check_scores(request, campaign_pk, character_pk):
     """The scores an agent can be checked against, with each one's usual defense column."""
-    _, membership = get_campaign_for_user(request.user, campaign_pk)
+    _, membership = get_timemaster_campaign_for_user(request.user, campaign_pk)
     require(membership, "player")
     try:
         character = checks.agent_for_check(membership, character_pk)

@@ -219,8 +219,13 @@ class MissionViewSet(viewsets.GenericViewSet):
     serializer_class = MissionPublicSerializer
     queryset = Mission.objects.none()
 
+    #: TIMEMASTER's significance tally, its result and audit: 404 for a campaign of another system
+    #: (plain missions, the rest of this viewset, exist in every system).
+    TIMEMASTER_ACTIONS = ("tally", "reverse_tally", "close", "publish", "after_action", "audit")
+
     def _access(self, need="member"):
-        return get_campaign_for_user(self.request.user, self.kwargs["campaign_pk"], need=need)
+        need_system = missions.SYSTEM if self.action in self.TIMEMASTER_ACTIONS else None
+        return get_campaign_for_user(self.request.user, self.kwargs["campaign_pk"], need, need_system)
 
     def _mission(self, campaign, pk) -> Mission:
         mission = campaign.missions.filter(pk=pk).first()

@@ -16,7 +16,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from campaigns import missions
-from campaigns.access import get_campaign_for_user
+from campaigns.access import get_timemaster_campaign_for_user
 from campaigns.mission_forms import (
     SEP_NAMES,
     AuditFilterForm,
@@ -40,10 +40,7 @@ AWARD_REASONS = {
 
 # -- helpers ------------------------------------------------------------------------------------
 def _campaign(request, pk, need="member"):
-    campaign, membership = get_campaign_for_user(request.user, pk, need=need)
-    if campaign.system != missions.SYSTEM:
-        raise Http404("Missions with a significance tally are kept for TIMEMASTER campaigns.")
-    return campaign, membership
+    return get_timemaster_campaign_for_user(request.user, pk, need=need)
 
 
 def _mission(campaign, mission_pk) -> Mission:

@@ -16,7 +16,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST
 
 from campaigns import checks, services
-from campaigns.access import get_campaign_for_user, require
+from campaigns.access import get_campaign_for_user, get_timemaster_campaign_for_user, require
 from campaigns.demo import demo_logins
 from campaigns.forms import (
     CampaignForm,
@@ -398,7 +398,7 @@ def dice(request, pk):
 @require_POST
 def dice_check(request, pk):
     """Roll a TIMEMASTER check of an agent's score (campaigns/checks.py); it goes into the log."""
-    campaign, membership = get_campaign_for_user(request.user, pk)
+    campaign, membership = get_timemaster_campaign_for_user(request.user, pk)
     require(membership, "player")
     form = _check_form(campaign, membership, request, request.POST)
     if form is None:

@@ -54,9 +54,12 @@ def can_see(character: Character, user, membership) -> bool:
     return not character.is_draft or character.owner_id == user.id or membership.role == GM
 
 
-def get_character_for_user(user, character_id, need: str = "view", campaign_id=None):
+def get_character_for_user(
+    user, character_id, need: str = "view", campaign_id=None, need_system: str | None = None
+):
     """(character, membership) for a user allowed to ``need`` it; 404 if they may not see it,
-    403 if they may see it but not do ``need``. ``campaign_id`` (from a nested URL) must match."""
+    403 if they may see it but not do ``need``. ``campaign_id`` (from a nested URL) must match;
+    a page of one game system passes ``need_system``: a character of another system is 404."""
     if need not in NEEDS:
         raise ValueError(f"unknown need {need!r}")
     not_found = Http404("No such character.")
@@ -70,6 +73,8 @@ def get_character_for_user(user, character_id, need: str = "view", campaign_id=N
     if character is None:
         raise not_found
     if campaign_id is not None and str(character.campaign_id) != str(campaign_id):
+        raise not_found
+    if need_system is not None and character.system != need_system:
         raise not_found
     membership = membership_for(user, character.campaign_id)
     if not can_see(character, user, membership):

@@ -19,7 +19,7 @@ SPEND_REFUSAL = "Only the agent's player or the game master can spend its Succes
 
 
 def _agent(request, pk, need="view"):
-    character, membership = access.get_character_for_user(request.user, pk, need=need)
+    character, membership = access.get_character_for_user(request.user, pk, need=need, need_system=adv.SYSTEM)
     if not adv.has_advancement(character):
         raise Http404("This character has no Success Points.")
     return character, membership

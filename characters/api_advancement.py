@@ -92,7 +92,11 @@ class AgentView(APIView):
 
     def agent(self, need: str = "view"):
         character, membership = access.get_character_for_user(
-            self.request.user, self.kwargs["pk"], need=need, campaign_id=self.kwargs["campaign_pk"]
+            self.request.user,
+            self.kwargs["pk"],
+            need=need,
+            campaign_id=self.kwargs["campaign_pk"],
+            need_system=adv.SYSTEM,
         )
         if not adv.has_advancement(character):
             raise Http404("This character has no Success Points.")

@@ -17,9 +17,9 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from campaigns.access import get_campaign_for_user
 from config.api import Pagination
 from d6_encounters import presenters, services
+from d6_encounters.access import get_campaign_for_user
 from d6_encounters.models import METHOD_CHOICES, Encounter, Participant
 
 

@@ -16,11 +16,11 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
-from campaigns.access import get_campaign_for_user
 from characters import display_names
 from characters.models import Character
 from characters.systems.d6.tables import ACTIONS, INITIATIVE_METHODS, MOVE_UP_REASONS, NON_ACTION_ROLLS
 from d6_encounters import presenters, services
+from d6_encounters.access import get_campaign_for_user
 from d6_encounters.models import Encounter
 
 POLL_SECONDS = 4
@@ -41,10 +41,7 @@ TEXT_FIELDS = (
 
 
 def _campaign(request, pk, need="member"):
-    campaign, membership = get_campaign_for_user(request.user, pk, need=need)
-    if campaign.system != "d6":
-        raise Http404("Encounters with rounds and initiative are for D6 campaigns.")
-    return campaign, membership
+    return get_campaign_for_user(request.user, pk, need=need)
 
 
 def _encounter(request, pk, encounter_pk, need="member"):

@@ -7,11 +7,26 @@ from __future__ import annotations
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 
+from campaigns import access as campaign_access
 from campaigns.access import get_membership
 from campaigns.models import Role
+from characters import access as character_access
 from tempo_conflicts.models import Conflict
 
+SYSTEM = "tempo"
 NOT_INVOLVED = "Only the game master and the players whose agents take part see this conflict."
+
+
+def get_campaign_for_user(user, campaign_id, need: str = "member"):
+    """campaigns.access.get_campaign_for_user for this app's pages and endpoints: a campaign of
+    another game system is 404 for every role, as if it did not exist."""
+    return campaign_access.get_campaign_for_user(user, campaign_id, need, need_system=SYSTEM)
+
+
+def get_agent_for_user(user, character_id, need: str = "view"):
+    """characters.access.get_character_for_user for this app's pages and endpoints: a character
+    of another game system is 404."""
+    return character_access.get_character_for_user(user, character_id, need=need, need_system=SYSTEM)
 
 
 def get_conflict_for_user(user, conflict_id, campaign_id=None, need: str = "view"):

@@ -6,18 +6,16 @@ from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
 from django.core.exceptions import ValidationError as DjangoValidationError
-from django.http import Http404
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from campaigns.access import get_campaign_for_user
 from campaigns.api import RollSerializer, as_drf
 from campaigns.models import Role
-from characters.access import get_character_for_user
 from characters.systems.tempo.tables import FATE_REFRESH_MODES
 from tempo_conflicts import access, services
+from tempo_conflicts.access import get_campaign_for_user
 from tempo_conflicts.models import Conflict
 
 MAX_BODY_KEYS = 40
@@ -101,10 +99,7 @@ def event_data(event, state: dict) -> dict:
 
 
 def _tempo_campaign(user, campaign_pk):
-    campaign, membership = get_campaign_for_user(user, campaign_pk)
-    if campaign.system != "tempo":
-        raise Http404("Conflicts belong to Tempo campaigns.")
-    return campaign, membership
+    return get_campaign_for_user(user, campaign_pk)
 
 
 class FateRefreshAgentSerializer(serializers.Serializer):
@@ -151,9 +146,7 @@ class TempoRollView(APIView):
 
     @extend_schema(request=TempoRollRequestSerializer, responses={201: RollSerializer})
     def post(self, request, character_pk):
-        character, membership = get_character_for_user(request.user, character_pk)
-        if character.system != "tempo":
-            raise Http404("No such Tempo agent.")
+        character, membership = access.get_agent_for_user(request.user, character_pk)
         if not services.may_roll_for(character, membership):
             raise PermissionDenied("Only the agent's player or the game master rolls for this agent.")
         body = TempoRollRequestSerializer(data=request.data)

@@ -13,12 +13,11 @@ from django.http import Http404
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
-from campaigns.access import get_campaign_for_user
 from campaigns.models import Role, Roll
-from characters.access import get_character_for_user
 from characters.models import Character
 from characters.systems import get_system
 from tempo_conflicts import access, services
+from tempo_conflicts.access import get_campaign_for_user
 from tempo_conflicts.forms import SPEND_CHOICES, ConflictForm, FateGainForm, TempoRollForm
 from tempo_conflicts.models import Conflict
 
@@ -27,8 +26,8 @@ RECENT_ROLLS = 5
 
 # -- the roll panel --------------------------------------------------------------------------------
 def _tempo_agent(request, pk):
-    character, membership = get_character_for_user(request.user, pk)
-    if character.system != "tempo" or character.is_draft:
+    character, membership = access.get_agent_for_user(request.user, pk)
+    if character.is_draft:
         raise Http404("No such Tempo agent.")
     campaign_membership = membership
     if not services.may_roll_for(character, campaign_membership):
@@ -97,8 +96,8 @@ def roll_panel(request, pk):
 @login_required
 @require_POST
 def fate_gain(request, pk):
-    character, membership = get_character_for_user(request.user, pk, need="gm")
-    if character.system != "tempo" or character.is_draft:
+    character, membership = access.get_agent_for_user(request.user, pk, need="gm")
+    if character.is_draft:
         raise Http404("No such Tempo agent.")
     form = FateGainForm(request.POST)
     status = 400
@@ -124,10 +123,7 @@ def fate_gain(request, pk):
 
 # -- conflicts -------------------------------------------------------------------------------------
 def _tempo_campaign(request, pk, need="member"):
-    campaign, membership = get_campaign_for_user(request.user, pk, need=need)
-    if campaign.system != "tempo":
-        raise Http404("Conflicts belong to Tempo campaigns.")
-    return campaign, membership
+    return get_campaign_for_user(request.user, pk, need=need)
 
 
 def _agents(campaign):

@@ -1,10 +1,53 @@
-"""Shared fixtures: the personas every endpoint is tested with."""
+"""Shared fixtures: the personas every endpoint is tested with; the hypothesis profiles; what
+keeps tests apart when pytest-xdist runs them in several processes."""
 
 from __future__ import annotations
 
 import random
 
 import pytest
+from hypothesis import settings
+
+from tests.profiles import DEV_MAX_EXAMPLES, HYPOTHESIS_PROFILE
+
+# -- hypothesis profiles (tests/profiles.py) and xdist groups ----------------------------------------
+#: Marks whose tests share something outside their process (a live server and browser, the one
+#: Redis database and PostgreSQL worker processes): under xdist each kind runs in one process.
+SERIAL_MARKS = ("e2e", "services")
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the xdist_group marks
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        for name in SERIAL_MARKS:
+            if item.get_closest_marker(name) and not item.get_closest_marker("xdist_group"):
+                item.add_marker(pytest.mark.xdist_group(name))
+                break
+        if HYPOTHESIS_PROFILE == "dev":
+            _cap_examples(item)
+
+
+def _cap_examples(item) -> None:
+    test = getattr(item, "obj", None)
+    test = getattr(test, "__func__", test)
+    # hypothesis reads the settings from this attribute each time the test runs
+    chosen = getattr(test, "_hypothesis_internal_use_settings", None)
+    if chosen is not None and chosen.max_examples > DEV_MAX_EXAMPLES:
+        test._hypothesis_internal_use_settings = settings(chosen, max_examples=DEV_MAX_EXAMPLES)
+
+
+# -- isolation under pytest-xdist ----------------------------------------------------------------
+@pytest.fixture(autouse=True, scope="session")
+def private_media_root(tmp_path_factory):
+    """Files a test writes go to a folder of its own test process, never to var/media: under
+    pytest-xdist two processes make rows with the same ids and would overwrite each other's
+    files. Tests that need their own folder still set settings.MEDIA_ROOT themselves."""
+    from django.test.utils import override_settings
+
+    override = override_settings(MEDIA_ROOT=tmp_path_factory.mktemp("media"))
+    override.enable()
+    yield
+    override.disable()
 
 
 @pytest.fixture(autouse=True, scope="session")

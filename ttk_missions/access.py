@@ -9,12 +9,20 @@ from __future__ import annotations
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 
+from campaigns import access as campaign_access
 from campaigns.access import get_membership
 from campaigns.models import Role
 from ttk_missions.models import MissionRun
 
+SYSTEM = "time_to_kill"
 GM, PLAYER = "gm", "player"
 NEEDS = ("view", "gm", "move")
+
+
+def get_campaign_for_user(user, campaign_id, need: str = "member"):
+    """campaigns.access.get_campaign_for_user for this app's pages and endpoints: a campaign of
+    another game system is 404 for every role, as if it did not exist."""
+    return campaign_access.get_campaign_for_user(user, campaign_id, need, need_system=SYSTEM)
 
 
 def side_of(run: MissionRun, membership) -> str | None:

@@ -13,9 +13,9 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from campaigns.access import get_campaign_for_user
 from config.api import error_response
 from ttk_missions import access, services
+from ttk_missions.access import get_campaign_for_user
 from ttk_missions.models import MissionRun
 
 

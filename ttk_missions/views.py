@@ -15,13 +15,13 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
-from campaigns.access import get_campaign_for_user
 from campaigns.models import Mission, Role
 from characters.models import Character
 from characters.systems.time_to_kill.mission import available_actions
 from characters.systems.time_to_kill.tables import ABILITIES, FATES, GM, MAX_LONG_TEXT, OUTCOMES, STEPS
 from characters.systems.time_to_kill.views import fate_record_sheet, player_view
 from ttk_missions import access, services
+from ttk_missions.access import get_campaign_for_user
 from ttk_missions.models import MissionRun
 
 TARGET_LABEL = {"bag": "in the bag", "in_sight": "in sight", "out": "taken"}

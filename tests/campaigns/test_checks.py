@@ -275,11 +275,12 @@ def test_a_body_that_is_not_an_object_is_a_400(world, agents, api):
 
 
 def test_a_check_in_a_campaign_of_another_system_is_refused(world, api, make_user):
+    """404, as on every TIMEMASTER route (tests/test_wrong_system_routes.py)."""
     d6 = services.create_campaign(world.users["gm"], name="D6", system="d6")
     response = api(world.users["gm"]).post(
         f"/api/v1/campaigns/{d6.pk}/checks/", {"character": 1, "score": "ability:DEX"}, format="json"
     )
-    assert response.status_code == 400 and not Roll.objects.exists()
+    assert response.status_code == 404 and not Roll.objects.exists()
 
 
 # --- the dice page -------------------------------------------------------------------------------

@@ -179,7 +179,9 @@ def test_violations_follow_the_ladder_and_the_third_needs_a_choice(world, api, r
     first = gm.post(url, {"regulation": 4, "mission": mission.pk, "note": "left a stunner"}, format="json")
     assert first.status_code == 201 and first.json()["standing"]["rank_grade"] == "Trainee/9"
     assert first.json()["entry"]["mission"] == mission.pk
-    assert gm.post(url, {"regulation": 5}, format="json").json()["standing"]["rank_grade"] == "Trainee/9"
+    second = gm.post(url, {"regulation": 5}, format="json").json()  # below Trainee: Trainee/0 (ruling 9)
+    assert second["standing"]["rank_grade"] == "Trainee/0"
+    assert second["entry"]["payload"]["standing_before"] == {"rank": "Trainee", "grade": 9}
     third = gm.post(url, {"regulation": 1}, format="json")
     assert third.status_code == 400 and "choose" in third.json()["errors"][0]["message"]
     banished = gm.post(url, {"regulation": 1, "punishment": "banishment"}, format="json")

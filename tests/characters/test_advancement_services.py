@@ -299,7 +299,8 @@ def test_the_punishment_ladder_step_by_step(agent, gm):
         adv.record_violation(agent, gm, 1)
     assert "punishment" in caught.value.message_dict
     adv.record_violation(agent, gm, 1, punishment="demote_two_ranks")
-    assert (_fresh(agent).build["rank"], agent.build["grade"]) == ("Trainee", 4)
+    # two ranks down from Probationer would be below Trainee: Trainee/0 (ruling 9)
+    assert (_fresh(agent).build["rank"], agent.build["grade"]) == ("Trainee", 0)
     standing = adv.standing(agent)
     assert standing["demoted"] and standing["demoted_from"] == "Agent/5"
     assert [o["label"] for o in standing["offence_log"]] == [

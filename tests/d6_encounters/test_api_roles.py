@@ -302,9 +302,10 @@ def test_bad_encounters_are_refused(d6, api, body):
 
 
 def test_encounters_are_for_d6_campaigns_only(world, api):
+    """A campaign of another system is 404 on every D6 route (tests/test_wrong_system_routes.py)."""
     response = api(world.users["gm"]).post(ENC.format(c=world.campaign.pk), {"name": "Nope"}, format="json")
-    assert response.status_code == 400
-    assert response.json()["errors"][0]["field"] == "campaign"
+    assert response.status_code == 404
+    assert not Encounter.objects.exists()
 
 
 def test_the_list_costs_the_same_queries_for_many_encounters(d6, api, django_assert_max_num_queries):

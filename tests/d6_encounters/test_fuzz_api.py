@@ -31,6 +31,7 @@ def planted(d6, running):
     return d6
 
 
+@pytest.mark.fuzz
 @pytest.mark.parametrize("persona", ["gm", "player", "observer", "outsider", "anonymous"])
 def test_generated_requests_to_the_encounter_routes(api_schema, planted, persona):  # noqa: F811
     operations = [result.ok() for result in api_schema.get_all_operations()]

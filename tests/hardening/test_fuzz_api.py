@@ -8,7 +8,8 @@ For every generated request (valid and invalid data, random and real path ids) t
 - never tell a non-member that the campaign exists (404 whatever the request).
 
 The schema is loaded from the running app (``from_wsgi``), so endpoints added later are fuzzed
-too. Examples per operation: HARDENING_FUZZ_EXAMPLES (default 20); generation is derandomized so
+too. Examples per operation: HARDENING_FUZZ_EXAMPLES (default: 20 under the "ci" hypothesis profile,
+5 under "dev", see tests/conftest.py); generation is derandomized so
 CI is stable, set HARDENING_FUZZ_RANDOM=1 to explore new inputs locally.
 """
 
@@ -27,7 +28,9 @@ from schemathesis.checks import not_a_server_error
 from schemathesis.core.failures import FailureGroup
 from schemathesis.specs.openapi.checks import content_type_conformance, response_schema_conformance
 
-EXAMPLES = int(os.environ.get("HARDENING_FUZZ_EXAMPLES", "20"))
+from tests.profiles import FUZZ_EXAMPLES
+
+EXAMPLES = int(os.environ.get("HARDENING_FUZZ_EXAMPLES") or FUZZ_EXAMPLES)
 DERANDOMIZE = os.environ.get("HARDENING_FUZZ_RANDOM", "") != "1"
 PERSONAS = ["gm", "player", "observer", "outsider", "anonymous"]
 SECRET_PURPOSE = "gm-only-marker-7f3a9c"
@@ -166,6 +169,7 @@ def _fuzz_operation(operation, world, persona, statuses: Counter) -> list[str]:
     return problems[-1:]
 
 
+@pytest.mark.fuzz
 @pytest.mark.parametrize("persona", PERSONAS)
 def test_no_generated_request_gets_a_5xx_a_schema_mismatch_or_gm_data(api_schema, planted, persona):
     operations = [result.ok() for result in api_schema.get_all_operations()]
@@ -179,4 +183,6 @@ def test_no_generated_request_gets_a_5xx_a_schema_mismatch_or_gm_data(api_schema
     if persona == "anonymous":
         assert statuses[2] == 0, statuses
     else:
-        assert statuses[2] >= 3 * len(operations) // 4, statuses
+        # three successes per four operations at the "ci" profile's 20 requests per operation; the
+        # same share of successful requests when fewer are sent ("dev", tests/profiles.py)
+        assert statuses[2] >= 3 * len(operations) * EXAMPLES // (4 * 20), statuses

@@ -323,10 +323,10 @@ def test_only_the_gms_api_refresh_writes_entries(world, api, tempo, cell, refres
         assert response.json()["status"] == expected and response.json()["errors"]
 
 
-def test_the_api_refuses_a_campaign_of_another_system_naming_the_campaign(world, api):
+def test_the_api_answers_404_for_a_campaign_of_another_system(world, api):
+    """As every Tempo route does (tests/test_wrong_system_routes.py)."""
     response = api(world.users["gm"]).post(f"/api/v1/campaigns/{world.campaign.pk}/tempo/fate-refresh/")
-    assert response.status_code == 400
-    assert response.json()["errors"][0]["field"] == "campaign"
+    assert response.status_code == 404
     assert not AdvancementEntry.objects.exists()
 
 

@@ -2,7 +2,7 @@
 
 timemaster-characters.md §2 steps 6-12 (Unskilled Melee, Penetration Bonus, recovery rate,
 wounds, talents, skills), §3 (other Ability-derived values), §4.1 (skill scores), §5 (talent
-scores), §9.1 (armor Stamina loss), §8 (NPC Luck substitute).
+scores), §9.1 and ruling 10 (armor Stamina loss), §8 (NPC Luck substitute).
 """
 
 from __future__ import annotations
@@ -128,16 +128,18 @@ def paranormal_memory(abilities: dict[str, int]) -> int:
 
 
 def armor_stamina_loss(armor_keys: list[str]) -> tuple[int, int]:
-    """(AR of the heaviest armor, Stamina lost per round) from the armor worn (§9.1).
+    """(AR of the heaviest body armor worn, Stamina lost per round) from the armor worn (§9.1).
 
-    Helmets are ignored; bulletproof vests and body suits cost nothing; otherwise the loss is
-    the Action-Table column of the heaviest armor's AR.
+    The AR ignores helmets. The loss follows ruling 10: leave out helmets, shields, body suits and
+    bulletproof vests; the heaviest remaining armor sets it (its AR's Action-Table column). So a
+    vest worn over leather costs what the leather costs, and a vest or body suit alone nothing.
     """
-    worn = [ARMOR[key] for key in armor_keys if ARMOR[key]["counts_for_loss"]]
-    if not worn:
+    body_armor = [ARMOR[key] for key in armor_keys if ARMOR[key]["counts_for_loss"]]
+    if not body_armor:
         return 0, 0
-    heaviest = max(worn, key=lambda armor: (armor["ar"], not armor["exempt"]))
-    return heaviest["ar"], 0 if heaviest["exempt"] else column_for_score(heaviest["ar"])
+    rating = max(armor["ar"] for armor in body_armor)
+    burdening = [armor["ar"] for armor in body_armor if not armor["exempt"]]
+    return rating, column_for_score(max(burdening)) if burdening else 0
 
 
 def is_critically_wounded(stamina: int, marked: int) -> bool:

@@ -1,7 +1,7 @@
 """Time Corps regulations, the punishment ladder, and rank/grade arithmetic.
 
 timemaster-characters.md §6.5 (rank and grade), §6.6 (regulations and punishments), §11
-ambiguities 6-8, and rulings 1 and 3 of rules/README.md. Pure functions on plain data.
+ambiguities 6-8, and rulings 1, 3 and 9 of rules/README.md. Pure functions on plain data.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from .advancement_tables import (
 
 RULE_RANKS = "timemaster-characters.md §6.5, ruling 1"
 RULE_REGULATIONS = "timemaster-characters.md §6.6, ruling 3"
+RULE_DEMOTION_FLOOR = "timemaster-characters.md §6.5-6.6, ruling 9"
 
 Position = tuple[int, int]  # (rank index 0-9, grade)
 
@@ -74,11 +75,14 @@ def next_position(position: Position) -> Position:
 
 
 def demoted_position(position: Position, ranks: int = 0, grades: int = 0) -> Position:
-    """Demotion arithmetic (§11 ambiguity 7): ranks first, keeping the grade (cut to the new
-    rank's top grade); then grades, borrowing from the rank below (Probationer/0 -> Trainee/9).
-    Nobody goes below Trainee/0."""
+    """Demotion arithmetic (§11 ambiguity 7): ranks first, keeping the grade when the lower rank
+    has it (cut to its top grade: Timemaster/10 -> Protector/9); then grades, borrowing from the
+    rank below (Probationer/0 -> Trainee/9). Ruling 9: nobody goes below Trainee/0, and a rank
+    demotion that would go below Trainee lands on Trainee/0, not on Trainee with the old grade."""
     index, grade = position
-    index = max(0, index - ranks)
+    if index - ranks < 0:
+        return 0, 0
+    index -= ranks
     grade = min(grade, max_grade(index))
     for _ in range(grades):
         if grade > 0:
@@ -173,7 +177,36 @@ def violation_entry(
     if judiciary_override:
         entry["judiciary_override"] = True
         entry["reason"] = reason
+    spec = PUNISHMENTS[punishment]
+    if spec["ranks"] or spec["grades"]:
+        entry.update(standing_change(build, ranks=spec["ranks"], grades=spec["grades"]))
     return entry
+
+
+def demotion_entry(build: dict, ranks: int = 0, grades: int = 0, reason: str = "") -> dict:
+    """The ledger entry for a demotion the judiciary orders outside the ladder, checked, with the
+    standing before and after (ruling 9)."""
+    entry = {"kind": "demotion", "ranks": ranks, "grades": grades, "reason": reason}
+    check_demotion_payload(entry)
+    if (build.get("state") or {}).get("banished"):
+        raise refuse("banished", "This agent has been banished; no further demotions can be recorded.")
+    entry.update(standing_change(build, ranks=ranks, grades=grades))
+    return entry
+
+
+def standing(position: Position) -> dict:
+    return {"rank": RANK_NAMES[position[0]], "grade": position[1]}
+
+
+def standing_change(build: dict, ranks: int = 0, grades: int = 0) -> dict:
+    """What a demotion does to the agent, for its ledger entry (ruling 9): the standing before and
+    after, written also when the two are the same (an agent already at Trainee/0), in which case
+    no standing is owed back (see apply_demotion)."""
+    before = position_of(build)
+    return {
+        "standing_before": standing(before),
+        "standing_after": standing(demoted_position(before, ranks=ranks, grades=grades)),
+    }
 
 
 def punishment_preview(build: dict) -> dict:
@@ -200,7 +233,8 @@ def apply_punishment(build: dict, punishment: str) -> None:
 
 
 def apply_demotion(build: dict, ranks: int = 0, grades: int = 0) -> None:
-    """Demote in place (on a build copy) and remember the standing to regain (ruling 3)."""
+    """Demote in place (on a build copy) and remember the standing to regain (ruling 3); a
+    demotion that changes nothing (already at Trainee/0) leaves nothing owed back (ruling 9)."""
     state = build["state"]
     before = position_of(build)
     after = demoted_position(before, ranks=ranks, grades=grades)

@@ -94,7 +94,7 @@ def test_punishment_preview_shows_the_next_step():
         (("Probationer", 0), 0, 1, ("Trainee", 9)),  # a grade borrows from the rank below
         (("Trainee", 0), 0, 1, ("Trainee", 0)),  # floor
         (("Agent", 5), 1, 0, ("Probationer", 5)),  # a rank keeps the grade
-        (("Probationer", 5), 2, 0, ("Trainee", 5)),  # floor at Trainee
+        (("Probationer", 5), 2, 0, ("Trainee", 0)),  # below Trainee lands on Trainee/0 (ruling 9)
         (("Timemaster", 10), 1, 0, ("Protector", 9)),  # grade cut to the new rank's top
         (("Timemaster", 10), 0, 1, ("Timemaster", 9)),
     ],

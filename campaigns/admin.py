@@ -1,0 +1,98 @@
+"""The admin for operators: campaigns, who is in them, missions, the dice log and NPCs.
+
+Read-mostly: an operator may rename a campaign, fix a member's role or revoke an invitation; what
+the rules engines check (settings, missions, NPC statistics) and the append-only records (the
+significance tally, the dice log) are view-only.
+"""
+
+from __future__ import annotations
+
+from django.contrib import admin
+
+from campaigns.models import NPC, Campaign, Invitation, Membership, Mission, Roll, SignificanceEntry
+from characters.admin import ViewOnlyAdmin, ViewOnlyInline
+
+
+class MembershipInline(admin.TabularInline):
+    model = Membership
+    extra = 0
+    fields = ("user", "role", "joined_at")
+    readonly_fields = ("user", "joined_at")
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Campaign)
+class CampaignAdmin(admin.ModelAdmin):
+    list_display = ("name", "system", "module", "created_by", "created_at")
+    list_filter = ("system",)
+    search_fields = ("name", "created_by__username")
+    fields = ("name", "description", "system", "module", "settings", "created_by", "created_at")
+    readonly_fields = ("system", "module", "settings", "created_by", "created_at")
+    inlines = [MembershipInline]
+
+    def has_add_permission(self, request):
+        return False  # a campaign is made in the app, with its GM and the settings of its system
+
+    def has_delete_permission(self, request, obj=None):
+        return False  # it would take its append-only ledgers with it
+
+
+@admin.register(Membership)
+class MembershipAdmin(admin.ModelAdmin):
+    list_display = ("user", "campaign", "role", "joined_at")
+    list_filter = ("role",)
+    search_fields = ("user__username", "campaign__name")
+    fields = ("campaign", "user", "role", "joined_at")
+    readonly_fields = ("campaign", "user", "joined_at")
+
+    def has_add_permission(self, request):
+        return False
+
+
+@admin.register(Invitation)
+class InvitationAdmin(admin.ModelAdmin):
+    list_display = ("campaign", "created_by", "created_at", "expires_at", "revoked_at", "uses", "max_uses")
+    search_fields = ("campaign__name",)
+    fields = ("campaign", "created_by", "created_at", "expires_at", "max_uses", "uses", "revoked_at")
+    readonly_fields = ("campaign", "created_by", "created_at", "expires_at", "max_uses", "uses")
+
+    def has_add_permission(self, request):
+        return False
+
+
+class SignificanceEntryInline(ViewOnlyInline):
+    model = SignificanceEntry
+    fields = ("kind", "rating", "description", "reverses", "after_close", "shown_to_players", "created_at")
+    readonly_fields = fields
+
+
+@admin.register(Mission)
+class MissionAdmin(ViewOnlyAdmin):
+    list_display = ("title", "campaign", "status", "significance_rating", "success", "published_at")
+    list_filter = ("status",)
+    search_fields = ("title", "campaign__name")
+    inlines = [SignificanceEntryInline]
+
+
+@admin.register(SignificanceEntry)
+class SignificanceEntryAdmin(ViewOnlyAdmin):
+    list_display = ("id", "mission", "kind", "rating", "reverses", "after_close", "recorded_by", "created_at")
+    list_filter = ("kind", "after_close")
+    search_fields = ("mission__title", "description")
+
+
+@admin.register(Roll)
+class RollAdmin(ViewOnlyAdmin):
+    list_display = ("id", "campaign", "roller", "kind", "total", "secret", "created_at")
+    list_filter = ("secret", "kind")
+    search_fields = ("campaign__name", "purpose")
+    list_select_related = ("campaign", "roller")
+
+
+@admin.register(NPC)
+class NPCAdmin(ViewOnlyAdmin):
+    list_display = ("name", "campaign", "system", "revealed", "updated_at")
+    list_filter = ("system", "revealed")
+    search_fields = ("name", "campaign__name")

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Print the path of the newest Python that Dossier supports (pyproject's requires-python:
+# 3.11 to 3.13), or of the one version asked for: `find-python.sh 3.13`. Looks on PATH
+# (python3.13, python3.12, python3.11, python3) and in pyenv's versions folder, and checks that the
+# candidate really runs (a pyenv shim for a version that is not selected only prints an error).
+set -euo pipefail
+SUPPORTED=(3.13 3.12 3.11)
+wanted=("${@:-${SUPPORTED[@]}}")
+pyenv_root="${PYENV_ROOT:-$HOME/.pyenv}"
+
+version_of() { "$1" -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/dev/null; }
+
+for version in "${wanted[@]}"; do
+  candidates=("python$version" python3)
+  for dir in "$pyenv_root"/versions/"$version".*/bin; do
+    [[ -x "$dir/python$version" ]] && candidates+=("$dir/python$version")
+  done
+  for candidate in "${candidates[@]}"; do
+    path=$(command -v "$candidate" 2>/dev/null) || continue
+    if [[ "$(version_of "$path")" == "$version" ]]; then
+      echo "$path"
+      exit 0
+    fi
+  done
+done
+echo "No supported Python (${wanted[*]}) found; install one or set PYTHON=/path/to/python3.x" >&2
+exit 1

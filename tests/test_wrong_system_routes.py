@@ -1,0 +1,226 @@
+"""Every page and API route of a game system answers 404 for a campaign of another system (and
+each builder for a character of another system).
+
+The routes come from the URL conf, so a route added later is checked too: each view module (or,
+where one module serves several systems, each route name) is either a system's or the platform's,
+and an unclassified one fails the test. Each system route is asked for, with GET and POST, by the
+GM, a player and an observer of a campaign of each other system, with that campaign's id and
+its character's id filled in, and must answer 404 (never 200 with a form, 400, 403 or 405).
+
+Routes keyed only by an object of the system (a Time to Kill run, a Tempo conflict, a sheet
+render) have no campaign to fill in: such objects exist only in campaigns of their own system.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver
+
+from campaigns.models import Membership, Role
+
+SYSTEMS = ("timemaster", "time_to_kill", "tempo", "d6")
+ROLES = ("gm", "player", "observer")
+METHODS = ("get", "post", "patch", "delete")
+
+#: View modules that belong to one system.
+SYSTEM_MODULES = {
+    "ttk_missions.views": "time_to_kill",
+    "ttk_missions.api": "time_to_kill",
+    "tempo_conflicts.views": "tempo",
+    "tempo_conflicts.api": "tempo",
+    "d6_encounters.views": "d6",
+    "d6_encounters.api": "d6",
+    "campaigns.mission_views": "timemaster",
+    "campaigns.api_checks": "timemaster",
+    "characters.advancement_views": "timemaster",
+    "characters.api_advancement": "timemaster",
+}
+#: Routes of a platform module that belong to one system: the TIMEMASTER significance tally, its
+#: result and audit on the missions API (plain missions exist in every system), and the check roll.
+SYSTEM_ROUTES = {
+    "mission-tally": "timemaster",
+    "mission-reverse-tally": "timemaster",
+    "mission-close": "timemaster",
+    "mission-publish": "timemaster",
+    "mission-after-action": "timemaster",
+    "mission-audit": "timemaster",
+    "campaign-dice-check": "timemaster",
+}
+#: View modules every system shares (campaigns, members, dice log, NPCs, characters and their
+#: builders, sheets, archive).
+PLATFORM_MODULES = {
+    "campaigns.views",
+    "campaigns.api",
+    "campaigns.api_missions",
+    "campaigns.npc_views",
+    "campaigns.api_npcs",
+    "characters.views",
+    "characters.api",
+    "sheets.views",
+    "sheets.api",
+    "archive.views",
+    "archive.api",
+}
+OUR_PACKAGES = (
+    "campaigns",
+    "characters",
+    "sheets",
+    "archive",
+    "ttk_missions",
+    "tempo_conflicts",
+    "d6_encounters",
+)
+
+PARAMETER = re.compile(r"<(?:\w+:)?(\w+)>|\(\?P<(\w+)>[^)]*\)")
+
+
+def _routes(patterns, prefix=""):
+    for pattern in patterns:
+        if isinstance(pattern, URLResolver):
+            yield from _routes(pattern.url_patterns, prefix + str(pattern.pattern))
+        elif isinstance(pattern, URLPattern):
+            view = pattern.callback
+            owner = getattr(view, "cls", None) or getattr(view, "view_class", None) or view
+            yield prefix + str(pattern.pattern), pattern.name, owner.__module__
+
+
+def _system_of(name: str, module: str) -> str | None:
+    return SYSTEM_ROUTES.get(name) or SYSTEM_MODULES.get(module)
+
+
+def system_routes() -> list[tuple[str, str, str]]:
+    """(system, route, name) for every route of a system; fails on a route nobody classified."""
+    found, unclassified = [], []
+    for route, name, module in _routes(get_resolver().url_patterns):
+        if not module.startswith(OUR_PACKAGES):
+            continue
+        system = _system_of(name, module)
+        if system:
+            found.append((system, route, name))
+        elif module not in PLATFORM_MODULES:
+            unclassified.append(f"{route} ({name}, {module})")
+    assert not unclassified, f"say whether these routes belong to a system or the platform: {unclassified}"
+    return found
+
+
+def _fill(route: str, campaign_id: int, character_id: int) -> str | None:
+    """The URL with the campaign and character filled in (other ids: 1); None when the route
+    names neither."""
+    route = route.replace("^", "").replace("$", "")
+    has_owner = False
+
+    def value(match: re.Match) -> str:
+        nonlocal has_owner
+        before = route[: match.start()].removeprefix("api/v1/")
+        if before.endswith("campaigns/") and before.count("/") == 1:
+            has_owner = True
+            return str(campaign_id)
+        if before.endswith("characters/"):
+            has_owner = True
+            return str(character_id)
+        return "1"
+
+    url = "/" + PARAMETER.sub(value, route)
+    return url if has_owner else None
+
+
+@pytest.fixture
+def campaigns_of_every_system(world):
+    """One campaign per system with the same GM, player and observer; a character in each."""
+    from campaigns import services
+    from characters.models import Character
+    from tests.sheets.conftest import BUILDERS
+
+    users = world.users
+    made = {}
+    for system in SYSTEMS:
+        module = "flashpoints" if system == "tempo" else ""
+        campaign = services.create_campaign(
+            users["gm"], name=f"A {system} campaign", system=system, module=module
+        )
+        for name, role in (("player", Role.PLAYER), ("observer", Role.OBSERVER)):
+            Membership.objects.create(campaign=campaign, user=users[name], role=role)
+        build = BUILDERS[system](name="Kim")
+        character = Character.objects.create(
+            campaign=campaign,
+            owner=users["player"],
+            system=system,
+            module=module,
+            name="Kim",
+            status="active",
+            build=build,
+            creation_build=build,
+            revision=1,
+        )
+        made[system] = (campaign, character)
+    return made
+
+
+def test_every_route_is_classified_and_each_system_has_routes():
+    routes = system_routes()
+    assert {system for system, _, _ in routes} == set(SYSTEMS)
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_a_systems_routes_answer_404_for_a_campaign_of_another_system(
+    system, world, campaigns_of_every_system, client
+):
+    """A 405 says the route does not serve that method at all (whatever the campaign), so that
+    method is not asked again; every route must serve at least one method, with a 404."""
+    routes = [(route, name) for owner, route, name in system_routes() if owner == system]
+    clients = {}
+    for role in ROLES:
+        clients[role] = Client()
+        clients[role].force_login(world.users[role])
+    wrong, served = [], set()
+    for other in SYSTEMS:
+        if other == system:
+            continue
+        campaign, character = campaigns_of_every_system[other]
+        for route, name in routes:
+            url = _fill(route, campaign.pk, character.pk)
+            if url is None:
+                continue
+            for method in METHODS:
+                for role in ROLES:
+                    status = getattr(clients[role], method)(url).status_code
+                    if status == 405:
+                        break
+                    served.add(name)
+                    if status != 404:
+                        wrong.append(f"{method.upper()} {url} ({name}) as {role} of {other}: {status}")
+    filled = {name for route, name in routes if _fill(route, 1, 1)}
+    assert filled, f"no {system} route names a campaign or a character"
+    assert served == filled, f"routes that served no method: {filled - served}"
+    assert not wrong, "\n".join(wrong)
+
+
+def test_a_builders_steps_answer_404_for_a_character_of_another_system(
+    world, campaigns_of_every_system, client
+):
+    """The builders share one route (characters/<id>/build/<step>/) and are chosen by the
+    character's system: a step only another system's builder has is 404 for the owner and the GM
+    of a draft (a finalized character is not built any more: 403 or a redirect whatever the step)."""
+    from characters.models import Character
+    from characters.views import WIZARDS
+
+    Character.objects.update(status=Character.Status.DRAFT)
+    wrong = []
+    for system, wizard in WIZARDS.items():
+        for other, (_, character) in campaigns_of_every_system.items():
+            foreign_steps = set(wizard.STEP_KEYS) - set(WIZARDS[other].STEP_KEYS)
+            for role in ("player", "gm"):
+                client.force_login(world.users[role])
+                for step in sorted(foreign_steps):
+                    for method in ("get", "post"):
+                        status = getattr(client, method)(
+                            f"/characters/{character.pk}/build/{step}/"
+                        ).status_code
+                        if status != 404:
+                            wrong.append(
+                                f"{method.upper()} {system} step {step!r} on a {other} character: {status}"
+                            )
+    assert not wrong, "\n".join(wrong)
