@@ -11,7 +11,7 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
-from django.http import Http404, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
@@ -73,8 +73,6 @@ class StartRunForm(forms.Form):
 @require_http_methods(["GET", "POST"])
 def run_list(request, pk):
     campaign, membership = get_campaign_for_user(request.user, pk)
-    if campaign.system != services.SYSTEM_KEY:  # as the D6 encounters and Tempo conflicts do
-        raise Http404("Mission runs are for Time to Kill campaigns.")
     is_gm = membership.role == Role.GM
     form = StartRunForm(campaign=campaign) if is_gm else None
     status = 200
