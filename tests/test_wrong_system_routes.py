@@ -57,6 +57,7 @@ PLATFORM_MODULES = {
     "campaigns.api_missions",
     "campaigns.npc_views",
     "campaigns.api_npcs",
+    "campaigns.tokens",
     "characters.views",
     "characters.api",
     "sheets.views",
