@@ -22,8 +22,18 @@ COMPACT = {"ensure_ascii": False, "separators": (",", ":"), "allow_nan": False, 
 ITEMS_PER_PIECE = 500
 
 
+def _encoder(style: dict) -> json.JSONEncoder:
+    """One encoder per style (json.dumps with options builds a new one per call)."""
+    options = {key: value for key, value in style.items() if key != "cls"}
+    return style.get("cls", json.JSONEncoder)(**options)
+
+
+_ENCODERS = {id(PRETTY): _encoder(PRETTY), id(COMPACT): _encoder(COMPACT)}
+
+
 def _dumps(value: Any, style: dict) -> str:
-    text = json.dumps(value, **style)
+    encoder = _ENCODERS.get(id(style))
+    text = encoder.encode(value) if encoder is not None else json.dumps(value, **style)
     if style is COMPACT:  # as DRF's JSONRenderer: these two break JavaScript string literals
         text = text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
     return text
