@@ -184,7 +184,7 @@ def fill(route: str, name: str | None, world: dict) -> tuple[str | None, str]:
         return None, "does not reverse"
 
 
-def measure(world: dict, repeat: int) -> dict:
+def measure(world: dict, repeat: int, skip: tuple[str, ...] = ()) -> dict:
     """{label: {"ms", "queries", "status"}} for every GET route of the URL conf."""
     from django.db import connection
     from django.test import Client
@@ -199,6 +199,8 @@ def measure(world: dict, repeat: int) -> dict:
     seen = set()
     for route, name in walk():
         if route.startswith("admin/") or (route, name) in seen:
+            continue
+        if name in skip:
             continue
         seen.add((route, name))
         path, why = fill(route, name, world)
@@ -251,7 +253,7 @@ def pause_autovacuum() -> None:
             cursor.execute(f'ALTER TABLE "{table}" SET (autovacuum_enabled = false)')
 
 
-def child(size: int, database_url: str | None, repeat: int) -> None:
+def child(size: int, database_url: str | None, repeat: int, skip: tuple[str, ...] = ()) -> None:
     """One world in this process: seed, measure, ANALYZE, measure; one JSON line on stdout."""
     from pages import setup_django
 
@@ -261,9 +263,9 @@ def child(size: int, database_url: str | None, repeat: int) -> None:
         started = time.perf_counter()
         world = seed_world(size)
         seeded = time.perf_counter() - started
-        plain = measure(world, repeat)
+        plain = measure(world, repeat, skip)
         analyze()
-        analyzed = measure(world, repeat)
+        analyzed = measure(world, repeat, skip)
         from django.db import connection
 
         figures = {"plain": plain, "analyzed": analyzed}
@@ -273,7 +275,7 @@ def child(size: int, database_url: str | None, repeat: int) -> None:
 
 
 # -- the parent: one process per world, then the table ---------------------------------------------
-def run_world(size: int, database: str, pg_url: str, repeat: int) -> dict | None:
+def run_world(size: int, database: str, pg_url: str, repeat: int, skip: list[str]) -> dict | None:
     env = dict(os.environ)
     url = None
     if database == "postgresql":
@@ -286,6 +288,7 @@ def run_world(size: int, database: str, pg_url: str, repeat: int) -> dict | None
             args = [command, "-h", hostname, "-p", port, "-U", user]
             subprocess.run([*args, *(["--if-exists"] if command == "dropdb" else []), name], check=True)
     command = [sys.executable, __file__, "--child", str(size), "--repeat", str(repeat)]
+    command += [f"--skip={name}" for name in skip]
     if url:
         command += ["--database-url", url]
     done = subprocess.run(command, env=env, capture_output=True, text=True, cwd=ROOT)
@@ -353,7 +356,7 @@ def table(results: list[dict], sizes: list[int]) -> str:
 def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv or [])
     if args.child is not None:
-        child(args.child, args.database_url, args.repeat)
+        child(args.child, args.database_url, args.repeat, tuple(args.skip))
         return
     databases = args.databases
     pg_url = args.database_url or DEFAULT_PG
@@ -364,7 +367,7 @@ def main(argv: list[str] | None = None) -> None:
     for database in databases:
         for size in args.sizes:
             started = time.perf_counter()
-            result = run_world(size, database, pg_url, args.repeat)
+            result = run_world(size, database, pg_url, args.repeat, args.skip)
             if result is None:
                 print(f"   {database} {size}x failed")
                 continue
@@ -392,6 +395,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
         help=f"PostgreSQL base name; each size gets its own database (default {DEFAULT_PG}_<N>x)",
     )
     parser.add_argument("--json", help="also write the raw figures to this file")
+    parser.add_argument(
+        "--skip", action="append", default=[], help="leave out the route of this URL name (repeatable)"
+    )
     parser.add_argument("--child", type=int, help=argparse.SUPPRESS)
     return parser.parse_args(argv)
 
