@@ -81,6 +81,16 @@ def test_the_roll_log_query_walks_the_index_that_holds_its_order(world):
     assert "TEMP B-TREE" not in plan.upper() and "SORT" not in plan.upper().replace("ROLL_LOG_ORDER", "")
 
 
+def test_with_planner_statistics_an_empty_campaigns_log_still_uses_the_log_index(world):
+    """After ANALYZE, SQLite walked the created_at index of every campaign's rolls to find none of
+    an empty campaign's, when the index did not hold the id tie-break (issue 22)."""
+    _rolls(world, 400)
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE")
+    plan = Roll.objects.filter(campaign=world.elsewhere).order_by("-created_at", "-id")[:50].explain()
+    assert "roll_log_order" in plan, plan
+
+
 def _memberships(user, how_many):
     campaigns = Campaign.objects.bulk_create(
         Campaign(name=f"Campaign {i:03d}", system="timemaster") for i in range(how_many)
