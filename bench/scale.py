@@ -353,8 +353,58 @@ def table(results: list[dict], sizes: list[int]) -> str:
     return "\n".join(lines) + summary + "\n\nnot timed:\n" + "\n".join(skipped)
 
 
+def compare(before: list[dict], after: list[dict]) -> str:
+    """A markdown table: per target and database/planner state, growth from the smallest to the
+    largest world before and after (two --json files of runs with the same sizes)."""
+
+    def growths(results: list[dict]) -> dict:
+        sizes = sorted({r["size"] for r in results})
+        by = {(r["vendor"], r["size"]): r for r in results}
+        out = {}
+        for vendor in dict.fromkeys(r["vendor"] for r in results):
+            for phase in ("plain", "analyzed"):
+                small = by.get((vendor, sizes[0]), {}).get(phase, {})
+                large = by.get((vendor, sizes[-1]), {}).get(phase, {})
+                for label, row in large.items():
+                    if "ms" in row and "ms" in small.get(label, {}):
+                        out[label, vendor, phase] = (
+                            small[label]["ms"],
+                            row["ms"],
+                            small[label]["queries"],
+                            row["queries"],
+                        )
+        return out
+
+    old, new = growths(before), growths(after)
+    columns = list(dict.fromkeys((vendor, phase) for _, vendor, phase in [*old, *new]))
+    names = {"plain": "no stats", "analyzed": "ANALYZE"}
+    lines = [
+        "| target | "
+        + " | ".join(f"{vendor} {names[phase]}: before → after" for vendor, phase in columns)
+        + " |",
+        "|---|" + "---|" * len(columns),
+    ]
+
+    def cell(figures) -> str:
+        if figures is None:
+            return "–"
+        small, large, q_small, q_large = figures
+        return f"{small:.1f}→{large:.1f} ms ×{large / small:.2f}" + (
+            f" q{q_small}→{q_large}" if q_small != q_large else ""
+        )
+
+    for label in dict.fromkeys(label for label, _, _ in [*new, *old]):
+        cells = [f"{cell(old.get((label, *c)))} ⇒ {cell(new.get((label, *c)))}" for c in columns]
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv or [])
+    if args.compare:
+        before, after = (json.loads(Path(name).read_text()) for name in args.compare)
+        print(compare(before, after))
+        return
     if args.child is not None:
         child(args.child, args.database_url, args.repeat, tuple(args.skip))
         return
@@ -397,6 +447,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--json", help="also write the raw figures to this file")
     parser.add_argument(
         "--skip", action="append", default=[], help="leave out the route of this URL name (repeatable)"
+    )
+    parser.add_argument(
+        "--compare", nargs=2, metavar=("BEFORE", "AFTER"), help="the before/after table of two --json files"
     )
     parser.add_argument("--child", type=int, help=argparse.SUPPRESS)
     return parser.parse_args(argv)
