@@ -8,6 +8,7 @@ refusal raises ArchiveRefused with every problem found, and nothing is created.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import timedelta
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -119,6 +120,7 @@ def stream_campaign(campaign: Campaign, by=None, style=streaming.PRETTY, progres
 #: Up to this many rolls an export is written inside the request (a few MB); a larger campaign's
 #: archive is prepared by a Celery job (archive/tasks.py) and downloaded when done.
 DIRECT_EXPORT_ROLLS = 20_000
+EXPORT_LOST_AFTER_SECONDS = 1200  # longer than archive.export_campaign's hard time limit (960 s)
 
 
 def needs_job(campaign: Campaign) -> bool:
@@ -131,9 +133,18 @@ def request_export(campaign: Campaign, by) -> CampaignExport:
     from archive import tasks
 
     with transaction.atomic():
-        active = CampaignExport.objects.filter(
+        unfinished = CampaignExport.objects.filter(
             campaign=campaign, status__in=[ExportStatus.QUEUED, ExportStatus.RUNNING]
-        ).first()
+        )
+        # A job older than the task's hard time limit was lost (a broker or worker gone): it must
+        # not stand in the way of a new one forever.
+        lost = timezone.now() - timedelta(seconds=EXPORT_LOST_AFTER_SECONDS)
+        unfinished.filter(created_at__lt=lost).update(
+            status=ExportStatus.FAILED,
+            error="The job was lost; ask for the archive again.",
+            finished_at=timezone.now(),
+        )
+        active = unfinished.first()
         if active is not None:
             return active
         export = CampaignExport.objects.create(

@@ -4,7 +4,7 @@ and large campaigns prepared by a job with progress and a download (issue 22).""
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from rest_framework.renderers import JSONRenderer
@@ -150,3 +150,12 @@ def test_another_campaigns_export_is_not_found(world, large, api, make_user):
     other = Campaign.objects.get(pk=world.elsewhere.pk)
     outsider = client_for(api, world, "outsider")
     assert outsider.get(f"/api/v1/campaigns/{other.pk}/exports/{export.pk}/").status_code == 404
+
+
+def test_a_lost_job_gives_way_to_a_new_one(world, large):
+    lost = services.request_export(large, world.users["gm"])
+    CampaignExport.objects.filter(pk=lost.pk).update(created_at=lost.created_at - timedelta(hours=1))
+    again = services.request_export(large, world.users["gm"])
+    assert again.pk != lost.pk and again.status == ExportStatus.QUEUED
+    lost.refresh_from_db()
+    assert lost.status == ExportStatus.FAILED and "ask for the archive again" in lost.error
