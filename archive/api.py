@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
+from django.http import FileResponse, HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
@@ -13,7 +14,8 @@ from rest_framework.parsers import BaseParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from archive import access, services, uploads
+from archive import access, services, streaming, uploads
+from archive.models import ExportStatus
 from archive.problems import ArchiveRefused, Problem
 from campaigns.models import Membership, Role
 from config.abuse import ImportThrottle, throttle_api
@@ -127,15 +129,83 @@ def import_character(request: Request, campaign_pk: str) -> Response:
 
 
 @extend_schema(
-    responses={200: OpenApiTypes.OBJECT, 403: OpenApiResponse(description="Game master only")},
-    description="The whole campaign archive (docs/export-format.md), GM-only records included.",
+    responses={
+        200: OpenApiTypes.OBJECT,
+        403: OpenApiResponse(description="Game master only"),
+        409: OpenApiResponse(description="Too large to write in a request: POST to exports/ instead"),
+    },
+    description="The whole campaign archive (docs/export-format.md), GM-only records included, for a "
+    f"campaign of up to {services.DIRECT_EXPORT_ROLLS} rolls; a larger one is prepared by an export job.",
 )
 @api_view(["GET"])
-def export_campaign(request: Request, campaign_pk: str) -> Response:
+def export_campaign(request: Request, campaign_pk: str) -> HttpResponse:
     campaign, _ = access.campaign_for_gm(request.user, campaign_pk)
-    response = Response(services.export_campaign(campaign, request.user))
+    if services.needs_job(campaign):
+        message = (
+            f"This campaign has more than {services.DIRECT_EXPORT_ROLLS} rolls: POST to "
+            f"/api/v1/campaigns/{campaign.pk}/exports/ to prepare its archive, then download it when done."
+        )
+        return error_response(409, [{"field": "", "message": message}])
+    # The bytes JSONRenderer wrote for the whole document, from the streaming writer a job uses too.
+    text = "".join(services.stream_campaign(campaign, request.user, streaming.COMPACT))
+    response = HttpResponse(text.encode(), content_type="application/json")
     response["Content-Disposition"] = f'attachment; filename="{services.file_name(campaign.name)}"'
     return response
+
+
+def _export_body(request: Request, campaign, export) -> dict:
+    url = f"/api/v1/campaigns/{campaign.pk}/exports/{export.pk}/"
+    return {
+        "id": export.pk,
+        "status": export.status,
+        "rolls_total": export.rolls_total,
+        "rolls_written": export.rolls_written,
+        "percent": export.percent,
+        "size": export.size,
+        "error": export.error,
+        "created_at": export.created_at,
+        "finished_at": export.finished_at,
+        "url": request.build_absolute_uri(url),
+        "download": request.build_absolute_uri(url + "download/") if export.status == "done" else None,
+    }
+
+
+@extend_schema(
+    request=None,
+    responses={202: OpenApiTypes.OBJECT, 403: OpenApiResponse(description="Game master only")},
+    description="Prepare the campaign archive in the background (the way for large campaigns); "
+    "the answer names the job, whose status has the download link when done.",
+)
+@api_view(["POST"])
+def start_campaign_export(request: Request, campaign_pk: str) -> Response:
+    campaign, _ = access.campaign_for_gm(request.user, campaign_pk)
+    export = services.request_export(campaign, request.user)
+    body = _export_body(request, campaign, export)
+    return Response(body, status=status.HTTP_202_ACCEPTED, headers={"Location": body["url"]})
+
+
+@extend_schema(responses={200: OpenApiTypes.OBJECT}, description="An export job's status and progress.")
+@api_view(["GET"])
+def campaign_export_job(request: Request, campaign_pk: str, export_pk: str) -> Response:
+    campaign, export = services.export_for_gm(request.user, campaign_pk, export_pk)
+    return Response(_export_body(request, campaign, export))
+
+
+@extend_schema(
+    responses={200: OpenApiTypes.OBJECT, 409: OpenApiResponse(description="Not ready yet")},
+    description="The archive an export job wrote (docs/export-format.md).",
+)
+@api_view(["GET"])
+def campaign_export_download(request: Request, campaign_pk: str, export_pk: str):
+    campaign, export = services.export_for_gm(request.user, campaign_pk, export_pk)
+    if export.status != ExportStatus.DONE:
+        return error_response(409, [{"field": "", "message": f"The archive is not ready ({export.status})."}])
+    return FileResponse(
+        export.file.open("rb"),
+        as_attachment=True,
+        filename=services.file_name(campaign.name),
+        content_type="application/json",
+    )
 
 
 @extend_schema(

@@ -15,5 +15,18 @@ urlpatterns = [
         "campaigns/<chid:campaign_pk>/characters/import/", api.import_character, name="api-character-import"
     ),
     path("campaigns/<chid:campaign_pk>/export/", api.export_campaign, name="api-campaign-export"),
+    path(
+        "campaigns/<chid:campaign_pk>/exports/", api.start_campaign_export, name="api-campaign-export-start"
+    ),
+    path(
+        "campaigns/<chid:campaign_pk>/exports/<chid:export_pk>/",
+        api.campaign_export_job,
+        name="api-campaign-export-job",
+    ),
+    path(
+        "campaigns/<chid:campaign_pk>/exports/<chid:export_pk>/download/",
+        api.campaign_export_download,
+        name="api-campaign-export-download",
+    ),
     path("campaigns/import/", api.import_campaign, name="api-campaign-import"),
 ]

@@ -7,6 +7,8 @@ refusal raises ArchiveRefused with every problem found, and nothing is created.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from datetime import timedelta
 from typing import Any
 
 from django.core.exceptions import ValidationError
@@ -15,11 +17,13 @@ from django.utils import timezone
 
 from archive import characters as character_data
 from archive import format as archive_format
-from archive import timestamps
+from archive import streaming, timestamps
+from archive.models import CampaignExport, ExportStatus
 from archive.problems import ArchiveRefused, Checker, Problem, join
 from archive.sections import SECTIONS, ExportRefs, ImportRefs, section_keys
+from archive.sections import rolls as rolls_section
 from campaigns import services as campaign_services
-from campaigns.models import Campaign
+from campaigns.models import Campaign, Roll
 from characters.models import Character
 
 HEADER_KEYS = ("format", "format_version", "exported_at", "exported_by")
@@ -109,14 +113,81 @@ def left_out_lines(refs: ImportRefs, words: str) -> list[str]:
 CAMPAIGN_FIELDS = ("name", "system", "module", "description", "settings")
 
 
-def export_campaign(campaign: Campaign, by=None) -> dict[str, Any]:
-    """The whole campaign, every section included (GM-only data too: only a GM may ask for it)."""
-    document = _header(archive_format.CAMPAIGN, by)
-    document["campaign"] = {name: getattr(campaign, name) for name in CAMPAIGN_FIELDS}
+def campaign_parts(campaign: Campaign, by=None, progress=None) -> Iterator[tuple[str, Any]]:
+    """The campaign archive as (key, value) pairs in the archive's order; the rolls come as an
+    iterator read from the database in chunks (archive/streaming.py writes them as they come).
+    Consume each value before asking for the next pair: later sections point at earlier ones.
+    ``progress(rolls_written)`` is called now and then while the rolls are read."""
+    yield from _header(archive_format.CAMPAIGN, by).items()
+    yield "campaign", {name: getattr(campaign, name) for name in CAMPAIGN_FIELDS}
     refs = ExportRefs()
     for section in SECTIONS:
-        document[section.KEY] = section.export(campaign, refs)
-    return document
+        if section.KEY == rolls_section.KEY:
+            yield section.KEY, rolls_section.export_rows(campaign, refs, progress)
+        else:
+            yield section.KEY, section.export(campaign, refs)
+
+
+def export_campaign(campaign: Campaign, by=None) -> dict[str, Any]:
+    """The whole campaign, every section included (GM-only data too: only a GM may ask for it),
+    as one document in memory: for small campaigns and tests; downloads use ``stream_campaign``."""
+    return {
+        key: list(value) if isinstance(value, Iterator) else value
+        for key, value in campaign_parts(campaign, by)
+    }
+
+
+def stream_campaign(campaign: Campaign, by=None, style=streaming.PRETTY, progress=None) -> Iterator[str]:
+    """The campaign archive's JSON text in pieces: the bytes of json.dumps(export_campaign(...)) in
+    ``style``, in memory that does not grow with the campaign."""
+    return streaming.write(campaign_parts(campaign, by, progress), style)
+
+
+#: Up to this many rolls an export is written inside the request (a few MB); a larger campaign's
+#: archive is prepared by a Celery job (archive/tasks.py) and downloaded when done.
+DIRECT_EXPORT_ROLLS = 20_000
+EXPORT_LOST_AFTER_SECONDS = 1200  # longer than archive.export_campaign's hard time limit (960 s)
+
+
+def needs_job(campaign: Campaign) -> bool:
+    """More rolls than a request should write (asked without counting the whole log)."""
+    return Roll.objects.filter(campaign=campaign)[DIRECT_EXPORT_ROLLS : DIRECT_EXPORT_ROLLS + 1].exists()
+
+
+def request_export(campaign: Campaign, by) -> CampaignExport:
+    """The campaign's export job: the one already queued or running, or a new one queued."""
+    from archive import tasks
+
+    with transaction.atomic():
+        unfinished = CampaignExport.objects.filter(
+            campaign=campaign, status__in=[ExportStatus.QUEUED, ExportStatus.RUNNING]
+        )
+        # A job older than the task's hard time limit was lost (a broker or worker gone): it must
+        # not stand in the way of a new one forever.
+        lost = timezone.now() - timedelta(seconds=EXPORT_LOST_AFTER_SECONDS)
+        unfinished.filter(created_at__lt=lost).update(
+            status=ExportStatus.FAILED,
+            error="The job was lost; ask for the archive again.",
+            finished_at=timezone.now(),
+        )
+        active = unfinished.first()
+        if active is not None:
+            return active
+        export = CampaignExport.objects.create(
+            campaign=campaign, requested_by=by, rolls_total=Roll.objects.filter(campaign=campaign).count()
+        )
+        transaction.on_commit(lambda: tasks.export_campaign.delay(export.pk))
+    return export
+
+
+def export_for_gm(user, campaign_id, export_id) -> tuple[Campaign, CampaignExport]:
+    """A campaign's export job, for its game master only (404 for another campaign's)."""
+    from django.shortcuts import get_object_or_404
+
+    from archive import access
+
+    campaign, _ = access.campaign_for_gm(user, campaign_id)
+    return campaign, get_object_or_404(CampaignExport, campaign=campaign, pk=export_id)
 
 
 def _validate_campaign_header(data: Any) -> list[Problem]:

@@ -7,12 +7,13 @@ import json
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpResponse
+from django.http import FileResponse, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from archive import access, services, uploads
 from archive.format import limit_mb
+from archive.models import CampaignExport, ExportStatus
 from archive.problems import ArchiveRefused
 from campaigns.access import get_campaign_for_user
 from campaigns.models import Role
@@ -74,6 +75,9 @@ def _page(request, campaign, membership, status=200, problems=None, form=None):
         "problems": problems or [],
         "limit_mb": f"{limit_mb():g}",
     }
+    if is_gm:
+        context["needs_job"] = services.needs_job(campaign)
+        context["exports"] = CampaignExport.objects.filter(campaign=campaign)[:5]
     return render(request, "archive/campaign.html", context, status=status)
 
 
@@ -88,8 +92,47 @@ def campaign_archive(request, pk):
 @login_required
 @require_GET
 def campaign_export(request, pk):
+    """A small campaign's archive at once; a large one is prepared by a job (campaign_export_start)."""
     campaign, _ = access.campaign_for_gm(request.user, pk)
-    return download(services.export_campaign(campaign, request.user), campaign.name)
+    if services.needs_job(campaign):
+        messages.info(request, "This campaign is too large to download at once: prepare its archive below.")
+        return redirect("campaign-archive", pk=campaign.pk)
+    # Written by the same streaming writer as a job's file, so both give the same bytes.
+    text = "".join(services.stream_campaign(campaign, request.user))
+    response = HttpResponse(text.encode(), content_type="application/json; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{services.file_name(campaign.name)}"'
+    return response
+
+
+@login_required
+@require_POST
+def campaign_export_start(request, pk):
+    campaign, _ = access.campaign_for_gm(request.user, pk)
+    export = services.request_export(campaign, request.user)
+    return redirect("campaign-export-job", pk=campaign.pk, export_pk=export.pk)
+
+
+@login_required
+@require_GET
+def campaign_export_job(request, pk, export_pk):
+    """An export job's progress (the page reloads itself while it runs) and its download when done."""
+    campaign, export = services.export_for_gm(request.user, pk, export_pk)
+    template = "archive/_export_job.html" if request.headers.get("HX-Request") else "archive/export_job.html"
+    return render(request, template, {"campaign": campaign, "export": export})
+
+
+@login_required
+@require_GET
+def campaign_export_download(request, pk, export_pk):
+    campaign, export = services.export_for_gm(request.user, pk, export_pk)
+    if export.status != ExportStatus.DONE:
+        return HttpResponse("The archive is not ready yet.", status=409, content_type="text/plain")
+    return FileResponse(
+        export.file.open("rb"),
+        as_attachment=True,
+        filename=services.file_name(campaign.name),
+        content_type="application/json; charset=utf-8",
+    )
 
 
 @login_required

@@ -7,6 +7,7 @@ from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.paginator import Paginator
 from django.db.models import F
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -87,17 +88,24 @@ def home(request):
 
 
 # --- campaigns ------------------------------------------------------------------------------------
+CAMPAIGNS_PER_PAGE = 50
+ROLE_LABELS = dict(Role.choices)
+
+
 @login_required
 def campaign_list(request):
+    # A page at a time: a player of many years is in hundreds of campaigns.
     campaigns = (
         Campaign.objects.filter(memberships__user=request.user)
         .annotate(my_role=F("memberships__role"))
         .order_by("name", "id")
     )
-    campaigns = list(campaigns)
-    for campaign in campaigns:
-        campaign.my_role_label = Role(campaign.my_role).label  # "Game master", never the code "gm"
-    return render(request, "campaigns/list.html", {"campaigns": campaigns})
+    page = Paginator(campaigns, CAMPAIGNS_PER_PAGE).get_page(request.GET.get("page"))
+    for campaign in page:
+        # The label here: the template asking for a get_my_role_display the model lacks cost a
+        # failed attribute lookup per card.
+        campaign.my_role_label = ROLE_LABELS.get(campaign.my_role, campaign.my_role)
+    return render(request, "campaigns/list.html", {"campaigns": page, "page": page})
 
 
 @login_required

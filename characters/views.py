@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.paginator import Paginator
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import select_template
@@ -113,16 +114,29 @@ def unknown_step(request, wizard, step: str):
     return render(request, "error.html", {"title": "No such step", "message": message}, status=404)
 
 
+HISTORY_PER_PAGE = 50
+
+
 @login_required
 def character_history(request, pk):
     character, membership = access.get_character_for_user(request.user, pk)
-    entries = list(character.entries.select_related("recorded_by", "mission", "reverses").order_by("id"))
-    reversed_ids = {entry.reverses_id for entry in entries if entry.reverses_id}
+    # Newest first, a page at a time: an agent played for years has a ledger of thousands.
+    newest_first = character.entries.select_related("recorded_by", "mission").order_by("-id")
+    page = Paginator(newest_first, HISTORY_PER_PAGE).get_page(request.GET.get("page"))
+    entries = list(page)
+    # Which of these were reverted: their reversals may sit on any page.
+    reversed_ids = set(
+        AdvancementEntry.objects.filter(reverses__in=[entry.pk for entry in entries]).values_list(
+            "reverses_id", flat=True
+        )
+    )
     context = {
         "character": character,
         "campaign": character.campaign,
         "membership": membership,
-        "entries": [{"entry": entry, "reversed": entry.pk in reversed_ids} for entry in reversed(entries)],
+        "entries": [{"entry": entry, "reversed": entry.pk in reversed_ids} for entry in entries],
+        "page": page,
+        "first_number": page.paginator.count - page.start_index() + 1,
         "is_gm": membership.role == access.GM,
         "reason_form": ReasonForm(),
     }

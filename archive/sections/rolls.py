@@ -7,6 +7,8 @@ A file from before that section held the database id there; it imports as null (
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from archive import timestamps
 from archive.problems import Checker, Problem, join, length_of
 from campaigns.models import Roll
@@ -18,28 +20,76 @@ MAX_ROLLS = 200_000
 MAX_DICE = 1000
 
 
+COLUMNS = (
+    "id",
+    "kind",
+    "count",
+    "modifier",
+    "faces",
+    "kept",
+    "total",
+    "purpose",
+    "detail",
+    "secret",
+    "mission_id",
+    "character_id",
+    "roller__username",
+    "created_at",
+)
+CHUNK = 2000  # rows per database round trip: memory stays flat whatever the log's length
+PROGRESS_EVERY = 5000
+
+
 def export(campaign, refs) -> list[dict]:
-    rows = list(Roll.objects.filter(campaign=campaign).select_related("roller").order_by("created_at", "id"))
-    for position, roll in enumerate(rows):
-        refs.remember(KEY, roll.pk, position)
-    return [
-        {
-            "kind": roll.kind,
-            "count": roll.count,
-            "modifier": roll.modifier,
-            "faces": roll.faces,
-            "kept": roll.kept,
-            "total": roll.total,
-            "purpose": roll.purpose,
-            "detail": _encounter_by(roll.detail, lambda pk: refs.position(ENCOUNTERS, pk)),
-            "secret": roll.secret,
-            "mission": refs.position("missions", roll.mission_id),
-            "character": refs.position("characters", roll.character_id),
-            "roller": roll.roller.username if roll.roller else None,
-            "created_at": timestamps.iso(roll.created_at),
+    return list(export_rows(campaign, refs))
+
+
+def export_rows(campaign, refs, progress=None) -> Iterator[dict]:
+    """The rolls oldest first, read in chunks of CHUNK rows; ``progress(n)`` every PROGRESS_EVERY."""
+    rows = (
+        Roll.objects.filter(campaign=campaign)
+        .order_by("created_at", "id")
+        .values_list(*COLUMNS)
+        .iterator(chunk_size=CHUNK)
+    )
+    position = -1
+    for position, row in enumerate(rows):
+        (
+            pk,
+            kind,
+            count,
+            modifier,
+            faces,
+            kept,
+            total,
+            purpose,
+            detail,
+            secret,
+            mission,
+            character,
+            roller,
+            at,
+        ) = row
+        refs.remember(KEY, pk, position)
+        yield {
+            "kind": kind,
+            "count": count,
+            "modifier": modifier,
+            "faces": faces,
+            "kept": kept,
+            "total": total,
+            "purpose": purpose,
+            "detail": _encounter_by(detail, lambda pk: refs.position(ENCOUNTERS, pk)),
+            "secret": secret,
+            "mission": refs.position("missions", mission),
+            "character": refs.position("characters", character),
+            "roller": roller,
+            "created_at": timestamps.iso(at),
         }
-        for roll in rows
-    ]
+        if progress is not None and (position + 1) % PROGRESS_EVERY == 0:
+            progress(position + 1)
+    if progress is not None:
+        progress(position + 1)
 
 
 def _encounter_by(detail, find):

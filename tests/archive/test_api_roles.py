@@ -12,7 +12,16 @@ from campaigns.models import Campaign
 from characters.models import Character
 from tests.archive.conftest import SECRET_NOTES, SECRET_PURPOSE
 
-WALKED_ROUTES = {"api-character-export", "api-character-import", "api-campaign-export", "api-campaign-import"}
+WALKED_ROUTES = {
+    "api-character-export",
+    "api-character-import",
+    "api-campaign-export",
+    "api-campaign-import",
+    # walked for every persona in tests/archive/test_export_jobs.py
+    "api-campaign-export-start",
+    "api-campaign-export-job",
+    "api-campaign-export-download",
+}
 PERSONAS = ("gm", "player", "other_player", "observer", "outsider", "anonymous")
 
 

@@ -198,7 +198,7 @@ def test_gm_checks_any_agent_in_secret_and_players_never_see_it(world, agents, a
     assert response.status_code == 201 and response.json()["secret"] is True
     for role in ("player", "other_player", "observer"):
         listing = api(world.users[role]).get(f"/api/v1/campaigns/{world.campaign.pk}/rolls/").json()
-        assert listing["count"] == 0
+        assert listing["results"] == []
     player = api(world.users["player"])
     refused = player.post(
         f"/api/v1/campaigns/{world.campaign.pk}/checks/",

@@ -7,6 +7,7 @@ after one warm-up request (sessions, content types and other per-process caches)
 from __future__ import annotations
 
 import itertools
+import json
 
 import pytest
 from django.db import connection
@@ -129,6 +130,6 @@ def test_the_roll_lists_measured_really_hold_the_rows(world, make_user, persona,
     """Guards the test above: the grown rows are in the lists it measures (secret ones for the GM)."""
     _grow("rolls", world, make_user, MANY)
     _, body = _queries(_api(world, persona), f"/api/v1/campaigns/{world.campaign.pk}/rolls/")
-    assert f'"count":{visible},' in body
+    assert len(json.loads(body)["results"]) == min(visible, 50)
     _, page = _queries(_page(world, persona), f"/campaigns/{world.campaign.pk}/dice/log/")
     assert page.count("<li") == min(visible, 50)

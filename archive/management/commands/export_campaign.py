@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 from django.core.management.base import BaseCommand, CommandError
 
 from archive import services
@@ -21,10 +19,13 @@ class Command(BaseCommand):
         campaign = Campaign.objects.filter(pk=campaign_id).first()
         if campaign is None:
             raise CommandError(f"There is no campaign with id {campaign_id}.")
-        text = json.dumps(services.export_campaign(campaign), ensure_ascii=False, indent=1)
+        pieces = services.stream_campaign(campaign)  # written as read: memory stays flat
         if output:
             with open(output, "w", encoding="utf-8") as handle:
-                handle.write(text + "\n")
+                handle.writelines(pieces)
+                handle.write("\n")
             self.stderr.write(f"Wrote {campaign.name!r} to {output}.")
         else:
-            self.stdout.write(text)
+            for piece in pieces:
+                self.stdout.write(piece, ending="")
+            self.stdout.write("")

@@ -139,6 +139,40 @@ def state_of(build: dict) -> dict:
 def _working_copy(build: dict) -> dict:
     new = copy.deepcopy(build)
     new["state"] = state_of(build)
+    return _with_defaults(new)
+
+
+# What a build accumulates over a campaign's life that a spend in the shop neither writes nor
+# replaces (_sp_spent touches Success Points, abilities, skills, talents and their state keys).
+# A shop trial shares these with the build instead of copying them: shop_offer tries about 80
+# purchases, and an agent played for years has a bonus_by_session key per game session.
+_GROWN_STATE = (
+    "missions_closed",
+    "missions_awarded",
+    "qualifying_missions",
+    "missions_advanced",
+    "bonus_by_session",
+    "ranks_rewarded",
+    "pending_free_choices",
+    "offence_log",
+)
+_GROWN_BUILD = ("times_visited",)
+
+
+def _shop_trial_copy(build: dict) -> dict:
+    """A working copy for trying one sp_spent entry whose result is thrown away: like
+    _working_copy, except that the grown parts above are the build's own objects, not copies."""
+    state = build.get("state") or {}
+    shared = {id(state[key]): state[key] for key in _GROWN_STATE if key in state}
+    shared.update({id(build[key]): build[key] for key in _GROWN_BUILD if key in build})
+    new = copy.deepcopy(build, shared)
+    merged = copy.deepcopy(STATE_DEFAULTS)
+    merged.update(new.get("state") or {})
+    new["state"] = merged
+    return _with_defaults(new)
+
+
+def _with_defaults(new: dict) -> dict:
     new.setdefault("success_points", 0)
     new.setdefault("skills", {})
     new.setdefault("talents", [])
@@ -567,6 +601,10 @@ _HANDLERS: dict[str, Callable[[dict, dict], None]] = {
 
 def apply_entry(build: dict, entry: dict) -> dict:
     """Fold one ledger entry into a NEW build (the input is never changed)."""
+    return _apply(build, entry, _working_copy)
+
+
+def _apply(build: dict, entry: dict, working_copy: Callable[[dict], dict]) -> dict:
     if not isinstance(build, dict):
         raise refuse("build", "A build must be an object.")
     if not isinstance(entry, dict):
@@ -577,7 +615,7 @@ def apply_entry(build: dict, entry: dict) -> dict:
     handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
     if handler is None:
         raise refuse("kind", f"Unknown ledger entry kind {kind!r}.")
-    new = _working_copy(build)
+    new = working_copy(build)
     if new["state"]["banished"]:
         raise refuse("banished", "This agent has been banished to a prison Parallel; the record is closed.")
     regs.position_of(new)
@@ -653,8 +691,9 @@ def check_reversal(creation_build: dict, entries: list[dict], reversal: dict) ->
 
 # -- the shop ----------------------------------------------------------------------------------
 def _trial(build: dict, entry: dict) -> tuple[bool, str | None]:
+    """Whether the shop would take ``entry`` (an sp_spent), and why not."""
     try:
-        apply_entry(build, entry)
+        _apply(build, entry, _shop_trial_copy)
     except RuleError as error:
         return False, " ".join(v.message for v in error.violations)
     return True, None

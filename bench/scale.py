@@ -1,0 +1,459 @@
+"""Costs as a campaign ages: every page and API list at 1x, 10x and 100x the data, side by side.
+
+    .venv/bin/python bench/scale.py                          # SQLite, then PostgreSQL if it answers
+    .venv/bin/python bench/scale.py --databases sqlite       # one database
+    .venv/bin/python bench/scale.py --sizes 1 100 --repeat 9 # fewer worlds, fewer requests
+    .venv/bin/python bench/run_all.py scale                  # as `make bench` runs it
+
+A world at size N (1, 10, 100) is one TIMEMASTER campaign with 2,000 x N rolls, a finished agent
+with 10 x N ledger entries (bonus Success Points, one game session each: the entry that grows the
+build), and a game master who is a member of 5 x N campaigns; seeded with bulk_create where the
+rows need no engine, so the 100x world (200,000 rolls, 1,000 entries, 500 campaigns) seeds in
+seconds. Each world lives in its own process and its own database (a temporary SQLite file, or
+``<database-url>_<N>x`` on PostgreSQL, dropped and made again), so sizes never share caches.
+
+The targets are not a hand list: the URL conf is walked (``get_resolver()``) and every route is
+asked with GET, its ids filled from the world by the parameter's name and the path segment in
+front of it. A route that answers 405 to GET is POST-only and left out; one whose ids the world
+cannot fill (an object of another game system) is listed as not covered; Django's admin is left
+out. Each target is timed as the campaign's game master, in-process with Django's test client:
+CPU ms (``time.process_time``, median of --repeat requests after warm-up) and the queries one
+request runs, measured once before ``ANALYZE`` (no planner statistics: a fresh database) and once
+after it. The table gives, per target and database, the CPU ms at each size and the growth from
+the smallest to the largest world; the issue's goal is every row within 1.5x. Figures only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+for entry in (str(ROOT), str(HERE)):
+    if entry not in sys.path:
+        sys.path.insert(0, entry)
+
+DEFAULT_PG = "postgres://postgres@127.0.0.1:5432/dossier_scale"
+ROLLS, ENTRIES, CAMPAIGNS = 2_000, 10, 5  # per unit of size
+SLOW_SECONDS = 1.0  # a target slower than this is timed 3 times, not --repeat
+GROWTH_GOAL = 1.5
+
+
+# -- the world ---------------------------------------------------------------------------------
+def seed_world(size: int) -> dict:
+    """The world at ``size``; returns the ids the route walker fills paths with."""
+    import random
+
+    from django.contrib.auth import get_user_model
+    from django.db import transaction
+    from rest_framework.authtoken.models import Token
+
+    from campaigns import services
+    from campaigns.models import NPC, Campaign, Membership, Mission, Role, Roll
+    from characters import services as character_services
+    from sheets import services as sheet_services
+    from sheets.tasks import run_render
+    from tests.characters.conftest import agent_choices
+
+    User = get_user_model()
+    gm = User.objects.create_user("scale-gm", password="scale-bench-password")
+    player = User.objects.create_user("scale-player", password="scale-bench-password")
+    campaign = services.create_campaign(gm, name="Scale campaign", system="timemaster")
+    membership = Membership.objects.create(campaign=campaign, user=player, role=Role.PLAYER)
+    gm_membership = Membership.objects.get(campaign=campaign, user=gm)
+    missions = [Mission.objects.create(campaign=campaign, title=f"Mission {i}") for i in range(5)]
+    npc = NPC.objects.create(campaign=campaign, system="timemaster", name="Scale NPC")
+    invitation = services.create_invitation(campaign, gm)
+    agent = character_services.finalize(
+        character_services.create_draft(campaign, player, choices=agent_choices(name="Scale Agent")),
+        is_gm=True,
+        rng=random.Random(3),
+    )
+    for i in range(ENTRIES * size):
+        character_services.append_entry(
+            agent, {"kind": "sp_awarded", "type": "bonus", "amount": 10, "session": f"session-{i}"}, gm
+        )
+    render, _ = sheet_services.request_render(gm, "character", campaign, gm_membership, agent, "letter")
+    assert run_render(render.pk) == "done", "the seed could not render the sheet"
+
+    rng = random.Random(9)
+    with transaction.atomic():
+        others = Campaign.objects.bulk_create(
+            Campaign(name=f"Other campaign {i:04d}", system="timemaster") for i in range(CAMPAIGNS * size - 1)
+        )
+        Membership.objects.bulk_create(Membership(campaign=c, user=gm, role=Role.GM) for c in others)
+
+        def rolls():
+            for i in range(ROLLS * size):
+                faces = [rng.randint(1, 10) for _ in range(3)]
+                yield Roll(
+                    campaign=campaign,
+                    mission=missions[i % 5],
+                    roller=player if i % 3 else gm,
+                    kind="d10",
+                    count=3,
+                    faces=faces,
+                    kept=faces,
+                    total=sum(faces),
+                    purpose=f"roll {i}",
+                    secret=i % 50 == 0,
+                )
+
+        Roll.objects.bulk_create(rolls(), batch_size=2000)
+    roll = Roll.objects.filter(campaign=campaign).order_by("-id").first()
+    return {
+        "gm": gm.pk,
+        "token": Token.objects.create(user=gm).key,
+        "campaign": campaign.pk,
+        "agent": agent.pk,
+        "mission": missions[0].pk,
+        "npc": npc.pk,
+        "member": membership.pk,
+        "invitation": invitation.pk,
+        "code": invitation.code,
+        "entry": agent.entries.order_by("-id").first().pk,
+        "render": render.pk,
+        "roll": roll.pk,
+        "step": "review",
+    }
+
+
+# -- the routes --------------------------------------------------------------------------------
+PARAM = re.compile(r"(?:([\w-]+)/)?(?:\(\?P<(\w+)>[^)]*\)|<(?:\w+:)?(\w+)>)")
+BY_NAME = {
+    "campaign_pk": "campaign",
+    "character_pk": "agent",
+    "mission_pk": "mission",
+    "npc_pk": "npc",
+    "member_pk": "member",
+    "invitation_pk": "invitation",
+    "entry_pk": "entry",
+    "render_pk": "render",
+    "code": "code",
+    "step": "step",
+}
+BY_SEGMENT = {  # a parameter called "pk": the segment in front of it says what it is
+    "campaigns": "campaign",
+    "characters": "agent",
+    "missions": "mission",
+    "npcs": "npc",
+    "members": "member",
+    "invitations": "invitation",
+    "rolls": "roll",
+    "sheets": "render",
+}
+
+
+def walk(patterns=None, prefix: str = ""):
+    """(route text, url name) of every route in the URL conf, included ones too."""
+    from django.urls import URLResolver, get_resolver
+
+    for pattern in patterns if patterns is not None else get_resolver().url_patterns:
+        text = prefix + str(pattern.pattern).lstrip("^").rstrip("$")
+        if isinstance(pattern, URLResolver):
+            yield from walk(pattern.url_patterns, text)
+        else:
+            yield text, pattern.name
+
+
+def fill(route: str, name: str | None, world: dict) -> tuple[str | None, str]:
+    """The path of ``route`` in this world, or None and why it cannot be filled."""
+    from django.urls import NoReverseMatch, reverse
+
+    kwargs = {}
+    for segment, regex_name, route_name in PARAM.findall(route):
+        param = regex_name or route_name
+        what = BY_NAME.get(param) or (BY_SEGMENT.get(segment) if param == "pk" else None)
+        if what is None or world.get(what) is None:
+            return None, f"no {segment or param} in this world"
+        kwargs[param] = world[what]
+    if name is None:
+        return None, "unnamed route"
+    try:
+        return reverse(name, kwargs=kwargs), ""
+    except NoReverseMatch:
+        return None, "does not reverse"
+
+
+def measure(world: dict, repeat: int, skip: tuple[str, ...] = ()) -> dict:
+    """{label: {"ms", "queries", "status"}} for every GET route of the URL conf."""
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+
+    client = Client(HTTP_HOST="127.0.0.1", HTTP_X_FORWARDED_PROTO="https")
+    from django.contrib.auth import get_user_model
+
+    client.force_login(get_user_model().objects.get(pk=world["gm"]))
+    api = {"HTTP_AUTHORIZATION": f"Token {world['token']}", "HTTP_ACCEPT": "application/json"}
+    out: dict[str, dict] = {}
+    seen = set()
+    for route, name in walk():
+        if route.startswith("admin/") or (route, name) in seen:
+            continue
+        if name in skip:
+            continue
+        seen.add((route, name))
+        path, why = fill(route, name, world)
+        label = f"{name or route}"
+        if path is None:
+            out[label] = {"skipped": why, "route": route}
+            continue
+        extra = api if path.startswith("/api/") else {}
+        first = time.perf_counter()
+        response = client.get(path, **extra)
+        took = time.perf_counter() - first
+        if response.status_code == 405:
+            out[label] = {"skipped": "POST only", "route": route}
+            continue
+        client.get(path, **extra)  # warm
+        with CaptureQueriesContext(connection) as captured:
+            response = client.get(path, **extra)
+        queries = len(captured.captured_queries)  # now: the next request empties the log
+        cpu = []
+        for _ in range(3 if took > SLOW_SECONDS else repeat):
+            started = time.process_time()
+            client.get(path, **extra)
+            cpu.append(time.process_time() - started)
+        out[label] = {
+            "route": route,
+            "path": path,
+            "status": response.status_code,
+            "ms": statistics.median(cpu) * 1000,
+            "queries": queries,
+        }
+    return out
+
+
+def analyze() -> None:
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE")
+
+
+def pause_autovacuum() -> None:
+    """PostgreSQL's autovacuum would ANALYZE the fresh tables on its own: the "before ANALYZE"
+    figures are of a database without planner statistics, so it waits until the run is over."""
+    from django.db import connection
+
+    if connection.vendor != "postgresql":
+        return
+    with connection.cursor() as cursor:
+        for table in connection.introspection.table_names(cursor):
+            cursor.execute(f'ALTER TABLE "{table}" SET (autovacuum_enabled = false)')
+
+
+def child(size: int, database_url: str | None, repeat: int, skip: tuple[str, ...] = ()) -> None:
+    """One world in this process: seed, measure, ANALYZE, measure; one JSON line on stdout."""
+    from pages import setup_django
+
+    with tempfile.TemporaryDirectory(prefix="dossier-scale-") as var_dir:
+        setup_django(var_dir, debug=False, database_url=database_url)
+        pause_autovacuum()
+        started = time.perf_counter()
+        world = seed_world(size)
+        seeded = time.perf_counter() - started
+        plain = measure(world, repeat, skip)
+        analyze()
+        analyzed = measure(world, repeat, skip)
+        from django.db import connection
+
+        figures = {"plain": plain, "analyzed": analyzed}
+        print(
+            "RESULT " + json.dumps({"size": size, "vendor": connection.vendor, "seeded": seeded, **figures})
+        )
+
+
+# -- the parent: one process per world, then the table ---------------------------------------------
+def run_world(size: int, database: str, pg_url: str, repeat: int, skip: list[str]) -> dict | None:
+    env = dict(os.environ)
+    url = None
+    if database == "postgresql":
+        url = f"{pg_url}_{size}x"
+        name = url.rsplit("/", 1)[1]
+        base = url.rsplit("/", 1)[0]
+        host = re.match(r"postgres(?:ql)?://(?:(\w+)@)?([\w.]+):?(\d+)?", base)
+        user, hostname, port = host.group(1) or "postgres", host.group(2), host.group(3) or "5432"
+        for command in ("dropdb", "createdb"):
+            args = [command, "-h", hostname, "-p", port, "-U", user]
+            subprocess.run([*args, *(["--if-exists"] if command == "dropdb" else []), name], check=True)
+    command = [sys.executable, __file__, "--child", str(size), "--repeat", str(repeat)]
+    command += [f"--skip={name}" for name in skip]
+    if url:
+        command += ["--database-url", url]
+    done = subprocess.run(command, env=env, capture_output=True, text=True, cwd=ROOT)
+    for line in done.stdout.splitlines():
+        if line.startswith("RESULT "):
+            return json.loads(line[7:])
+    print(done.stdout[-2000:], done.stderr[-4000:])
+    return None
+
+
+def postgres_answers(pg_url: str) -> bool:
+    host = re.match(r"postgres(?:ql)?://(?:(\w+)@)?([\w.]+):?(\d+)?", pg_url)
+    try:
+        done = subprocess.run(
+            ["pg_isready", "-h", host.group(2), "-p", host.group(3) or "5432"], capture_output=True
+        )
+    except FileNotFoundError:
+        return False
+    return done.returncode == 0
+
+
+def table(results: list[dict], sizes: list[int]) -> str:
+    """One row per target: per database and planner state, ms at each size and the growth."""
+    columns = []
+    for vendor in dict.fromkeys(r["vendor"] for r in results):
+        for phase in ("plain", "analyzed"):
+            columns.append((vendor, phase))
+    by = {(r["vendor"], r["size"]): r for r in results}
+    labels = list(dict.fromkeys(label for r in results for label in r["plain"]))
+    head = "| target | " + " | ".join(
+        f"{vendor} {'ANALYZE' if phase == 'analyzed' else 'no stats'} ms {'/'.join(f'{s}x' for s in sizes)}"
+        " (queries) growth"
+        for vendor, phase in columns
+    )
+    lines = [head + " |", "|---|" + "---|" * len(columns)]
+    skipped = []
+    worst = []
+    for label in labels:
+        cells = []
+        for vendor, phase in columns:
+            rows = [by.get((vendor, s), {}).get(phase, {}).get(label, {}) for s in sizes]
+            if any("ms" not in row for row in rows):
+                cells.append(None)
+                continue
+            ms = [row["ms"] for row in rows]
+            queries = "/".join(str(row["queries"]) for row in rows)
+            growth = ms[-1] / ms[0] if ms[0] else float("inf")
+            flag = " **over**" if growth > GROWTH_GOAL else ""
+            cells.append(f"{' / '.join(f'{v:.1f}' for v in ms)} ({queries}) {growth:.2f}x{flag}")
+            worst.append((growth, label, vendor, phase))
+        if all(cell is None for cell in cells):
+            first = next(r["plain"][label] for r in results if label in r["plain"])
+            skipped.append(f"- {first.get('route')}: {first.get('skipped')}")
+            continue
+        statuses = {r["plain"][label].get("status") for r in results if label in r["plain"]} - {200, None}
+        shown = label + (f" [{'/'.join(map(str, sorted(statuses)))}]" if statuses else "")
+        lines.append(f"| {shown} | " + " | ".join(cell or "-" for cell in cells) + " |")
+    over = [w for w in worst if w[0] > GROWTH_GOAL]
+    summary = f"\n{len(lines) - 2} targets; {len(over)} cells over {GROWTH_GOAL}x" + (
+        f" (worst {max(over)[0]:.2f}x: {max(over)[1]}, {max(over)[2]} {max(over)[3]})" if over else ""
+    )
+    return "\n".join(lines) + summary + "\n\nnot timed:\n" + "\n".join(skipped)
+
+
+def compare(before: list[dict], after: list[dict]) -> str:
+    """A markdown table: per target and database/planner state, growth from the smallest to the
+    largest world before and after (two --json files of runs with the same sizes)."""
+
+    def growths(results: list[dict]) -> dict:
+        sizes = sorted({r["size"] for r in results})
+        by = {(r["vendor"], r["size"]): r for r in results}
+        out = {}
+        for vendor in dict.fromkeys(r["vendor"] for r in results):
+            for phase in ("plain", "analyzed"):
+                small = by.get((vendor, sizes[0]), {}).get(phase, {})
+                large = by.get((vendor, sizes[-1]), {}).get(phase, {})
+                for label, row in large.items():
+                    if "ms" in row and "ms" in small.get(label, {}):
+                        out[label, vendor, phase] = (
+                            small[label]["ms"],
+                            row["ms"],
+                            small[label]["queries"],
+                            row["queries"],
+                        )
+        return out
+
+    old, new = growths(before), growths(after)
+    columns = list(dict.fromkeys((vendor, phase) for _, vendor, phase in [*old, *new]))
+    names = {"plain": "no stats", "analyzed": "ANALYZE"}
+    lines = [
+        "| target | "
+        + " | ".join(f"{vendor} {names[phase]}: before → after" for vendor, phase in columns)
+        + " |",
+        "|---|" + "---|" * len(columns),
+    ]
+
+    def cell(figures) -> str:
+        if figures is None:
+            return "–"
+        small, large, q_small, q_large = figures
+        return f"{small:.1f}→{large:.1f} ms ×{large / small:.2f}" + (
+            f" q{q_small}→{q_large}" if q_small != q_large else ""
+        )
+
+    for label in dict.fromkeys(label for label, _, _ in [*new, *old]):
+        cells = [f"{cell(old.get((label, *c)))} ⇒ {cell(new.get((label, *c)))}" for c in columns]
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = parse_args(argv or [])
+    if args.compare:
+        before, after = (json.loads(Path(name).read_text()) for name in args.compare)
+        print(compare(before, after))
+        return
+    if args.child is not None:
+        child(args.child, args.database_url, args.repeat, tuple(args.skip))
+        return
+    databases = args.databases
+    pg_url = args.database_url or DEFAULT_PG
+    if "postgresql" in databases and not postgres_answers(pg_url):
+        print("   PostgreSQL does not answer: SQLite only")
+        databases = [d for d in databases if d != "postgresql"]
+    results = []
+    for database in databases:
+        for size in args.sizes:
+            started = time.perf_counter()
+            result = run_world(size, database, pg_url, args.repeat, args.skip)
+            if result is None:
+                print(f"   {database} {size}x failed")
+                continue
+            print(
+                f"   {database} {size}x: seeded in {result['seeded']:.1f} s,"
+                f" measured in {time.perf_counter() - started - result['seeded']:.0f} s",
+                flush=True,
+            )
+            results.append(result)
+    if args.json:
+        Path(args.json).write_text(json.dumps(results, indent=1))
+    print(table(results, args.sizes))
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--databases", nargs="+", default=["sqlite", "postgresql"])
+    parser.add_argument("--sizes", nargs="+", type=int, default=[1, 10, 100])
+    parser.add_argument("--repeat", type=int, default=15, help="requests per target (15)")
+    parser.add_argument(
+        "--database-url",
+        default=os.environ.get("BENCH_SCALE_DATABASE_URL"),
+        help=f"PostgreSQL base name; each size gets its own database (default {DEFAULT_PG}_<N>x)",
+    )
+    parser.add_argument("--json", help="also write the raw figures to this file")
+    parser.add_argument(
+        "--skip", action="append", default=[], help="leave out the route of this URL name (repeatable)"
+    )
+    parser.add_argument(
+        "--compare", nargs=2, metavar=("BEFORE", "AFTER"), help="the before/after table of two --json files"
+    )
+    parser.add_argument("--child", type=int, help=argparse.SUPPRESS)
+    return parser.parse_args(argv)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
