@@ -10,7 +10,7 @@ class Migration(migrations.Migration):
     initial = True
 
     dependencies = [
-        ('campaigns', '0005_roll_log_index'),
+        ('campaigns', '0006_roll_log_index'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
