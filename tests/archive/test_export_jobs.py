@@ -117,7 +117,7 @@ def test_a_large_campaign_is_prepared_by_a_job_whose_file_imports_back_whole(
     assert {k: v for k, v in document.items() if k != "exported_at"} == {
         k: v for k, v in services.export_campaign(large, world.users["gm"]).items() if k != "exported_at"
     }
-    copy = services.import_campaign(body, world.users["gm"])
+    copy = services.import_campaign(body, world.users["gm"], trusted=True)  # keeps every member
     assert campaign_rows(copy) == campaign_rows(large)
 
 

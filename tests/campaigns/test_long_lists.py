@@ -107,7 +107,7 @@ def test_the_campaign_list_shows_a_page_of_cards_and_the_same_queries_at_any_len
     assert few == many
     page = response.content.decode()
     assert page.count('class="card"') == 50 and "Page 1 of 3" in page
-    assert "you are <strong>Player</strong>" in page
+    assert "your role: <strong>Player</strong>" in page
     last = client.get("/campaigns/", {"page": 3}).content.decode()
     assert last.count('class="card"') == 121 - 100 and 'rel="prev"' in last
     assert client.get("/campaigns/", {"page": "nonsense"}).status_code == 200
@@ -118,4 +118,4 @@ def test_the_campaign_list_names_each_role_in_words(world, client):
     services.create_campaign(gm, name="Another", system="d6")
     client.force_login(gm)
     page = client.get("/campaigns/").content.decode()
-    assert page.count("you are <strong>Game master</strong>") == 2
+    assert page.count("your role: <strong>Game master</strong>") == 2

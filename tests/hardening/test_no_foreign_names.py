@@ -139,6 +139,9 @@ def home(world, make_user):
         ttk_members["gm"], ninja=ninja.pk, title="Bell", mission_stones=3, briefing={}
     )
 
+    from archive.models import CampaignExport
+
+    export = CampaignExport.objects.create(campaign=world.campaign, requested_by=users["gm"])
     foreign = _seed_foreign(make_user)
     timemaster = {"campaign_pk": world.campaign.pk, "character_pk": agent.pk}
     # Which record each route's ids name, by route name; a new route must be added here (the walk
@@ -161,6 +164,9 @@ def home(world, make_user):
         "api-character-import": timemaster,
         "api-character-export": timemaster,
         "api-campaign-export": timemaster,
+        "api-campaign-export-start": timemaster,
+        "api-campaign-export-job": {**timemaster, "export_pk": export.pk},
+        "api-campaign-export-download": {**timemaster, "export_pk": export.pk},
         "api-sheet-request": timemaster,
         "api-sheet-render": {"render_pk": render.pk},
         "api-sheet-download": {"render_pk": render.pk},
