@@ -22,7 +22,7 @@ log = logging.getLogger(__name__)
 def _claim(export_id: int) -> CampaignExport | None:
     with transaction.atomic():
         export = (
-            CampaignExport.objects.select_for_update()
+            CampaignExport.objects.select_for_update(of=("self",))
             .select_related("campaign", "requested_by")
             .filter(pk=export_id, status__in=[ExportStatus.QUEUED, ExportStatus.RUNNING])
             .first()

@@ -27,7 +27,7 @@ from pathlib import Path
 
 import boto3
 import pytest
-from rest_framework.authtoken.models import Token
+from knox.models import AuthToken
 
 from sheets.models import SheetRender
 from tests.sheets.conftest import pdf_text
@@ -301,7 +301,7 @@ def test_nodes_share_only_database_broker_and_object_store(cluster, world, make_
 
 def run_scenario(cluster, world, make_character):
     player = world.users["player"]
-    token = Token.objects.create(user=player).key
+    _, token = AuthToken.objects.create(user=player)  # knox hands out the key once, here
     character = make_character(world.campaign, player, name="Harry Adams")
 
     # Asked for through node A, rendered by whichever worker takes it, downloaded through node B.
