@@ -51,7 +51,7 @@ INSTALLED_APPS = [
     "characters",
     "campaigns",
     "sheets",
-    "ttk_missions",
+    "systems.time_to_kill",
     "tempo_conflicts",
     "d6_encounters",
     "archive",

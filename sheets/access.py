@@ -19,7 +19,7 @@ from campaigns.access import get_campaign_for_user, get_membership
 from campaigns.models import Membership, Mission
 from characters.access import get_character_for_user
 from sheets.models import GM_ONLY_KINDS, SheetKind, SheetRender
-from ttk_missions.models import MissionRun
+from systems.time_to_kill.models import MissionRun
 
 REFUSALS = {
     "gm_only": "Only the game master of this campaign can print this sheet.",

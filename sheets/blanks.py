@@ -15,8 +15,9 @@ from characters.systems.d6.derived import map_strip
 from characters.systems.d6.tables import DEFAULT_ACTION_ALLOTMENT, REQUIRED_SKILLS
 from characters.systems.tempo import sheet as tempo_sheet
 from characters.systems.tempo.modules import FLASHPOINTS, get_module, module_keys
-from characters.systems.time_to_kill import sheet as ttk_sheet
-from characters.systems.time_to_kill.tables import (
+from characters.systems.timemaster.tables import ABILITY_NAMES, SHEET_ABILITY_ORDER, WOUND_BOXES_ON_SHEET
+from systems.time_to_kill.engine import sheet as ttk_sheet
+from systems.time_to_kill.engine.tables import (
     ABILITIES,
     ABILITY_KEYS,
     COMBAT,
@@ -29,7 +30,6 @@ from characters.systems.time_to_kill.tables import (
     TURN_STEPS,
     action_table_rows,
 )
-from characters.systems.timemaster.tables import ABILITY_NAMES, SHEET_ABILITY_ORDER, WOUND_BOXES_ON_SHEET
 
 TITLE = "Blank sheet"
 

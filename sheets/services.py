@@ -18,14 +18,14 @@ from django.utils import timezone
 from campaigns.models import Campaign, Membership, Mission
 from characters.models import Character
 from characters.systems import SheetData, get_system
-from characters.systems.time_to_kill import fate_record_sheet_data
-from characters.systems.time_to_kill.views import FATE_SHEET_TEMPLATE
 from sheets import after_action, storage
 from sheets.blanks import BLANK_SHEETS, blank_sheet
 from sheets.models import RenderStatus, SheetKind, SheetRender
-from ttk_missions import services as ttk_services
-from ttk_missions.models import MissionRun
-from ttk_missions.views import TARGET_LABEL
+from systems.time_to_kill import services as ttk_services
+from systems.time_to_kill.engine import fate_record_sheet_data
+from systems.time_to_kill.engine.visibility import FATE_SHEET_TEMPLATE
+from systems.time_to_kill.models import MissionRun
+from systems.time_to_kill.views import TARGET_LABEL
 
 #: Kinds the API and pages accept.
 REQUESTABLE_KINDS = (

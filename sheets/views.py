@@ -14,7 +14,7 @@ from characters.models import Character
 from sheets import access, prerender, services
 from sheets.api import pdf_response
 from sheets.models import GM_ONLY_KINDS, SheetKind, SheetRender
-from ttk_missions.models import MissionRun
+from systems.time_to_kill.models import MissionRun
 
 #: How often the progress page asks for news while a render is queued or running.
 POLL_SECONDS = 1

@@ -27,8 +27,8 @@ METHODS = ("get", "post", "patch", "delete")
 
 #: View modules that belong to one system.
 SYSTEM_MODULES = {
-    "ttk_missions.views": "time_to_kill",
-    "ttk_missions.api": "time_to_kill",
+    "systems.time_to_kill.views": "time_to_kill",
+    "systems.time_to_kill.api": "time_to_kill",
     "tempo_conflicts.views": "tempo",
     "tempo_conflicts.api": "tempo",
     "d6_encounters.views": "d6",
@@ -70,6 +70,7 @@ OUR_PACKAGES = (
     "characters",
     "sheets",
     "archive",
+    "systems",
     "ttk_missions",
     "tempo_conflicts",
     "d6_encounters",

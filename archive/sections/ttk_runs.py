@@ -15,9 +15,9 @@ from archive import engine_states, timestamps
 from archive.problems import ArchiveRefused, Checker, Problem, join, length_of
 from archive.sections.characters import LEDGER
 from characters.systems import RuleError
-from characters.systems.time_to_kill import apply_event, gm_view, player_view
-from ttk_missions.models import MissionEvent, MissionRun
-from ttk_missions.services import ABANDONED
+from systems.time_to_kill.engine import apply_event, gm_view, player_view
+from systems.time_to_kill.models import MissionEvent, MissionRun
+from systems.time_to_kill.services import ABANDONED
 
 KEY = "ttk_runs"
 SYSTEM = "time_to_kill"

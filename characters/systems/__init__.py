@@ -12,7 +12,7 @@ from .base import GameSystem, RuleError, RuleViolation, SettingSpec, SheetData
 # key -> module that defines a module-level ``SYSTEM`` (a GameSystem instance)
 _MODULES = {
     "timemaster": "characters.systems.timemaster",
-    "time_to_kill": "characters.systems.time_to_kill",
+    "time_to_kill": "systems.time_to_kill.engine",
     "tempo": "characters.systems.tempo",
     "d6": "characters.systems.d6",
 }

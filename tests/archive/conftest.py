@@ -248,8 +248,8 @@ def _ninja(world, campaign, owner, name):
 
 
 def _ttk_runs(world, campaign, make_hero, monkeypatch):
+    from systems.time_to_kill import services
     from tests.ttk_missions.helpers import VICTORY_MOVES, VICTORY_SCRIPT, ScriptedRng
-    from ttk_missions import services
 
     gm = campaign.memberships.get(user=world.users["gm"])
     kage = _ninja(world, campaign, "player", "Kage")

@@ -16,16 +16,16 @@ from archive.problems import ArchiveRefused
 from archive.sections import OPTIONAL_SECTIONS, ttk_runs
 from campaigns.models import Campaign, Roll
 from characters.models import AdvancementEntry, Character
-from characters.systems.time_to_kill import gm_view
 from d6_encounters import services as d6_services
 from d6_encounters.models import Encounter, EncounterEvent
 from d6_encounters.models import Participant as D6Participant
+from systems.time_to_kill import services as ttk_services
+from systems.time_to_kill.engine import gm_view
+from systems.time_to_kill.models import MissionEvent, MissionRun
 from tempo_conflicts.models import Conflict, ConflictEvent
 from tempo_conflicts.models import Participant as TempoParticipant
 from tests.archive.conftest import PLAY_SYSTEMS
 from tests.archive.test_round_trip import campaign_rows, count_queries, row_values
-from ttk_missions import services as ttk_services
-from ttk_missions.models import MissionEvent, MissionRun
 
 PLAY_MODELS = (
     MissionRun,

@@ -1,6 +1,6 @@
 """A player builds a ninja; the GM runs a short mission to victory in another browser; the player's
 page never holds a Fate that has not been revealed. Dice and draws are scripted through the engine's
-dice injection (ttk_missions.services.make_rng), so every run plays the same mission."""
+dice injection (systems.time_to_kill.services.make_rng), so every run plays the same mission."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ def log_in(page, username):
 
 def assert_nothing_secret(page, run_id):
     """The player's page shows a Fate's value only once the stored state says it is revealed."""
-    from ttk_missions.models import MissionRun
+    from systems.time_to_kill.models import MissionRun
 
     html = page.content()
     for text in GM_ONLY_TEXT:
@@ -53,8 +53,8 @@ def test_a_short_mission_to_victory_as_gm_and_player(new_page, shot, transaction
     from campaigns import services as campaign_services
     from campaigns.models import Membership, Role
     from characters.models import Character
-    from ttk_missions import services
-    from ttk_missions.models import MissionRun
+    from systems.time_to_kill import services
+    from systems.time_to_kill.models import MissionRun
 
     scripted = ScriptedRng(**VICTORY_SCRIPT)
     monkeypatch.setattr(services, "make_rng", lambda: scripted)

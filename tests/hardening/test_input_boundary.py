@@ -49,7 +49,7 @@ def gm(world, api):
 
 
 def test_a_lone_surrogate_in_a_time_to_kill_narration_is_refused(world, gm, play_campaign):  # noqa: F811
-    from ttk_missions.models import MissionRun
+    from systems.time_to_kill.models import MissionRun
 
     campaign = play_campaign("time_to_kill")
     run = MissionRun.objects.get(campaign=campaign, title="Rooftops")  # the GM narrates next

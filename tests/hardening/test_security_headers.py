@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+ROOT = Path(__file__).resolve().parents[2]
+TEMPLATES = ROOT / "templates"
 
 
 def directives(response) -> dict[str, list[str]]:
@@ -59,13 +60,17 @@ FORBIDDEN = {
 
 
 def web_templates():
-    # The sheet templates under sheets/ are print documents for WeasyPrint, never served as pages.
-    return sorted(p for p in TEMPLATES.rglob("*.html") if p.relative_to(TEMPLATES).parts[0] != "sheets")
+    # The platform's templates and each system app's (systems/<system>/templates/). The sheet
+    # templates under sheets/ are print documents for WeasyPrint, never served as pages.
+    folders = [TEMPLATES, *sorted(ROOT.glob("systems/*/templates"))]
+    return sorted(
+        p for folder in folders for p in folder.rglob("*.html") if p.relative_to(folder).parts[0] != "sheets"
+    )
 
 
 def test_no_page_template_holds_anything_the_csp_would_block():
     found = [
-        f"{path.relative_to(TEMPLATES)}: {what}"
+        f"{path.relative_to(ROOT)}: {what}"
         for path in web_templates()
         for what, pattern in FORBIDDEN.items()
         if pattern.search(path.read_text())

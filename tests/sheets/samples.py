@@ -149,7 +149,7 @@ def time_to_kill_build(variant: str) -> dict:
         build["player"] = LONG_PLAYER
         build["campaign"] = _text(120)
     if variant != "empty":
-        from characters.systems.time_to_kill.ledger import apply_entry
+        from systems.time_to_kill.engine.ledger import apply_entry
 
         for number in range(12 if variant == "long" else 2):
             build = apply_entry(
@@ -194,9 +194,9 @@ def blank_case(system: str) -> Case:
 
 
 def fate_record_case(variant: str) -> Case:
-    from characters.systems.time_to_kill import fate_record_sheet_data
-    from characters.systems.time_to_kill.mission import apply_event, new_mission
-    from characters.systems.time_to_kill.views import fate_record_sheet
+    from systems.time_to_kill.engine import fate_record_sheet_data
+    from systems.time_to_kill.engine.mission import apply_event, new_mission
+    from systems.time_to_kill.engine.visibility import fate_record_sheet
 
     if variant == "empty":
         return Case("fate_record", "time_to_kill", variant, [_page(fate_record_sheet_data(None))], 1, ["GM"])

@@ -31,7 +31,7 @@ def request_url(campaign):
 
 @pytest.fixture
 def script(monkeypatch):
-    from ttk_missions import services as ttk_services
+    from systems.time_to_kill import services as ttk_services
 
     def set_script(**queues):
         rng = ScriptedRng(**queues)
@@ -45,7 +45,7 @@ def script(monkeypatch):
 def ttk_run(world, ttk_world, script):
     """A running mission of Kage (the player's ninja) in its first turn, Fates placed."""
     from campaigns.access import get_campaign_for_user
-    from ttk_missions import services as ttk_services
+    from systems.time_to_kill import services as ttk_services
 
     script(draws=["o"], fudge=[-1, 0, 1, 0])
     _, gm = get_campaign_for_user(world.users["gm"], ttk_world.pk, need="gm")
@@ -62,7 +62,7 @@ def ttk_run(world, ttk_world, script):
 
 
 def move(world, run, side, kind, **params):
-    from ttk_missions import services as ttk_services
+    from systems.time_to_kill import services as ttk_services
 
     user = world.users["gm" if side == "gm" else "player"]
     return ttk_services.post_event(run, user, side, {"type": kind, **params})
@@ -120,7 +120,7 @@ def test_the_gms_copy_shows_the_current_turns_fates_on_one_page(world, ttk_world
 
 def test_the_sheet_shows_what_fate_record_sheet_for_run_gives(world, ttk_world, ttk_run):
     """The sheet prints the ttk_missions data as is: nothing of the rules is worked out in sheets."""
-    from ttk_missions.services import fate_record_sheet_for_run
+    from systems.time_to_kill.services import fate_record_sheet_for_run
 
     expected = fate_record_sheet_for_run(ttk_run)
     render, _ = gm_render(world, ttk_world, ttk_run)
@@ -168,7 +168,7 @@ def test_the_blank_sheet_and_a_runs_sheet_are_separate_prints(world, ttk_world, 
 
 def test_a_finished_run_prints_its_last_turn_and_its_outcome(world, ttk_world, ttk_run):
     from campaigns.access import get_campaign_for_user
-    from ttk_missions import services as ttk_services
+    from systems.time_to_kill import services as ttk_services
 
     _, gm = get_campaign_for_user(world.users["gm"], ttk_world.pk, need="gm")
     ttk_services.abandon_run(ttk_run, gm)
@@ -182,8 +182,8 @@ def test_a_finished_run_prints_its_last_turn_and_its_outcome(world, ttk_world, t
 
 def test_a_long_mission_with_the_longest_texts_keeps_to_one_page(world, ttk_world, script):
     from campaigns.access import get_campaign_for_user
-    from characters.systems.time_to_kill.tables import MAX_LONG_TEXT, MAX_TEXT
-    from ttk_missions import services as ttk_services
+    from systems.time_to_kill import services as ttk_services
+    from systems.time_to_kill.engine.tables import MAX_LONG_TEXT, MAX_TEXT
 
     _, gm = get_campaign_for_user(world.users["gm"], ttk_world.pk, need="gm")
     run = ttk_services.start_run(

@@ -102,7 +102,7 @@ def test_a_bundle_is_one_document_with_a_page_per_character():
 
 
 def test_the_blank_fate_record_sheet_is_marked_for_the_gm():
-    from characters.systems.time_to_kill import fate_record_sheet_data
+    from systems.time_to_kill.engine import fate_record_sheet_data
 
     page = rendering.SheetPage(fate_record_sheet_data(None), campaign="Night Work")
     result = rendering.render_pdf([page], title="Fate Record Sheet", author="Dossier")
@@ -138,7 +138,7 @@ def test_each_filled_sheet_is_one_page_with_its_key_values_on_either_paper(syste
 
 @pytest.mark.parametrize("paper", ["letter", "a4"])
 def test_the_fate_record_sheet_is_one_page_on_either_paper(paper):
-    from characters.systems.time_to_kill import fate_record_sheet_data
+    from systems.time_to_kill.engine import fate_record_sheet_data
 
     page = rendering.SheetPage(fate_record_sheet_data(None), campaign="Night Work")
     result = rendering.render_pdf([page], title="Fate Record Sheet", author="Dossier", paper=paper)

@@ -15,7 +15,7 @@ SECRET_NOTES = "The abbot keeps the key under the bell"
 @pytest.fixture
 def script(monkeypatch):
     """script(draws=..., fudge=..., d6=...) makes the server's next draws and rolls those."""
-    from ttk_missions import services
+    from systems.time_to_kill import services
 
     from .helpers import ScriptedRng
 
@@ -68,7 +68,7 @@ def ttk(db, make_user):
 
 @pytest.fixture
 def start(ttk):
-    from ttk_missions import services
+    from systems.time_to_kill import services
 
     def make(stones=3, **briefing):
         briefing = {"victory_conditions": "Silence the abbot", "gm_notes": SECRET_NOTES, **briefing}
@@ -86,7 +86,7 @@ def start(ttk):
 @pytest.fixture
 def move(ttk):
     """move(run, side, type, **params): one event through the service, as the GM or the player."""
-    from ttk_missions import services
+    from systems.time_to_kill import services
 
     def make(run, side, kind, **params):
         user = ttk.users["gm" if side == "gm" else "player"]

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from ttk_missions.models import MissionEvent, MissionRun
+from systems.time_to_kill.models import MissionEvent, MissionRun
 
 from .conftest import SECRET_NOTES
 from .helpers import VICTORY_MOVES, VICTORY_SCRIPT

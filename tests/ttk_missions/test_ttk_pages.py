@@ -8,8 +8,8 @@ import re
 import pytest
 from django.test import Client
 
+from systems.time_to_kill.models import MissionRun
 from tests.systems.time_to_kill.test_ttk_properties import scrambled
-from ttk_missions.models import MissionRun
 
 from .conftest import PERSONAS, SECRET_NOTES
 from .helpers import VICTORY_MOVES, VICTORY_SCRIPT

@@ -6,9 +6,9 @@ import pytest
 from django.core.exceptions import ValidationError
 
 from campaigns.models import Roll
-from characters.systems.time_to_kill import replay
-from ttk_missions import services
-from ttk_missions.models import MissionEvent, MissionRun
+from systems.time_to_kill import services
+from systems.time_to_kill.engine import replay
+from systems.time_to_kill.models import MissionEvent, MissionRun
 
 from .helpers import VICTORY_MOVES, VICTORY_SCRIPT
 

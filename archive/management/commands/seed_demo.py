@@ -232,8 +232,8 @@ class Command(BaseCommand):
 
     def _ttk_play(self, campaign, gm, users, heroes, rng) -> None:
         """Kage's run under way: preparation done, this turn's Fates rolled by the GM."""
-        from ttk_missions import services as ttk
-        from ttk_missions.models import MissionRun
+        from systems.time_to_kill import services as ttk
+        from systems.time_to_kill.models import MissionRun
 
         if MissionRun.objects.filter(campaign=campaign).exists():
             return

@@ -6,8 +6,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from characters.systems.time_to_kill import SYSTEM, mission
-from characters.systems.time_to_kill.tables import FATE_KEYS, STEPS, VALUE_RATING
+from systems.time_to_kill.engine import SYSTEM, mission
+from systems.time_to_kill.engine.tables import FATE_KEYS, STEPS, VALUE_RATING
 
 NINJA = "ninja-1"
 

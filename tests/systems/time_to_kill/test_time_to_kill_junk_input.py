@@ -10,8 +10,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from characters.systems.base import RuleError
-from characters.systems.time_to_kill import SYSTEM, ledger, mission, views
-from characters.systems.time_to_kill.tables import EVENT_TYPES
+from systems.time_to_kill.engine import SYSTEM, ledger, mission
+from systems.time_to_kill.engine import visibility as views
+from systems.time_to_kill.engine.tables import EVENT_TYPES
 
 from ..junk import JUNK_SETTINGS, Case, json_junk, one_field_junk
 from .helpers import MIXED, NINJA, build, random_event

@@ -1,7 +1,7 @@
 import pytest
 
-from characters.systems.time_to_kill.mission import action_cell, combine_fates, roll_succeeds
-from characters.systems.time_to_kill.tables import ACTION_TABLE, RATING_VALUE, action_table_rows
+from systems.time_to_kill.engine.mission import action_cell, combine_fates, roll_succeeds
+from systems.time_to_kill.engine.tables import ACTION_TABLE, RATING_VALUE, action_table_rows
 
 from .helpers import MIXED, act, start, to_action
 

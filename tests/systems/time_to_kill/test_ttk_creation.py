@@ -4,9 +4,9 @@ import random
 import pytest
 
 from characters.systems.base import RuleError
-from characters.systems.time_to_kill import SYSTEM
-from characters.systems.time_to_kill.creation import creation_cost
-from characters.systems.time_to_kill.tables import ABILITY_KEYS, SPENDING_CEILING
+from systems.time_to_kill.engine import SYSTEM
+from systems.time_to_kill.engine.creation import creation_cost
+from systems.time_to_kill.engine.tables import ABILITY_KEYS, SPENDING_CEILING
 
 from .helpers import build
 

@@ -1,7 +1,7 @@
 import pytest
 
 from characters.systems.base import RuleError
-from characters.systems.time_to_kill import SYSTEM
+from systems.time_to_kill.engine import SYSTEM
 
 from .helpers import build
 

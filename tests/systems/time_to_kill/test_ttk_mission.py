@@ -4,8 +4,8 @@ import random
 import pytest
 
 from characters.systems.base import RuleError
-from characters.systems.time_to_kill import SYSTEM, mission
-from characters.systems.time_to_kill.mission import apply_event, mission_result_entry, stones_accounted
+from systems.time_to_kill.engine import SYSTEM, mission
+from systems.time_to_kill.engine.mission import apply_event, mission_result_entry, stones_accounted
 
 from .helpers import MIXED, NINJA, act, build, do, event, prepared, random_event, start, to_action
 

@@ -7,8 +7,8 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from characters.systems.time_to_kill import mission, player_view
-from characters.systems.time_to_kill.tables import ABILITIES, COMBAT, FATE_KEYS, RATINGS
+from systems.time_to_kill.engine import mission, player_view
+from systems.time_to_kill.engine.tables import ABILITIES, COMBAT, FATE_KEYS, RATINGS
 
 from .helpers import NINJA, build, random_event
 

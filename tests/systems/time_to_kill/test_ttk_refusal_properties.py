@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 
 from characters.systems.base import RuleError
-from characters.systems.time_to_kill import mission
-from characters.systems.time_to_kill.tables import EVENT_TYPES, GM
+from systems.time_to_kill.engine import mission
+from systems.time_to_kill.engine.tables import EVENT_TYPES, GM
 
 from .helpers import NINJA
 from .test_ttk_properties import games, play

@@ -2,8 +2,8 @@ import json
 import random
 
 from characters.systems import get_system
-from characters.systems.time_to_kill import SYSTEM
-from characters.systems.time_to_kill.tables import ABILITY_KEYS, EVENT_TYPES, STEP_EVENTS, STEPS
+from systems.time_to_kill.engine import SYSTEM
+from systems.time_to_kill.engine.tables import ABILITY_KEYS, EVENT_TYPES, STEP_EVENTS, STEPS
 
 
 def test_the_registry_returns_time_to_kill():

@@ -3,7 +3,7 @@ import json
 import pytest
 
 from characters.systems.base import RuleError
-from characters.systems.time_to_kill import (
+from systems.time_to_kill.engine import (
     SYSTEM,
     available_actions,
     blank_fate_record_sheet,
@@ -12,7 +12,7 @@ from characters.systems.time_to_kill import (
     gm_view,
     player_view,
 )
-from characters.systems.time_to_kill.tables import FATE_KEYS
+from systems.time_to_kill.engine.tables import FATE_KEYS
 
 from .helpers import MIXED, NINJA, act, build, do, prepared, start, to_action
 

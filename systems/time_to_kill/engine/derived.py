@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import Build, RuleError
+from characters.systems.base import Build, RuleError
+
 from .creation import budget_of, creation_cost, ranking, ranking_bonus, traded_ability, validate
 from .tables import (
     ABILITIES,

@@ -15,10 +15,11 @@ import random
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from ..base import RuleError, RuleViolation, refuse
-from ..dice import d6, fudge
+from characters.systems.base import RuleError, RuleViolation, refuse
+from characters.systems.dice import d6, fudge
+
 from . import creation
-from .settings import resolved
+from .campaign_settings import resolved
 from .tables import (
     ABILITIES,
     ABILITY_KEYS,

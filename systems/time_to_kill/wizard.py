@@ -1,7 +1,7 @@
 """The Time to Kill ninja builder: the nine abilities (and an optional name), then review and finalize.
 
 Same interface as wizard_timemaster (STEP_KEYS, resume_url, wizard_step). Costs, the trade and the
-budget are the engine's (characters/systems/time_to_kill/creation.py); this module only collects
+budget are the engine's (systems/time_to_kill/engine/creation.py); this module only collects
 the choices and shows the engine's verdict next to the field it names.
 """
 
@@ -16,9 +16,9 @@ from characters import access, services, wizard_review
 from characters.forms import attach_violations
 from characters.models import Character
 from characters.systems import RuleError
-from characters.systems.time_to_kill import creation
-from characters.systems.time_to_kill.derived import record_summary
-from characters.systems.time_to_kill.tables import (
+from systems.time_to_kill.engine import creation
+from systems.time_to_kill.engine.derived import record_summary
+from systems.time_to_kill.engine.tables import (
     ABILITIES,
     ABILITY_KEYS,
     BASE_POINTS,

@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.contrib import admin
 
 from characters.admin import ViewOnlyAdmin, ViewOnlyInline
-from ttk_missions.models import MissionEvent, MissionRun
+from systems.time_to_kill.models import MissionEvent, MissionRun
 
 
 class MissionEventInline(ViewOnlyInline):

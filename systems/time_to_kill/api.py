@@ -1,5 +1,6 @@
 """API v1 for Time to Kill mission runs: start a run, post an event, the GM's state, the player's state,
-the event log. Thin views: access through ttk_missions.access, writes through ttk_missions.services.
+the event log. Thin views: access through systems.time_to_kill.access, writes through
+systems.time_to_kill.services.
 
 Secrecy: only the GM's endpoints serialize the engine's state or the recorded results; everyone else
 gets the engine's player view and the public log lines, nothing else.
@@ -14,9 +15,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api import error_response
-from ttk_missions import access, services
-from ttk_missions.access import get_campaign_for_user
-from ttk_missions.models import MissionRun
+from systems.time_to_kill import access, services
+from systems.time_to_kill.access import get_campaign_for_user
+from systems.time_to_kill.models import MissionRun
 
 
 def as_drf(error: DjangoValidationError) -> serializers.ValidationError:

@@ -10,7 +10,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from ..base import SheetData, refuse
+from characters.systems.base import SheetData, refuse
+
 from .mission import available_actions, stones_accounted, whose_move
 from .tables import (
     ABILITIES,

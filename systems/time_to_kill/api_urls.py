@@ -3,7 +3,7 @@
 from django.urls import path
 
 import characters.urls  # noqa: F401  (registers "chid": ids that fit 64 bits, longer ones 404)
-from ttk_missions import api
+from systems.time_to_kill import api
 
 urlpatterns: list = [
     path("campaigns/<chid:campaign_pk>/ttk-runs/", api.RunListView.as_view(), name="api-ttk-runs"),

@@ -10,7 +10,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from ..base import Build, RuleError, RuleViolation
+from characters.systems.base import Build, RuleError, RuleViolation
+
 from .tables import (
     ABILITIES,
     ABILITY_KEYS,

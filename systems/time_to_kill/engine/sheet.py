@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import Build, SheetData
+from characters.systems.base import Build, SheetData
+
 from .derived import derive
 from .tables import (
     ABILITY_KEYS,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import RuleError, SettingSpec, refuse
+from characters.systems.base import RuleError, SettingSpec, refuse
 
 FATE_ASSIGNMENT_MODES: tuple[str, ...] = ("gm_arranges", "roll_order")
 

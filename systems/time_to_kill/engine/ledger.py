@@ -15,9 +15,10 @@ import copy
 from collections.abc import Iterable
 from typing import Any
 
-from ..base import Build, RuleError, RuleViolation, refuse
+from characters.systems.base import Build, RuleError, RuleViolation, refuse
+
 from . import creation
-from .settings import resolved
+from .campaign_settings import resolved
 from .tables import MAX_TEXT, OUTCOMES
 
 ENTRY_SHAPES: dict[str, str] = {

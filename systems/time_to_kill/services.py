@@ -1,5 +1,5 @@
 """Writes on Time to Kill mission runs: starting a run, applying an event, and the ledger entry of
-a finished mission. The rules are the engine's (characters/systems/time_to_kill/mission.py); this
+a finished mission. The rules are the engine's (systems/time_to_kill/engine/mission.py); this
 module stores what it returns and never decides a rule itself.
 """
 
@@ -17,7 +17,7 @@ from characters import services as character_services
 from characters.models import Character
 from characters.systems import RuleError
 from characters.systems.dice import system_rng
-from characters.systems.time_to_kill import (
+from systems.time_to_kill.engine import (
     apply_event,
     fate_record_sheet,
     gm_view,
@@ -26,9 +26,9 @@ from characters.systems.time_to_kill import (
     player_view,
     replay,
 )
-from characters.systems.time_to_kill.mission import whose_move
-from characters.systems.time_to_kill.tables import GM, MAX_LONG_TEXT, MAX_TEXT
-from ttk_missions.models import MissionEvent, MissionRun
+from systems.time_to_kill.engine.mission import whose_move
+from systems.time_to_kill.engine.tables import GM, MAX_LONG_TEXT, MAX_TEXT
+from systems.time_to_kill.models import MissionEvent, MissionRun
 
 SYSTEM_KEY = "time_to_kill"
 #: Event fields a client may send; "by" comes from who is logged in and "results" from the engine.

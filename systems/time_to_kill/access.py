@@ -12,7 +12,7 @@ from django.http import Http404
 from campaigns import access as campaign_access
 from campaigns.access import get_membership
 from campaigns.models import Role
-from ttk_missions.models import MissionRun
+from systems.time_to_kill.models import MissionRun
 
 SYSTEM = "time_to_kill"
 GM, PLAYER = "gm", "player"

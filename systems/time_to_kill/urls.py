@@ -3,7 +3,7 @@
 from django.urls import path
 
 import characters.urls  # noqa: F401  (registers "chid": ids that fit 64 bits, longer ones 404)
-from ttk_missions import views
+from systems.time_to_kill import views
 
 urlpatterns: list = [
     path("campaigns/<chid:pk>/ttk/", views.run_list, name="ttk-run-list"),

@@ -2,7 +2,7 @@
 
 A run keeps the engine's starting state and an append-only list of events (each with the draws
 and dice the engine made). The current state is those events replayed over the starting state
-(characters/systems/time_to_kill/mission.py); ``state`` is that replay kept on the row so pages
+(systems/time_to_kill/engine/mission.py); ``state`` is that replay kept on the row so pages
 do not fold the whole log on every request. services.py is the only writer.
 """
 

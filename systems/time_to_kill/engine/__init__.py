@@ -1,5 +1,5 @@
 """Time to Kill (time-to-kill.md): the ninja (``creation``, ``derived``, ``sheet``, ``ledger``) and the
-mission as a pure state machine (``mission``) with its GM and player views (``views``).
+mission as a pure state machine (``mission``) with its GM and player views (``visibility``).
 See README.md in this folder for the document, entry, state and event shapes.
 """
 
@@ -8,12 +8,19 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..base import Build, GameSystem, RuleViolation, SheetData
-from . import creation, derived, ledger, mission, views
+from characters.systems.base import Build, GameSystem, RuleViolation, SheetData
+
+from . import creation, derived, ledger, mission, visibility
 from . import sheet as sheet_module
+from .campaign_settings import SETTINGS
 from .mission import apply_event, available_actions, mission_result_entry, new_mission, replay
-from .settings import SETTINGS
-from .views import blank_fate_record_sheet, fate_record_sheet, fate_record_sheet_data, gm_view, player_view
+from .visibility import (
+    blank_fate_record_sheet,
+    fate_record_sheet,
+    fate_record_sheet_data,
+    gm_view,
+    player_view,
+)
 
 
 class TimeToKill(GameSystem):
@@ -64,5 +71,5 @@ __all__ = [
     "new_mission",
     "player_view",
     "replay",
-    "views",
+    "visibility",
 ]
