@@ -7,7 +7,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 # Each system's pure engine lives at systems/<system>/engine/; importing it (which imports the
 # system app's package systems/<system>/__init__.py, kept empty) must not import Django.
-ENGINES = sorted(f"systems.{path.parent.parent.name}.engine" for path in ROOT.glob("systems/*/engine/__init__.py"))
+ENGINES = sorted(
+    f"systems.{path.parent.parent.name}.engine" for path in ROOT.glob("systems/*/engine/__init__.py")
+)
 
 PROBE = """
 import importlib, json, os, sys
