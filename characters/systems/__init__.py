@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import importlib
 
-from .base import GameSystem, RuleError, RuleViolation, SettingSpec, SheetData
+from .base import Engine, GameSystem, Review, RuleError, RuleViolation, SettingSpec, SheetData
 
-# key -> module that defines a module-level ``SYSTEM`` (a GameSystem instance)
-_MODULES = {
+# key -> module that defines a module-level ``SYSTEM`` (an Engine, made from GameSystem)
+_MODULES: dict[str, str] = {
     "timemaster": "characters.systems.timemaster",
     "time_to_kill": "characters.systems.time_to_kill",
     "tempo": "characters.systems.tempo",
@@ -29,20 +29,24 @@ class UnknownSystem(KeyError):
     pass
 
 
-def get_system(key: str) -> GameSystem:
+def get_system(key: str) -> Engine:
+    """The engine of the game system called ``key``; UnknownSystem if there is none."""
     try:
         module_name = _MODULES[key]
     except (KeyError, TypeError):
         raise UnknownSystem(key) from None
-    return importlib.import_module(module_name).SYSTEM
+    system: Engine = importlib.import_module(module_name).SYSTEM
+    return system
 
 
-def all_systems() -> list[GameSystem]:
+def all_systems() -> list[Engine]:
     return [get_system(key) for key in _MODULES]
 
 
 __all__ = [
+    "Engine",
     "GameSystem",
+    "Review",
     "RuleError",
     "RuleViolation",
     "SettingSpec",

@@ -30,7 +30,7 @@ class D6System(GameSystem):
     ) -> Build:
         return creation.new_build(choices, rng, settings)
 
-    def validate(self, build: Build) -> list[RuleViolation]:
+    def validate(self, build: Build, settings: dict[str, Any] | None = None) -> list[RuleViolation]:
         return creation.validate(build)
 
     def derive(self, build: Build, settings: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -38,9 +38,6 @@ class D6System(GameSystem):
 
     def apply(self, build: Build, entry: dict[str, Any]) -> Build:
         return ledger.apply_entry(build, entry)
-
-    def replay(self, creation_build: Build, entries: list[dict[str, Any]]) -> Build:
-        return ledger.replay(creation_build, entries)
 
     def sheet(self, build: Build, settings: dict[str, Any] | None = None) -> SheetData:
         return sheet_module.sheet(build, settings)

@@ -32,7 +32,7 @@ class Tempo(GameSystem):
     ) -> Build:
         return creation.new_build(choices, rng, settings)
 
-    def validate(self, build: Build) -> list[RuleViolation]:
+    def validate(self, build: Build, settings: dict[str, Any] | None = None) -> list[RuleViolation]:
         return creation.validate(build, "final")
 
     def validate_partial(self, choices: dict[str, Any]) -> list[RuleViolation]:
@@ -44,9 +44,6 @@ class Tempo(GameSystem):
 
     def apply(self, build: Build, entry: dict[str, Any]) -> Build:
         return ledger.apply_entry(build, entry)
-
-    def replay(self, creation_build: Build, entries: list[dict[str, Any]]) -> Build:
-        return ledger.replay(creation_build, entries)
 
     def sheet(self, build: Build) -> SheetData:
         return sheet_module.sheet(build)

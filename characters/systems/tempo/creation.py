@@ -118,7 +118,7 @@ def check_aspects(module: TempoModule, aspects: Any, final: bool) -> list[RuleVi
 
 
 # -- roles (§D2) -------------------------------------------------------------------------------
-def rank_of(module: TempoModule, roles: dict, role_key: str):
+def rank_of(module: TempoModule, roles: dict[str, Any], role_key: str):
     value = roles.get(role_key)
     return module.rank(value) if isinstance(value, str) else None
 
@@ -219,7 +219,7 @@ def _pick_phrase(module: TempoModule, role: Role, rank: Rank) -> str:
 
 
 def check_role_benefits(
-    module: TempoModule, role: Role, roles: dict, items: Any, final: bool
+    module: TempoModule, role: Role, roles: dict[str, Any], items: Any, final: bool
 ) -> list[RuleViolation]:
     where = f"benefits.{role.key}"
     problems: list[RuleViolation] = []
@@ -348,7 +348,7 @@ def check_benefits(module: TempoModule, roles: Any, benefits: Any, final: bool) 
 
 
 # -- the rest of the document ------------------------------------------------------------------
-def check_other(build: dict, final: bool) -> list[RuleViolation]:
+def check_other(build: dict[str, Any], final: bool) -> list[RuleViolation]:
     problems: list[RuleViolation] = []
     for key in build:
         if key not in TOP_LEVEL_KEYS:
@@ -399,7 +399,7 @@ def validate_partial(choices: Any) -> list[RuleViolation]:
 
 
 def new_build(
-    choices: dict[str, Any], rng: random.Random | None = None, settings: dict | None = None
+    choices: dict[str, Any], rng: random.Random | None = None, settings: dict[str, Any] | None = None
 ) -> Build:
     """A finished agent from the builder's choices, or RuleError with every violation.
 

@@ -189,7 +189,7 @@ def roll_dice(rng: random.Random, plan: DicePlan) -> tuple[tuple[int, ...], tupl
 
 
 # -- the request -------------------------------------------------------------------------------
-def _count(request: dict, key: str, problems: list[RuleViolation]) -> int:
+def _count(request: dict[str, Any], key: str, problems: list[RuleViolation]) -> int:
     value = request.get(key, 0)
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_DICE:
         problems.append(
@@ -203,7 +203,7 @@ def _count(request: dict, key: str, problems: list[RuleViolation]) -> int:
     return value
 
 
-def _int_list(request: dict, key: str, problems: list[RuleViolation], magnitude: bool) -> list[int]:
+def _int_list(request: dict[str, Any], key: str, problems: list[RuleViolation], magnitude: bool) -> list[int]:
     values = request.get(key) or []
     if not isinstance(values, list):
         problems.append(RuleViolation(key, f"{key.capitalize()} must be a list of numbers.", RULE_ROLL))
@@ -227,7 +227,7 @@ def _int_list(request: dict, key: str, problems: list[RuleViolation], magnitude:
 
 
 def _aspect_uses(
-    request: dict, module: TempoModule | None, problems: list[RuleViolation]
+    request: dict[str, Any], module: TempoModule | None, problems: list[RuleViolation]
 ) -> list[dict[str, Any]]:
     """Check the aspect uses of a roll (§B7, §D6) and return them normalised."""
     raw = request.get("aspects") or []
@@ -339,7 +339,7 @@ def _aspect_uses(
     return uses
 
 
-def _help(request: dict, problems: list[RuleViolation]) -> list[dict[str, Any]]:
+def _help(request: dict[str, Any], problems: list[RuleViolation]) -> list[dict[str, Any]]:
     raw = request.get("help") or []
     if not isinstance(raw, list):
         problems.append(RuleViolation("help", "Help must be a list of helpers' rolls.", RULE_HELP))
@@ -373,7 +373,7 @@ def _help(request: dict, problems: list[RuleViolation]) -> list[dict[str, Any]]:
     return helpers
 
 
-def _hurry(request: dict, problems: list[RuleViolation]) -> dict[str, Any] | None:
+def _hurry(request: dict[str, Any], problems: list[RuleViolation]) -> dict[str, Any] | None:
     hurry = request.get("hurry")
     if hurry is None:
         return None
@@ -400,7 +400,7 @@ def _hurry(request: dict, problems: list[RuleViolation]) -> dict[str, Any] | Non
     return {"mode": hurry["mode"], "text": text.strip()}
 
 
-def _module(module: TempoModule | str | None, request: dict) -> TempoModule | None:
+def _module(module: TempoModule | str | None, request: dict[str, Any]) -> TempoModule | None:
     if isinstance(module, TempoModule):
         return module
     key = module if module is not None else request.get("module")

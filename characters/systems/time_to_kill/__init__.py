@@ -22,11 +22,16 @@ class TimeToKill(GameSystem):
     settings = SETTINGS
     entry_kinds = ledger.ENTRY_KINDS
 
-    def new_build(self, choices: dict[str, Any], rng: random.Random | None = None) -> Build:
-        """Creation rolls nothing, so ``rng`` is unused (§A2)."""
+    def new_build(
+        self,
+        choices: dict[str, Any],
+        rng: random.Random | None = None,
+        settings: dict[str, Any] | None = None,
+    ) -> Build:
+        """Creation rolls nothing and has no settings, so ``rng`` and ``settings`` are unused (§A2)."""
         return creation.new_build(choices)
 
-    def validate(self, build: Build) -> list[RuleViolation]:
+    def validate(self, build: Build, settings: dict[str, Any] | None = None) -> list[RuleViolation]:
         return creation.validate(build)
 
     def derive(self, build: Build) -> dict[str, Any]:
@@ -36,7 +41,7 @@ class TimeToKill(GameSystem):
         return ledger.apply_entry(build, entry, settings)
 
     def replay(
-        self, creation_build: Build, entries: list[dict], settings: dict[str, Any] | None = None
+        self, creation_build: Build, entries: list[dict[str, Any]], settings: dict[str, Any] | None = None
     ) -> Build:
         return ledger.replay(creation_build, entries, settings)
 

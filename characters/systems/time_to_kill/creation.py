@@ -173,7 +173,7 @@ def budget_of(build: Build) -> int:
 
 
 # -- text fields -------------------------------------------------------------------------------
-def _text_problems(container: dict, where_prefix: str = "") -> list[RuleViolation]:
+def _text_problems(container: dict[str, Any], where_prefix: str = "") -> list[RuleViolation]:
     problems = []
     for key in TEXT_FIELDS:
         value = container.get(key, "")

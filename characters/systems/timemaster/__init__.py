@@ -13,7 +13,7 @@ import importlib
 import random
 from typing import Any
 
-from ..base import Build, GameSystem, RuleViolation, SettingSpec, SheetData
+from ..base import Build, GameSystem, Review, RuleViolation, SettingSpec, SheetData
 from . import creation, derived
 from . import sheet as sheet_module
 from .settings import CREATION_SETTINGS
@@ -61,15 +61,13 @@ class Timemaster(GameSystem):
     ) -> list[RuleViolation]:
         return creation.validate(build, settings, stage)
 
-    def review(
-        self, build: Build, settings: dict[str, Any] | None = None, stage: str = "auto"
-    ) -> creation.Review:
+    def review(self, build: Build, settings: dict[str, Any] | None = None, stage: str = "auto") -> Review:
         """Errors, warnings, and the confirmations still waiting for the CM."""
         return creation.review_build(build, settings, stage)
 
     def validate_step(
         self, step: str, choices: dict[str, Any], settings: dict[str, Any] | None = None
-    ) -> creation.Review:
+    ) -> Review:
         return creation.validate_step(step, choices, settings)
 
     def derive(self, build: Build) -> dict[str, Any]:
@@ -79,6 +77,12 @@ class Timemaster(GameSystem):
         from .advancement import apply_entry  # imported here: written by the advancement engine
 
         return apply_entry(build, entry)
+
+    def replay(self, creation_build: Build, entries: list[dict[str, Any]]) -> Build:
+        """Only some entries may be reversed (``advancement.REVERSIBLE_KINDS``)."""
+        from .advancement import replay
+
+        return replay(creation_build, entries)
 
     def sheet(self, build: Build) -> SheetData:
         return sheet_module.sheet(build)

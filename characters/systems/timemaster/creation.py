@@ -24,10 +24,9 @@ from __future__ import annotations
 
 import copy
 import random
-from dataclasses import dataclass, field
 from typing import Any
 
-from ..base import Build, RuleError, RuleViolation
+from ..base import Build, Review, RuleError, RuleViolation
 from . import settings as campaign_settings
 from .abilities import (
     assign_in_order,
@@ -91,36 +90,6 @@ RULE_SKILL_PACE = "timemaster-characters.md §10 rules 25-27"
 
 #: Checks the CM may overrule: their violations name these rules.
 OVERRIDABLE_RULES: tuple[str, ...] = ("timemaster-characters.md §10 rule 10", RULE_FIT)
-
-
-@dataclass
-class Review:
-    """What a check found. ``errors`` block; ``warnings`` are advice; ``pending`` wait for the CM's
-    confirmation (listed in ``cm_approvals`` once given); ``approved`` were overruled by the CM."""
-
-    errors: list[RuleViolation] = field(default_factory=list)
-    warnings: list[RuleViolation] = field(default_factory=list)
-    pending: list[RuleViolation] = field(default_factory=list)
-    approved: list[RuleViolation] = field(default_factory=list)
-
-    @property
-    def ok(self) -> bool:
-        return not self.errors
-
-    def extend(self, other: Review) -> None:
-        self.errors += other.errors
-        self.warnings += other.warnings
-        self.pending += other.pending
-        self.approved += other.approved
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "ok": self.ok,
-            "errors": [v.as_dict() for v in self.errors],
-            "warnings": [v.as_dict() for v in self.warnings],
-            "pending": [v.as_dict() for v in self.pending],
-            "approved": [v.as_dict() for v in self.approved],
-        }
 
 
 def _is_int(value: Any) -> bool:

@@ -178,7 +178,7 @@ def check_specialties(skills: dict[str, Any], background: dict[str, Any]) -> lis
     """Every Historical Specialty names its period (at most 100 years, except the automatic one)
     and at most two cultures; no specialty is held twice (§10 rule 30, §4.6)."""
     problems: list[RuleViolation] = []
-    seen: dict[tuple, str] = {}
+    seen: dict[tuple[Any, ...], str] = {}
     for key, entry in skills.items():
         if not isinstance(key, str) or chart_key(key) != HISTORICAL_SPECIALTY or not isinstance(entry, dict):
             continue
