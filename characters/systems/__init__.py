@@ -6,6 +6,7 @@ Importing this package never imports Django (tests/systems/test_purity.py checks
 from __future__ import annotations
 
 import importlib
+from typing import TYPE_CHECKING
 
 from .base import Engine, GameSystem, Review, RuleError, RuleViolation, SettingSpec, SheetData
 
@@ -23,6 +24,14 @@ SYSTEM_CHOICES = (
     ("tempo", "Tempo"),
     ("d6", "D6 System"),
 )
+
+if TYPE_CHECKING:  # mypy checks that every engine keeps the contract
+    from .d6 import D6System
+    from .tempo import Tempo
+    from .time_to_kill import TimeToKill
+    from .timemaster import Timemaster
+
+    _ENGINES: tuple[type[Engine], ...] = (Timemaster, TimeToKill, Tempo, D6System)
 
 
 class UnknownSystem(KeyError):
