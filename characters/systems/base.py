@@ -10,7 +10,7 @@ import copy
 import random
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, NoReturn, Protocol, runtime_checkable
+from typing import Any, ClassVar, NoReturn, Protocol, TypeGuard, runtime_checkable
 
 Build = dict[str, Any]
 Entry = dict[str, Any]
@@ -37,6 +37,11 @@ class RuleError(ValueError):
             violations = [violations]
         self.violations = list(violations)
         super().__init__("; ".join(f"{v.field}: {v.message}" for v in self.violations))
+
+
+def is_int(value: Any) -> TypeGuard[int]:
+    """A whole number (booleans are not numbers here)."""
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def is_one_of(value: Any, choices: Any) -> bool:

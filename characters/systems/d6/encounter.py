@@ -15,7 +15,7 @@ from __future__ import annotations
 import copy
 import random
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, cast
 
 from ..base import RuleError, RuleViolation, is_one_of, refuse, replay_events
 from .creation import attributes as build_attributes
@@ -116,7 +116,7 @@ def _participant(state: dict[str, Any], event: dict[str, Any], key: str = "parti
     pid = event.get(key)
     if not isinstance(pid, str) or pid not in state["participants"]:
         raise refuse(key, f"{pid!r} is not taking part in this encounter.")
-    return state["participants"][pid]
+    return cast("dict[str, Any]", state["participants"][pid])
 
 
 def remaining_actions(p: dict[str, Any]) -> int:
@@ -124,7 +124,7 @@ def remaining_actions(p: dict[str, Any]) -> int:
     rnd = p["round"]
     if rnd["declared"] is None:
         return 0
-    return max(0, rnd["declared"] - rnd["used"] - rnd["lost"])
+    return max(0, cast(int, rnd["declared"] - rnd["used"] - rnd["lost"]))
 
 
 def _fresh_round() -> dict[str, Any]:
@@ -145,8 +145,13 @@ def _top(state: dict[str, Any]) -> dict[str, Any] | None:
     return state["active"][-1] if state["active"] else None
 
 
+def _how(state: dict[str, Any]) -> str:
+    """How the participant acting now came to act (their turn, a move-up, ...); someone is acting."""
+    return cast(str, cast("dict[str, Any]", _top(state))["how"])
+
+
 def _name(state: dict[str, Any], pid: str) -> str:
-    return state["participants"][pid]["name"]
+    return cast(str, state["participants"][pid]["name"])
 
 
 def _log(state: dict[str, Any], record: dict[str, Any], public: str | None = None) -> None:
@@ -839,11 +844,11 @@ def _item_use(p: dict[str, Any], event: dict[str, Any]) -> str | None:
             f"{item['name']} can be used {limit} time{'s' if limit != 1 else ''} a round{kind}.",
             RULE_ACTIONS,
         )
-    return item["name"]
+    return cast(str, item["name"])
 
 
 def _check_action(state: dict[str, Any], p: dict[str, Any], event: dict[str, Any]) -> str:
-    action = event.get("action")
+    action: Any = event.get("action")  # one of ACTIONS once checked below
     if action == "waiting":
         raise refuse("action", "Waiting is its own event: use wait.", RULE_WAIT)
     if not is_one_of(action, ACTIONS):
@@ -860,10 +865,10 @@ def _check_action(state: dict[str, Any], p: dict[str, Any], event: dict[str, Any
                 "ability", f"{p['name']} does not have the special ability {ability!r}.", RULE_ACTIONS
             )
     if action == "catch":
-        thrower = event.get("from")
+        thrower: Any = event.get("from")
         if not is_one_of(thrower, state["participants"]) or thrower == p["id"]:
             raise refuse("from", "Say who threw or dropped what is caught.", f"{RULES} §B11 Catch, §D8")
-        how = _top(state)["how"]
+        how = _how(state)
         order = state["order"]
         if how == "turn" and order.index(thrower) > order.index(p["id"]):
             raise refuse(
@@ -871,7 +876,7 @@ def _check_action(state: dict[str, Any], p: dict[str, Any], event: dict[str, Any
                 f"{p['name']} comes before {_name(state, thrower)} in the order: catching needs a move-up.",
                 f"{RULES} §B7, §D8",
             )
-    return action
+    return cast(str, action)
 
 
 def _act(state: dict[str, Any], event: dict[str, Any], rng: random.Random | None) -> None:
@@ -887,7 +892,7 @@ def _act(state: dict[str, Any], event: dict[str, Any], rng: random.Random | None
         "participant": p["id"],
         "action": action,
         "action_name": ACTIONS[action]["name"],
-        "how": _top(state)["how"],
+        "how": _how(state),
         "note": note,
     }
     summary = f"{p['name']}: {ACTIONS[action]['name']}"
@@ -955,7 +960,7 @@ def _done(state: dict[str, Any], event: dict[str, Any], rng: random.Random | Non
     p = _acting(state, event)
     if _own_window_open(state, p["id"]):
         raise refuse("participant", f"The GM announces the result of {p['name']}'s roll first.", RULE_WAIT)
-    how = _top(state)["how"]
+    how = _how(state)
     _log(
         state,
         {
@@ -1086,7 +1091,7 @@ def _roll(state: dict[str, Any], event: dict[str, Any], rng: random.Random | Non
     place (never penalised), or a roll during a free action (penalised) (§B8, §B10, §D10)."""
     _in_turns(state)
     p = _participant(state, event)
-    kind = event.get("roll_kind")
+    kind: Any = event.get("roll_kind")
     if not is_one_of(kind, NON_ACTION_ROLLS):
         raise refuse(
             "roll_kind",
@@ -1365,7 +1370,7 @@ def whose_turn(state: dict[str, Any]) -> str | None:
     """The participant whose place in the order it is (not an interrupter)."""
     if state["phase"] != "turns" or state["turn"] is None:
         return None
-    return state["order"][state["turn"]]
+    return cast(str, state["order"][state["turn"]])
 
 
 def acting_now(state: dict[str, Any]) -> str | None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, cast
 
 from ..base import refuse, replay_events
 from .modules import get_module
@@ -97,7 +97,7 @@ def diminishing(values: Iterable[int]) -> int:
 def effective_superiority(state: dict[str, Any], side: str) -> int:
     """A side's superiority after the opponent's offsets, never below 0 (§B11, §E20)."""
     data = state["sides"][side]
-    return max(0, diminishing(data["superiority"]) - data["offset"])
+    return max(0, diminishing(data["superiority"]) - cast(int, data["offset"]))
 
 
 def net_superiority(state: dict[str, Any]) -> dict[str, int]:
@@ -109,7 +109,7 @@ def net_superiority(state: dict[str, Any]) -> dict[str, int]:
 
 def opponent(state: dict[str, Any], side: str) -> str:
     first, second = state["order"]
-    return second if side == first else first
+    return cast(str, second if side == first else first)
 
 
 # -- building a state --------------------------------------------------------------------------
@@ -127,7 +127,7 @@ def _superiority(value: Any, where: str) -> list[int]:
 def _max_level(value: Any, where: str) -> str:
     if value not in TEMPO_LEVELS[1:]:
         raise refuse(where, "A cap is edge, advantage or decisive.", RULE_TEMPO)
-    return value
+    return cast(str, value)
 
 
 def _text(value: Any, where: str, what: str) -> str:
@@ -375,7 +375,7 @@ def _pending(state: dict[str, Any]) -> dict[str, Any]:
     _running(state, settle_concession=False)
     if state["concession"] is None:
         raise refuse("concession", "No concession is on the table.", RULE_CONCEDE)
-    return state["concession"]
+    return cast("dict[str, Any]", state["concession"])
 
 
 def _accept(state: dict[str, Any], event: dict[str, Any]) -> None:

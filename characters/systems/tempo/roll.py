@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from .. import dice
 from ..base import Build, RuleError, RuleViolation, refuse
 from . import fate
-from .module_data import TempoModule
+from .module_data import Benefit, TempoModule
 from .modules import get_module
 from .settings import resolved
 from .tables import (
@@ -235,7 +236,7 @@ def _aspect_uses(
         problems.append(RuleViolation("aspects", "Aspects must be a list.", RULE_ASPECTS))
         return []
     uses: list[dict[str, Any]] = []
-    seen: Counter = Counter()
+    seen: Counter[Any] = Counter()
     for i, item in enumerate(raw):
         where = f"aspects.{i}"
         if not isinstance(item, dict):
@@ -542,11 +543,13 @@ def _cancel_notes(bonus_dice: int, penalty_dice: int, plan: DicePlan) -> list[st
     return notes
 
 
-def _faces(values: tuple[int, ...] | list[int]) -> str:
+def _faces(values: Sequence[int]) -> str:
     return ", ".join(str(v) for v in values) or "none"
 
 
-def _dice_note(faces, plan: DicePlan, kept, dropped, mode: str) -> str:
+def _dice_note(
+    faces: Sequence[int], plan: DicePlan, kept: Sequence[int], dropped: Sequence[int], mode: str
+) -> str:
     rolled = f"Rolled {len(faces)} {'die' if len(faces) == 1 else 'dice'}: {_faces(faces)}"
     if plan.help_kept:
         rolled += f", plus help {_faces(plan.help_kept)}"
@@ -629,20 +632,22 @@ def roll_for_agent(
     return result, fate.entries_for_roll(result)
 
 
-def _held_benefits(build: Build) -> list:
+def _held_benefits(build: Build) -> list[Benefit]:
     module = get_module(build.get("module"))
     held = []
     for role_key, chosen in (build.get("benefits") or {}).items():
         role = module.role(role_key)
         for item in chosen or []:
             key = item.get("key") if isinstance(item, dict) else item
-            benefit = role.benefit(key) if role else None
+            benefit = role.benefit(cast(str, key)) if role else None
             if benefit is not None:
                 held.append(benefit)
     return held
 
 
-def _own_aspects_checked(build: Build, role: str, uses: list, held: list) -> list:
+def _own_aspects_checked(
+    build: Build, role: str, uses: list[dict[str, Any]], held: list[Benefit]
+) -> list[dict[str, Any]]:
     """Own aspects may be named by slot key or by text; both become the aspect text."""
     aspects = build.get("aspects") or {}
     texts = {

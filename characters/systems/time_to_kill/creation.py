@@ -8,7 +8,7 @@ lists the problems of a stored build. Shapes are in README.md.
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import Any, cast
 
 from ..base import Build, RuleError, RuleViolation
 from .tables import (
@@ -169,7 +169,7 @@ def ability_rule_problems(
 
 
 def budget_of(build: Build) -> int:
-    return BASE_POINTS + build["creation"]["ranking_bonus"]
+    return BASE_POINTS + cast(int, build["creation"]["ranking_bonus"])
 
 
 # -- text fields -------------------------------------------------------------------------------
@@ -267,7 +267,7 @@ def validate(build: Any) -> list[RuleViolation]:
     problems += record_issues
     if creation_ok and not record_issues:
         for key in ("ranking_points", "missions_completed"):
-            if build["record"][key] < creation["record"][key]:
+            if build["record"][key] < cast("dict[str, Any]", creation)["record"][key]:
                 problems.append(
                     RuleViolation(
                         f"record.{key}", "The record cannot be lower than it was when the ninja was made."

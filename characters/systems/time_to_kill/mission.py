@@ -13,7 +13,7 @@ from __future__ import annotations
 import copy
 import random
 from collections.abc import Callable, Iterable
-from typing import Any, NoReturn
+from typing import Any, NoReturn, cast
 
 from ..base import RuleError, RuleViolation, refuse, replay_events
 from ..dice import d6, fudge
@@ -75,7 +75,7 @@ def roll_succeeds(fate: str, ability: str, roll: int) -> bool:
     cell = ACTION_TABLE[(fate, ability)]
     if cell["automatic"] is not None:
         return cell["automatic"] == "success"
-    return roll > cell["fail_on"]
+    return roll > cast(int, cell["fail_on"])
 
 
 def whose_move(state: dict[str, Any]) -> str | None:
@@ -89,7 +89,7 @@ def whose_move(state: dict[str, Any]) -> str | None:
 def stones_accounted(state: dict[str, Any]) -> int:
     """In the bag + held + out of the game: always the ordinary stones the mission started with."""
     stones = state["stones"]
-    return state["bag"]["ordinary"] + stones["bank"] + stones["wait"] + sum(stones["out"].values())
+    return cast(int, state["bag"]["ordinary"] + stones["bank"] + stones["wait"] + sum(stones["out"].values()))
 
 
 # -- dice and draws: made by the engine, recorded in the event ---------------------------------
@@ -164,7 +164,7 @@ def _draw(state: dict[str, Any], dice: _Dice, when: str) -> str:
     else:
         bag["ordinary"] -= 1
     state["draws"].append({"turn": state["turn"], "when": when, "stone": stone})
-    return stone
+    return cast(str, stone)
 
 
 # -- state helpers -----------------------------------------------------------------------------
@@ -303,7 +303,7 @@ def _ninja_from(ninjas: Any) -> dict[str, Any]:
         raise refuse("ninjas.0.id", "Each ninja needs an id (text).")
     if entry["id"] == GM:
         raise refuse("ninjas.0.id", f"{GM!r} is reserved for the GM.")
-    build = entry.get("build")
+    build: Any = entry.get("build")  # a ninja's build once creation.validate finds no problem
     problems = creation.validate(build)
     if problems:
         raise RuleError([RuleViolation(f"ninjas.0.build.{p.field}", p.message, p.rule) for p in problems])

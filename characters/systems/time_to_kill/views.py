@@ -176,7 +176,7 @@ def gm_view(state: dict[str, Any]) -> dict[str, Any]:
 
 # -- the Fate Record Sheet (§C2) ---------------------------------------------------------------
 def _box(key: str, entry: dict[str, Any] | None) -> dict[str, Any]:
-    box = {"fate": key, "label": FATES[key]["label"], "covers": FATES[key]["covers"]}
+    box: dict[str, Any] = {"fate": key, "label": FATES[key]["label"], "covers": FATES[key]["covers"]}
     if entry is None:
         box.update(rolled="", value="", revealed=False, revealed_by="", shifts=0, downshifts=0)
     else:

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Callable
-from typing import Any
+from types import ModuleType
+from typing import Any, cast
 
 from ..base import RuleError, RuleViolation, is_one_of, refuse, replay_ledger
 from ..base import reversed_ids as base_reversed_ids
@@ -72,18 +73,18 @@ REVERSIBLE_KINDS: tuple[str, ...] = tuple(kind for kind in ENTRY_KINDS if kind !
 
 
 # -- catalogues (tables.py belongs to the creation engine; imported lazily) ---------------------
-def _tables():
+def _tables() -> ModuleType:
     from . import tables
 
     return tables
 
 
 def _skill_catalogue() -> dict[str, dict[str, Any]]:
-    return _tables().SKILLS
+    return cast("dict[str, dict[str, Any]]", _tables().SKILLS)
 
 
 def _talent_catalogue() -> dict[str, dict[str, Any]]:
-    return _tables().TALENTS
+    return cast("dict[str, dict[str, Any]]", _tables().TALENTS)
 
 
 def _ability_codes() -> tuple[str, ...]:
@@ -98,7 +99,7 @@ def base_skill_key(key: Any) -> str:
     chart = getattr(_tables(), "SKILL_ALIASES", {}).get(key, key)
     if chart not in _skill_catalogue():
         raise refuse("skill", f"{key!r} is not a skill on the Skills Chart.", RULE_SHOP)
-    return chart
+    return cast(str, chart)
 
 
 def skill_name(key: str) -> str:
@@ -391,7 +392,7 @@ def _free_choice_taken(build: dict[str, Any], entry: dict[str, Any]) -> None:
 def _acquire_skill(build: dict[str, Any], entry: dict[str, Any], source: str) -> None:
     """A new skill at Specialist (§6.4 note 3), with its prerequisite (§10 item 28)."""
     catalogue = _skill_catalogue()
-    key = getattr(_tables(), "SKILL_ALIASES", {}).get(entry.get("skill"), entry.get("skill"))
+    key: Any = getattr(_tables(), "SKILL_ALIASES", {}).get(entry.get("skill"), entry.get("skill"))
     chart = key
     if key not in catalogue:
         raise refuse("skill", f"{key!r} is not a skill on the Skills Chart.", RULE_SHOP)
@@ -438,7 +439,7 @@ def _raise_skill(build: dict[str, Any], entry: dict[str, Any], purchase: str) ->
     """One level up: not a skill acquired after this same adventure, at most one level per skill
     per adventure, never above Master, never for skills without levels (§6.4 notes 3-4)."""
     state = build["state"]
-    key = entry.get("skill")
+    key: Any = entry.get("skill")  # a held skill's key once base_skill_key accepts it
     base_skill_key(key)
     held = build["skills"].get(key)
     if held is None:
@@ -484,7 +485,7 @@ def _raise_ability(build: dict[str, Any], entry: dict[str, Any]) -> None:
 def _sp_spent(build: dict[str, Any], entry: dict[str, Any]) -> None:
     """Spend banked points in the shop window after an adventure (§6.4, §10 items 19, 23)."""
     state = build["state"]
-    purchase = entry.get("purchase")
+    purchase: Any = entry.get("purchase")
     if not is_one_of(purchase, SP_COSTS):
         raise refuse(
             "purchase", f"Unknown purchase {purchase!r}; choose one of: {', '.join(SP_COSTS)}.", RULE_SHOP
@@ -525,7 +526,7 @@ def _regulation_violation(build: dict[str, Any], entry: dict[str, Any]) -> None:
             f"This violation was recorded as offence {entry['offence']}, but it is now offence {offence}.",
             RULE_DEMOTION,
         )
-    punishment = entry.get("punishment")
+    punishment: Any = entry.get("punishment")  # checked by regs.check_punishment
     regs.check_punishment(offence, punishment, bool(entry.get("judiciary_override")), entry.get("reason"))
     regs.apply_punishment(build, punishment)
     state["offences"] = offence
@@ -607,7 +608,7 @@ def apply_entry(build: dict[str, Any], entry: dict[str, Any]) -> dict[str, Any]:
 
 def _apply(
     build: dict[str, Any], entry: dict[str, Any], working_copy: Callable[[dict[str, Any]], dict[str, Any]]
-) -> dict:
+) -> dict[str, Any]:
     if not isinstance(build, dict):
         raise refuse("build", "A build must be an object.")
     if not isinstance(entry, dict):

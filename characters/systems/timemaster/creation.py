@@ -27,6 +27,7 @@ import random
 from typing import Any
 
 from ..base import Build, Review, RuleError, RuleViolation
+from ..base import is_int as _is_int
 from . import settings as campaign_settings
 from .abilities import (
     assign_in_order,
@@ -92,10 +93,6 @@ RULE_SKILL_PACE = "timemaster-characters.md §10 rules 25-27"
 OVERRIDABLE_RULES: tuple[str, ...] = ("timemaster-characters.md §10 rule 10", RULE_FIT)
 
 
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _approvals(source: dict[str, Any]) -> set[str]:
     approvals = source.get("cm_approvals") or []
     return {a for a in approvals if isinstance(a, str)} if isinstance(approvals, list) else set()
@@ -103,7 +100,8 @@ def _approvals(source: dict[str, Any]) -> set[str]:
 
 def _settle(review: Review, approvals: set[str]) -> Review:
     """Move the CM-approved confirmations and overridable errors out of the way."""
-    kept_errors, kept_pending = [], []
+    kept_errors: list[RuleViolation] = []
+    kept_pending: list[RuleViolation] = []
     for violation in review.errors:
         if violation.rule in OVERRIDABLE_RULES and violation.field in approvals:
             review.approved.append(violation)
@@ -133,7 +131,7 @@ def _step_abilities(choices: dict[str, Any], settings: dict[str, Any]) -> Review
             )
         )
         return review
-    record = choices.get("ability_roll")
+    record: Any = choices.get("ability_roll")  # a roll record once check_roll_record finds no error
     review.errors += check_roll_record(record, settings["hopeless_reroll_rounds"])
     if review.errors:
         return review
@@ -249,7 +247,9 @@ def _step_skills(choices: dict[str, Any], settings: dict[str, Any]) -> Review:
             RuleViolation("historical_specialty", "Historical Specialty details must be an object.")
         )
     else:
-        background = choices.get("background") if isinstance(choices.get("background"), dict) else {}
+        background: dict[str, Any] = (
+            choices["background"] if isinstance(choices.get("background"), dict) else {}
+        )
         period = starting_specialty_period(background) or {"start_year": 1, "end_year": 1}
         entry = {"level": "specialist", "period": period, "cultures": specialty.get("cultures", [])}
         review.errors += [
@@ -477,7 +477,7 @@ def _check_skills(build: Build, stage: str) -> Review:
     review.errors += check_skill_entries(skills)
     if not isinstance(skills, dict):
         return review
-    background = build.get("background") if isinstance(build.get("background"), dict) else {}
+    background: dict[str, Any] = build["background"] if isinstance(build.get("background"), dict) else {}
     review.errors += check_specialties(skills, background)
     for key in AUTOMATIC_SKILLS:
         if key not in skills:

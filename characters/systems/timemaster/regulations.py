@@ -6,7 +6,7 @@ ambiguities 6-8, and rulings 1, 3 and 9 of rules/README.md. Pure functions on pl
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from ..base import RuleError, RuleViolation, is_one_of, refuse
 from .advancement_tables import (
@@ -99,7 +99,7 @@ def regulation_name(number: Any) -> str:
         raise refuse(
             "regulation", f"There is no Regulation {number!r}; they run from 1 to 8.", RULE_REGULATIONS
         )
-    return REGULATIONS[number]
+    return REGULATIONS[cast(int, number)]  # 1.0 finds Regulation 1 too
 
 
 def ladder_step(offence: int) -> tuple[str, ...]:

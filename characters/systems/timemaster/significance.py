@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import copy
 import random
-from typing import Any
+from typing import Any, cast
 
 from .. import dice
 from ..base import RuleError, RuleViolation, refuse
@@ -45,7 +45,7 @@ def new_mission_state(
     mission: Any, significance: int | None = None, mission_year: int | None = None
 ) -> dict[str, Any]:
     """An open mission with an empty tally."""
-    state = {
+    state: dict[str, Any] = {
         "mission": str(mission),
         "significance": None,
         "mission_year": None,
@@ -82,7 +82,7 @@ def equipment_rating(item: Any, mission_year: int | None, rating: Any = None) ->
                 "mission_year", f"{spec['name']}'s rating depends on the mission's year; set it first.", RULE
             )
         return spec["significance"] if mission_year < BODY_SUIT_CUTOFF_YEAR else 0
-    return spec["significance"]
+    return cast(int, spec["significance"])
 
 
 def _checked_tally_entry(state: dict[str, Any], entry: Any) -> dict[str, Any]:
@@ -120,7 +120,7 @@ def _checked_tally_entry(state: dict[str, Any], entry: Any) -> dict[str, Any]:
     description = entry.get("description", "")
     if not isinstance(description, str):
         raise refuse("description", "The description must be text.")
-    return entry
+    return cast("dict[str, Any]", entry)
 
 
 def reversed_tally_ids(tally: list[dict[str, Any]]) -> set[str]:
@@ -235,7 +235,7 @@ def _status(value: Any) -> str:
         if value == "banished":
             raise refuse("status", "A banished agent cannot take part in missions.")
         raise refuse("status", f"Unknown agent status {value!r}; one of: {', '.join(AGENT_STATUSES)}.")
-    return value
+    return cast(str, value)
 
 
 def apply_event(state: dict[str, Any], event: dict[str, Any]) -> dict[str, Any]:
@@ -341,7 +341,7 @@ def resolve_mission(
     if problems:
         raise RuleError(problems)
     total = mistakes_total(state)
-    check = None
+    check: dict[str, Any] | None = None
     if success:
         if roll is None:
             raise refuse("roll", "A successful mission needs its significance roll.", RULE)
@@ -353,7 +353,7 @@ def resolve_mission(
     verdict = (
         "mission_failed"
         if not success
-        else ("history_changed" if check["history_changed"] else "history_intact")
+        else ("history_changed" if cast("dict[str, Any]", check)["history_changed"] else "history_intact")
     )
     pool = max(0, state["significance"] - total) if verdict == "history_intact" else 0
     share, remainder = split_pool(pool, len(state["agents"]))

@@ -13,7 +13,7 @@ recruitment year (birth year + age at recruitment).
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, cast
 
 from ..base import RuleError, RuleViolation, refuse
 from .advancement_tables import CORPS_PRESENT_YEAR, HOME_PARALLEL, PARALLEL_CLASSES
@@ -71,7 +71,7 @@ def native_lifetime(build: dict[str, Any]) -> tuple[int, int]:
         )
     if problems:
         raise RuleError(problems)
-    return birth, from_astronomical(to_astronomical(birth) + age)
+    return cast(int, birth), from_astronomical(to_astronomical(cast(int, birth)) + cast(int, age))
 
 
 def _overlaps(a: tuple[int, int], b: tuple[int, int]) -> bool:
