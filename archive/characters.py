@@ -182,7 +182,7 @@ def check_rules(data: dict, path: str, campaign) -> list[Problem]:
         if ledger or data["revision"] != 0:
             problems.append(Problem(join(path, "status"), "A draft has no ledger and revision 0."))
         return problems
-    kinds = tuple(getattr(system, "entry_kinds", ()) or ())
+    kinds = tuple(system.entry_kinds)
     for index, entry in enumerate(ledger):
         if kinds and entry["kind"] not in (*kinds, AdvancementEntry.REVERSAL):
             problems.append(
@@ -193,7 +193,7 @@ def check_rules(data: dict, path: str, campaign) -> list[Problem]:
             )
     settings = campaign.settings or None
     try:
-        violations = character_services.engine_validate(system, data["creation_build"], settings)
+        violations = system.validate(data["creation_build"], settings=settings)
     except UNREADABLE as error:  # the engines read trusted builds; a file can hold anything
         return [Problem(join(path, "creation_build"), f"the rules engine cannot read this build ({error}).")]
     for violation in violations:

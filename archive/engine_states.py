@@ -14,6 +14,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+from archive import timestamps
 from archive.problems import Checker, Problem, join
 
 #: What an engine raises on data of the wrong shape (it refuses bad values with RuleError).
@@ -116,3 +117,22 @@ def validate_records(
         if len(check.problems) == before:
             check.problems.extend(rules(record, path))
     return check.problems
+
+
+def check_events(
+    check: Checker, events: Any, path: str, limit: int, each: Callable[[str, dict], None] | None = None
+) -> None:
+    """The rows of a play record's event log (``path``.events, at most ``limit``): each an object with
+    an object payload, who recorded it and when; ``each(where, event)`` checks what a system adds."""
+    if not check.array(events, join(path, "events"), limit):
+        return
+    for index, event in enumerate(events):
+        where = join(join(path, "events"), index)
+        if not check.obj(event, where, ("payload",)):
+            continue
+        check.kind_of(event, "payload", where, (dict,), "an object")
+        if event.get("recorded_by") is not None:
+            check.text(event, "recorded_by", where, 150)
+        timestamps.check(check, event, "created_at", where)
+        if each is not None:
+            each(where, event)

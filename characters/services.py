@@ -9,16 +9,16 @@ keyed by the field the engine names, so forms and the API can show each message 
 from __future__ import annotations
 
 import copy
-import inspect
 import json
 import random
-from typing import Any
+from typing import Any, NoReturn
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from characters.models import AdvancementEntry, Character
-from characters.systems import RuleError, RuleViolation, UnknownSystem, get_system
+from characters.systems import Engine, RuleError, RuleViolation, UnknownSystem, get_system
+from characters.systems.base import fold_ledger
 
 #: Choices only the server sets: a rolled record comes from our dice, typed-in numbers from the
 #: wizard's own checked form, settings from the campaign, a ninja player's ranking record from
@@ -41,28 +41,14 @@ def violations_error(violations: list[RuleViolation], prefix: str = "") -> Valid
     return ValidationError(errors or {NON_FIELD: ["The rules refused this."]})
 
 
-def system_of(character_or_key) -> Any:
+def system_of(character_or_key) -> Engine:
+    """The engine of a character (or of a system key); every call to an engine goes through the
+    ``Engine`` contract it returns."""
     key = character_or_key if isinstance(character_or_key, str) else character_or_key.system
     try:
         return get_system(key)
     except UnknownSystem:
         raise ValidationError({"system": [f"There is no game system called {key!r}."]}) from None
-
-
-def _takes_settings(method) -> bool:
-    return "settings" in inspect.signature(method).parameters
-
-
-def engine_new_build(system, choices: dict, settings: dict | None, rng: random.Random) -> dict:
-    if _takes_settings(system.new_build):
-        return system.new_build(choices, rng, settings=settings)
-    return system.new_build(choices, rng)
-
-
-def engine_validate(system, build: dict, settings: dict | None) -> list[RuleViolation]:
-    if _takes_settings(system.validate):
-        return system.validate(build, settings=settings)
-    return system.validate(build)
 
 
 def _draft_name(choices: dict, fallback: str = DEFAULT_NAME) -> str:
@@ -146,12 +132,9 @@ def set_server_choices(character: Character, **values: Any) -> Character:
     return locked
 
 
-def pending_confirmations(system, build: dict, settings: dict | None) -> list[RuleViolation]:
-    """What still waits for the game master's confirmation (systems with a review step only)."""
-    review = getattr(system, "review", None)
-    if review is None:
-        return []
-    return list(review(build, settings=settings).pending)
+def pending_confirmations(system: Engine, build: dict, settings: dict | None) -> list[RuleViolation]:
+    """What still waits for the game master's confirmation (none in systems without a review step)."""
+    return list(system.review(build, settings=settings).pending)
 
 
 def preview_build(character: Character, rng: random.Random | None = None) -> dict:
@@ -159,12 +142,12 @@ def preview_build(character: Character, rng: random.Random | None = None) -> dic
     system = system_of(character)
     settings = character.campaign.settings or None
     try:
-        build = engine_new_build(
-            system, copy.deepcopy(character.choices), settings, rng or random.SystemRandom()
+        build = system.new_build(
+            copy.deepcopy(character.choices), rng or random.SystemRandom(), settings=settings
         )
     except RuleError as error:
         raise violations_error(error.violations) from None
-    problems = engine_validate(system, build, settings)
+    problems = system.validate(build, settings=settings)
     if problems:
         raise violations_error(problems)
     return build
@@ -193,7 +176,7 @@ def finalize(character: Character, is_gm: bool = False, rng: random.Random | Non
             approvals = list(build.get("cm_approvals") or [])
             approvals += [v.field for v in pending if v.field not in approvals]
             build["cm_approvals"] = approvals
-            problems = engine_validate(system, build, settings)
+            problems = system.validate(build, settings=settings)
             if problems:
                 raise violations_error(problems)
         locked.creation_build = build
@@ -208,24 +191,17 @@ def finalize(character: Character, is_gm: bool = False, rng: random.Random | Non
 # -- the ledger -------------------------------------------------------------------------------------
 
 
-def _fold(system, creation_build: dict, entries: list[dict]) -> dict:
-    """creation build + every entry in order, skipping reversals and the entries they undo."""
+def _no_longer_fits(entry_id: str, entry: dict, error: RuleError) -> NoReturn:
+    reasons = " ".join(v.message for v in error.violations)
+    message = f"Entry {entry_id} ({entry.get('kind')}) no longer fits: {reasons}"
+    raise RuleError(RuleViolation(f"ledger.{entry_id}", message)) from error
+
+
+def _fold(system: Engine, creation_build: dict, entries: list[dict]) -> dict:
+    """creation build + every entry in order, skipping reversals and the entries they undo (the
+    database already refused malformed reversals, so they are not checked again here)."""
     undone = {str(e.get("reverses")) for e in entries if e.get("kind") == AdvancementEntry.REVERSAL}
-    build = copy.deepcopy(creation_build)
-    for entry in entries:
-        if entry.get("kind") == AdvancementEntry.REVERSAL or str(entry.get("id")) in undone:
-            continue
-        try:
-            build = system.apply(build, entry)
-        except RuleError as error:
-            reasons = " ".join(v.message for v in error.violations)
-            raise RuleError(
-                RuleViolation(
-                    f"ledger.{entry.get('id')}",
-                    f"Entry {entry.get('id')} ({entry.get('kind')}) no longer fits: {reasons}",
-                )
-            ) from error
-    return build
+    return fold_ledger(creation_build, entries, system.apply, undone, _no_longer_fits)
 
 
 def replay(character: Character) -> dict:
@@ -245,21 +221,22 @@ def _refresh(character: Character, locked: Character) -> None:
     character.build, character.revision, character.status = locked.build, locked.revision, locked.status
 
 
-def status_from_build(system, build: dict, current: str) -> str:
+def status_from_build(system: Engine, build: dict, current: str) -> str:
     """The character's status once the ledger has given ``build``: dead when the engine says the
     build is dead (e.g. a ninja after a failed mission), back to active when a revert brings a dead
-    character back to life; otherwise unchanged. Systems without ``is_dead`` never change it."""
-    is_dead = getattr(system, "is_dead", None)
-    if is_dead is None:
+    character back to life; otherwise unchanged. Systems whose builds record no death (``is_dead``
+    answers None) never change it."""
+    dead = system.is_dead(build)
+    if dead is None:
         return current
-    if is_dead(build):
+    if dead:
         return Character.Status.DEAD
     if current == Character.Status.DEAD:
         return Character.Status.ACTIVE
     return current
 
 
-def _store_build(locked: Character, system, build: dict) -> None:
+def _store_build(locked: Character, system: Engine, build: dict) -> None:
     """Save the ledger's new build with its revision and the status it implies (one transaction)."""
     locked.build = build
     locked.status = status_from_build(system, build, locked.status)
@@ -275,7 +252,7 @@ def append_entry(character: Character, entry: dict, by, mission=None, reason: st
     system = system_of(character)
     if kind == AdvancementEntry.REVERSAL:
         raise ValidationError({"kind": ["Use revert to reverse an entry."]})
-    kinds = tuple(getattr(system, "entry_kinds", ()) or ())
+    kinds = tuple(system.entry_kinds)
     if kinds and kind not in kinds:
         raise ValidationError({"kind": [f"{system.label} has no ledger entry of kind {kind!r}."]})
     if mission is not None and mission.campaign_id != character.campaign_id:

@@ -9,27 +9,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from systems.d6.engine import sheet as d6_sheet
+from systems.d6.engine.derived import map_strip
+from systems.d6.engine.tables import DEFAULT_ACTION_ALLOTMENT, REQUIRED_SKILLS
+from systems.tempo.engine import sheet as tempo_sheet
+from systems.tempo.engine.modules import FLASHPOINTS, get_module, module_keys
+from systems.timemaster.engine.tables import ABILITY_NAMES, SHEET_ABILITY_ORDER, WOUND_BOXES_ON_SHEET
+
 from characters.systems import SheetData
-from characters.systems.d6 import sheet as d6_sheet
-from characters.systems.d6.derived import map_strip
-from characters.systems.d6.tables import DEFAULT_ACTION_ALLOTMENT, REQUIRED_SKILLS
-from characters.systems.tempo import sheet as tempo_sheet
-from characters.systems.tempo.modules import FLASHPOINTS, get_module, module_keys
-from characters.systems.timemaster.tables import ABILITY_NAMES, SHEET_ABILITY_ORDER, WOUND_BOXES_ON_SHEET
 from systems.time_to_kill.engine import sheet as ttk_sheet
-from systems.time_to_kill.engine.tables import (
-    ABILITIES,
-    ABILITY_KEYS,
-    COMBAT,
-    GAME_TITLE,
-    GROUP_LABEL,
-    NON_COMBAT,
-    RAISE_COST,
-    RATING_NAME,
-    STONE_USES,
-    TURN_STEPS,
-    action_table_rows,
-)
+from systems.time_to_kill.engine.tables import ABILITIES, ABILITY_KEYS, GAME_TITLE, NON_COMBAT
 
 TITLE = "Blank sheet"
 
@@ -62,42 +51,36 @@ def timemaster() -> SheetData:
     return SheetData("timemaster", "sheets/timemaster.html", TITLE, fields)
 
 
+def _ttk_blank_rows(group: str) -> list[dict]:
+    rows = []
+    for key in ABILITY_KEYS:
+        info = ABILITIES[key]
+        if info["group"] != group:
+            continue
+        row = {
+            "key": key,
+            "name": info["name"],
+            "scope": info["scope"],
+            "creation": "",
+            "track": [{"rating": r, "marked": False} for r in ttk_sheet.TRACK],
+        }
+        if group == NON_COMBAT:
+            row.update(disabled_box=True, disabled=False)
+        rows.append(row)
+    return rows
+
+
 def time_to_kill() -> SheetData:
-    groups = []
-    for group in (COMBAT, NON_COMBAT):
-        rows = []
-        for key in ABILITY_KEYS:
-            info = ABILITIES[key]
-            if info["group"] != group:
-                continue
-            row = {
-                "key": key,
-                "name": info["name"],
-                "scope": info["scope"],
-                "creation": "",
-                "track": [{"rating": r, "marked": False} for r in ttk_sheet.TRACK],
-            }
-            if group == NON_COMBAT:
-                row.update(disabled_box=True, disabled=False)
-            rows.append(row)
-        groups.append(
-            {"group": group, "label": GROUP_LABEL[group], "raise_cost": RAISE_COST[group], "abilities": rows}
-        )
     fields = {
         "blank": True,
         "header": {"game": GAME_TITLE, "character": "", "player": "", "campaign": "", "status": ""},
         "creation": {},
-        "ability_groups": groups,
+        "ability_groups": ttk_sheet.ability_groups(_ttk_blank_rows),
         "mission": {"revealed_fates": []},
         "record": {},
         "missions": [],
         "blank_rows": {"missions": _rows(6)},
-        "reference": {
-            "rating_scale": [{"rating": r, "name": RATING_NAME[r]} for r in ttk_sheet.TRACK],
-            "action_table": action_table_rows(),
-            "turn_steps": [dict(step) for step in TURN_STEPS],
-            "stone_uses": [dict(use) for use in STONE_USES],
-        },
+        "reference": ttk_sheet.reference(),
     }
     return SheetData("time_to_kill", ttk_sheet.TEMPLATE, TITLE, fields)
 

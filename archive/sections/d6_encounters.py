@@ -144,16 +144,7 @@ def _structure(check: Checker, encounter, path: str, document: dict) -> None:
         seen: dict = {"keys": set(), "characters": set()}
         for index, place in enumerate(places):
             _participant(check, place, join(join(path, "participants"), index), characters, seen)
-    events = encounter.get("events")
-    if check.array(events, join(path, "events"), MAX_EVENTS):
-        for index, event in enumerate(events):
-            where = join(join(path, "events"), index)
-            if not check.obj(event, where, ("payload",)):
-                continue
-            check.kind_of(event, "payload", where, (dict,), "an object")
-            if event.get("recorded_by") is not None:
-                check.text(event, "recorded_by", where, 150)
-            timestamps.check(check, event, "created_at", where)
+    engine_states.check_events(check, encounter.get("events"), path, MAX_EVENTS)
 
 
 def _places(encounter: dict) -> list[Participant]:

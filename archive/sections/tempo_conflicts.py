@@ -144,26 +144,19 @@ def _structure(check: Checker, conflict, path: str, document: dict) -> None:
                 join(path, name),
                 f"each {LOG_ROLL} must be the position of one of the {rolls} rolls, or null.",
             )
-    events = conflict.get("events")
-    if check.array(events, join(path, "events"), MAX_EVENTS):
-        for index, event in enumerate(events):
-            where = join(join(path, "events"), index)
-            if not check.obj(event, where, ("payload",)):
-                continue
-            check.kind_of(event, "payload", where, (dict,), "an object")
-            if event.get("recorded_by") is not None:
-                check.text(event, "recorded_by", where, 150)
-            timestamps.check(check, event, "created_at", where)
-            for value in engine_states.values_of(event.get("payload"), LOG_ROLL):
-                if not (
-                    value is None
-                    or (isinstance(value, int) and not isinstance(value, bool) and 0 <= value < rolls)
-                ):
-                    check.add(
-                        join(where, "payload"),
-                        f"{LOG_ROLL} must be the position of one of the {rolls} rolls.",
-                    )
-                    break
+
+    def rolls_named(where: str, event: dict) -> None:
+        for value in engine_states.values_of(event.get("payload"), LOG_ROLL):
+            if not (
+                value is None
+                or (isinstance(value, int) and not isinstance(value, bool) and 0 <= value < rolls)
+            ):
+                check.add(
+                    join(where, "payload"), f"{LOG_ROLL} must be the position of one of the {rolls} rolls."
+                )
+                break
+
+    engine_states.check_events(check, conflict.get("events"), path, MAX_EVENTS, rolls_named)
 
 
 def fold(conflict: dict, path: str) -> list[dict]:

@@ -6,11 +6,12 @@ Importing this package never imports Django (tests/systems/test_purity.py checks
 from __future__ import annotations
 
 import importlib
+from typing import TYPE_CHECKING
 
-from .base import GameSystem, RuleError, RuleViolation, SettingSpec, SheetData
+from .base import Engine, GameSystem, Review, RuleError, RuleViolation, SettingSpec, SheetData
 
-# key -> module that defines a module-level ``SYSTEM`` (a GameSystem instance)
-_MODULES = {
+# key -> module that defines a module-level ``SYSTEM`` (an Engine, made from GameSystem)
+_MODULES: dict[str, str] = {
     "timemaster": "characters.systems.timemaster",
     "time_to_kill": "systems.time_to_kill.engine",
     "tempo": "characters.systems.tempo",
@@ -24,25 +25,38 @@ SYSTEM_CHOICES = (
     ("d6", "D6 System"),
 )
 
+if TYPE_CHECKING:  # mypy checks that every engine keeps the contract
+    from systems.time_to_kill.engine import TimeToKill
+
+    from .d6 import D6System
+    from .tempo import Tempo
+    from .timemaster import Timemaster
+
+    _ENGINES: tuple[type[Engine], ...] = (Timemaster, TimeToKill, Tempo, D6System)
+
 
 class UnknownSystem(KeyError):
     pass
 
 
-def get_system(key: str) -> GameSystem:
+def get_system(key: str) -> Engine:
+    """The engine of the game system called ``key``; UnknownSystem if there is none."""
     try:
         module_name = _MODULES[key]
     except (KeyError, TypeError):
         raise UnknownSystem(key) from None
-    return importlib.import_module(module_name).SYSTEM
+    system: Engine = importlib.import_module(module_name).SYSTEM
+    return system
 
 
-def all_systems() -> list[GameSystem]:
+def all_systems() -> list[Engine]:
     return [get_system(key) for key in _MODULES]
 
 
 __all__ = [
+    "Engine",
     "GameSystem",
+    "Review",
     "RuleError",
     "RuleViolation",
     "SettingSpec",

@@ -6,11 +6,15 @@ DRF, Celery or WeasyPrint. A test enforces it.
 
 from __future__ import annotations
 
+import copy
 import random
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NoReturn, Protocol, TypeGuard, runtime_checkable
 
 Build = dict[str, Any]
+Entry = dict[str, Any]
+REVERSAL = "reversal"
 
 
 @dataclass(frozen=True)
@@ -28,11 +32,16 @@ class RuleViolation:
 class RuleError(ValueError):
     """Raised by engine functions that cannot proceed; carries every violation found."""
 
-    def __init__(self, violations: list[RuleViolation] | RuleViolation):
+    def __init__(self, violations: list[RuleViolation] | RuleViolation) -> None:
         if isinstance(violations, RuleViolation):
             violations = [violations]
         self.violations = list(violations)
         super().__init__("; ".join(f"{v.field}: {v.message}" for v in self.violations))
+
+
+def is_int(value: Any) -> TypeGuard[int]:
+    """A whole number (booleans are not numbers here)."""
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def is_one_of(value: Any, choices: Any) -> bool:
@@ -102,12 +111,261 @@ class SheetData:
     fields: dict[str, Any] = field(default_factory=dict)
 
 
-class GameSystem:
-    """Base class of the per-system objects held in the registry.
+@dataclass
+class Review:
+    """What a check found. ``errors`` block; ``warnings`` are advice; ``pending`` wait for the CM's
+    confirmation (listed in ``cm_approvals`` once given); ``approved`` were overruled by the CM."""
 
-    Subclasses set ``key``, ``label``, ``settings`` and implement the methods that
-    their system supports. Builds are JSON-serialisable dicts; ledger entries are
-    dicts ``{"kind": str, ...}`` that ``apply`` folds into a build.
+    errors: list[RuleViolation] = field(default_factory=list)
+    warnings: list[RuleViolation] = field(default_factory=list)
+    pending: list[RuleViolation] = field(default_factory=list)
+    approved: list[RuleViolation] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+    def extend(self, other: Review) -> None:
+        self.errors += other.errors
+        self.warnings += other.warnings
+        self.pending += other.pending
+        self.approved += other.approved
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "ok": self.ok,
+            "errors": [v.as_dict() for v in self.errors],
+            "warnings": [v.as_dict() for v in self.warnings],
+            "pending": [v.as_dict() for v in self.pending],
+            "approved": [v.as_dict() for v in self.approved],
+        }
+
+
+# -- campaign settings: one resolution for every system -------------------------------------------
+def merge_settings(
+    specs: Iterable[SettingSpec], values: Mapping[str, Any], keep_unknown: bool = False
+) -> tuple[dict[str, Any], list[RuleViolation]]:
+    """The defaults of ``specs`` with the legal ``values`` on top, and the problem of each illegal
+    one. Names no spec knows are dropped, or kept as given with ``keep_unknown``."""
+    known = {spec.name: spec for spec in specs}
+    merged: dict[str, Any] = {name: spec.default for name, spec in known.items()}
+    problems: list[RuleViolation] = []
+    for name, value in values.items():
+        spec = known.get(name)
+        if spec is None:
+            if keep_unknown:
+                merged[name] = value
+            continue
+        problem = spec.check(value)
+        if problem:
+            problems.append(problem)
+        else:
+            merged[name] = value
+    return merged, problems
+
+
+def resolve_settings(
+    specs: Iterable[SettingSpec],
+    values: Any,
+    keep_unknown: bool = False,
+    not_an_object: str = "Settings must be an object.",
+) -> dict[str, Any]:
+    """What an engine works with: defaults with the given values on top. An illegal value is refused
+    (RuleError); unknown names are ignored (``GameSystem.validate_settings`` reports them)."""
+    if values is not None and not isinstance(values, dict):
+        raise refuse("settings", not_an_object)
+    merged, problems = merge_settings(specs, values or {}, keep_unknown)
+    if problems:
+        raise RuleError(problems)
+    return merged
+
+
+# -- the ledger: reversal and replay, shared by every system ---------------------------------------
+#: Folds one entry into a NEW build (an engine's ``apply_entry``).
+ApplyEntry = Callable[[Build, Entry], Build]
+#: Raises the RuleError a replay gives when ``entry`` (its id first) no longer fits.
+LedgerRefusal = Callable[[str, Entry, RuleError], NoReturn]
+
+
+def entry_id(entry: Any) -> str:
+    """A ledger entry's id as text; an entry without one is refused."""
+    if not isinstance(entry, dict) or entry.get("id") is None:
+        raise refuse("ledger", "Every ledger entry needs an id.")
+    return str(entry["id"])
+
+
+def reversal_of_a_reversal(target_id: str, target: Entry) -> str | None:
+    """Why ``target`` may not be reversed (a reversal is entered again instead), or None."""
+    if target.get("kind") == REVERSAL:
+        return "A reversal cannot be reversed; enter the entry again instead."
+    return None
+
+
+def no_earlier_entry(reversal_id: str, target: Any) -> str:
+    return f"Reversal {reversal_id} names no earlier entry."
+
+
+def reversed_ids(
+    entries: Iterable[Entry],
+    irreversible: Callable[[str, Entry], str | None] = reversal_of_a_reversal,
+    missing_target: Callable[[str, Any], str] = no_earlier_entry,
+) -> set[str]:
+    """Ids undone by a later reversal; malformed reversals are refused (the reason a system gives
+    for an entry it will not reverse comes from ``irreversible``)."""
+    if not isinstance(entries, list):
+        raise refuse("ledger", "The ledger must be a list of entries.")
+    seen: dict[str, Entry] = {}
+    undone: set[str] = set()
+    for entry in entries:
+        this_id = entry_id(entry)
+        if this_id in seen:
+            raise refuse("ledger", f"Two ledger entries share the id {this_id}.")
+        if entry.get("kind") == REVERSAL:
+            target = entry.get("reverses")
+            target_id = None if target is None else str(target)
+            where = f"ledger.{this_id}"
+            if target_id is None or target_id not in seen:
+                raise refuse(where, missing_target(this_id, target))
+            refusal = irreversible(target_id, seen[target_id])
+            if refusal:
+                raise refuse(where, refusal)
+            if target_id in undone:
+                raise refuse(where, f"Entry {target_id} was already reversed.")
+            if not isinstance(entry.get("reason"), str) or not entry["reason"].strip():
+                raise refuse(where, f"Reversal {this_id} needs a reason.")
+            undone.add(target_id)
+        seen[this_id] = entry
+    return undone
+
+
+def no_longer_fits(this_id: str, entry: Entry, error: RuleError) -> NoReturn:
+    """The replay's refusal: names the entry that no longer fits, then the engine's reasons."""
+    reasons = " ".join(v.message for v in error.violations)
+    message = f"Entry {this_id} ({entry.get('kind')}) no longer fits: {reasons}"
+    raise RuleError([RuleViolation(f"ledger.{this_id}", message)] + error.violations) from error
+
+
+def fold_ledger(
+    creation_build: Build,
+    entries: Iterable[Entry],
+    apply: ApplyEntry,
+    undone: set[str],
+    refusal: LedgerRefusal = no_longer_fits,
+) -> Build:
+    """The creation build with every entry folded in order, skipping reversals and the ``undone``
+    entries; ``refusal`` raises when an entry no longer fits."""
+    build = copy.deepcopy(creation_build)
+    for entry in entries:
+        this_id = str(entry.get("id"))
+        if entry.get("kind") == REVERSAL or this_id in undone:
+            continue
+        try:
+            build = apply(build, entry)
+        except RuleError as error:
+            refusal(this_id, entry, error)
+    return build
+
+
+def replay_ledger(
+    creation_build: Build,
+    entries: list[Entry],
+    apply: ApplyEntry,
+    reversals: Callable[[list[Entry]], set[str]] = reversed_ids,
+    refusal: LedgerRefusal = no_longer_fits,
+) -> Build:
+    """The current build: creation plus every entry not reversed, in order. If a reversal leaves a
+    later entry illegal (a spend with no points left), the RuleError names that entry."""
+    return fold_ledger(creation_build, entries, apply, reversals(entries), refusal)
+
+
+# -- event logs (encounters, conflicts, missions) --------------------------------------------------
+State = dict[str, Any]
+#: Raises the RuleError a replay gives when the event at this position is refused.
+EventRefusal = Callable[[int, Any, RuleError], NoReturn]
+
+
+def event_refused(index: int, event: Any, error: RuleError) -> NoReturn:
+    kind = event.get("type") if isinstance(event, dict) else None
+    raise RuleError(
+        [RuleViolation(f"events.{index}", f"Event {index} ({kind}) is refused.")] + error.violations
+    ) from error
+
+
+def replay_events(
+    state: State,
+    events: Any,
+    apply_event: Callable[[State, Any], State],
+    refusal: EventRefusal = event_refused,
+) -> State:
+    """Fold recorded events in order over ``state`` without rolling; ``refusal`` names the failing
+    event's position."""
+    if not isinstance(events, list):
+        raise refuse("events", "The events must be a list.")
+    for index, event in enumerate(events):
+        try:
+            state = apply_event(state, event)
+        except RuleError as error:
+            refusal(index, event, error)
+    return state
+
+
+# -- the contract ----------------------------------------------------------------------------------
+@runtime_checkable
+class Engine(Protocol):
+    """What the platform may ask of a game system: the registry holds one per key.
+
+    Builds are JSON-serialisable dicts; ledger entries are dicts ``{"kind": str, "id": ..., ...}``
+    that ``apply`` folds into a NEW build and ``replay`` folds in order, skipping reversals and the
+    entries they undo. Every method that reads campaign settings takes them as ``settings`` (None:
+    the defaults); a system whose rules do not need them ignores them.
+    """
+
+    # -- registry entry and settings schema
+    @property
+    def key(self) -> str: ...
+
+    @property
+    def label(self) -> str: ...
+
+    @property
+    def modules(self) -> tuple[str, ...]: ...
+
+    @property
+    def settings(self) -> tuple[SettingSpec, ...]: ...
+
+    @property
+    def entry_kinds(self) -> tuple[str, ...]: ...
+
+    def default_settings(self) -> dict[str, Any]: ...
+
+    def validate_settings(self, values: Any) -> tuple[dict[str, Any], list[RuleViolation]]: ...
+
+    # -- build and derive
+    def new_build(
+        self, choices: dict[str, Any], rng: random.Random, settings: dict[str, Any] | None = None
+    ) -> Build: ...
+
+    def validate(self, build: Build, settings: dict[str, Any] | None = None) -> list[RuleViolation]: ...
+
+    def review(self, build: Build, settings: dict[str, Any] | None = None) -> Review: ...
+
+    def derive(self, build: Build) -> dict[str, Any]: ...
+
+    # -- the ledger
+    def apply(self, build: Build, entry: Entry) -> Build: ...
+
+    def replay(self, creation_build: Build, entries: list[Entry]) -> Build: ...
+
+    def is_dead(self, build: Build) -> bool | None: ...
+
+    # -- the sheet
+    def sheet(self, build: Build) -> SheetData: ...
+
+
+class GameSystem:
+    """The one base implementation of ``Engine``: what every system shares (settings, review,
+    replay). A system subclasses it, sets ``key``, ``label``, ``settings`` and ``entry_kinds`` and
+    implements its rules: ``new_build``, ``validate``, ``derive``, ``apply``, ``sheet``.
     """
 
     key: ClassVar[str] = ""
@@ -126,36 +384,41 @@ class GameSystem:
             values = {}
         if not isinstance(values, dict):
             return self.default_settings(), [RuleViolation("settings", "Settings must be an object.")]
-        known = {spec.name: spec for spec in self.settings}
+        known = {spec.name for spec in self.settings}
         problems = [
             RuleViolation(f"settings.{name}", f"{self.label} has no setting called {name!r}.")
             for name in values
             if name not in known
         ]
-        merged = self.default_settings()
-        for name, value in values.items():
-            spec = known.get(name)
-            if spec is None:
-                continue
-            problem = spec.check(value)
-            if problem:
-                problems.append(problem)
-            else:
-                merged[name] = value
-        return merged, problems
+        merged, illegal = merge_settings(self.settings, values)
+        return merged, problems + illegal
 
     # -- characters --------------------------------------------------------
-    def new_build(self, choices: dict[str, Any], rng: random.Random) -> Build:
+    def new_build(
+        self, choices: dict[str, Any], rng: random.Random, settings: dict[str, Any] | None = None
+    ) -> Build:
         raise NotImplementedError
 
-    def validate(self, build: Build) -> list[RuleViolation]:
+    def validate(self, build: Build, settings: dict[str, Any] | None = None) -> list[RuleViolation]:
         raise NotImplementedError
+
+    def review(self, build: Build, settings: dict[str, Any] | None = None) -> Review:
+        """Systems without a review step: the build's errors, nothing waits for the game master."""
+        return Review(errors=list(self.validate(build, settings)))
 
     def derive(self, build: Build) -> dict[str, Any]:
         raise NotImplementedError
 
-    def apply(self, build: Build, entry: dict[str, Any]) -> Build:
+    def apply(self, build: Build, entry: Entry) -> Build:
         raise NotImplementedError
+
+    def replay(self, creation_build: Build, entries: list[Entry]) -> Build:
+        return replay_ledger(creation_build, entries, self.apply)
+
+    def is_dead(self, build: Build) -> bool | None:
+        """Whether the build records its character's death; None: this system records none (the
+        character's status is then left as it is)."""
+        return None
 
     def sheet(self, build: Build) -> SheetData:
         raise NotImplementedError

@@ -7,6 +7,7 @@ from django.core.exceptions import ValidationError
 
 from characters import services
 from characters.models import AdvancementEntry, Character
+from characters.systems import GameSystem
 
 
 def test_replaying_the_ledger_gives_the_stored_build(world, make_agent, award):
@@ -112,7 +113,7 @@ class _Mortal:
         (_Mortal, {"dead": False}, "dead", "active"),
         (_Mortal, {"dead": False}, "retired", "retired"),
         (_Mortal, {"dead": True}, "dead", "dead"),
-        (object(), {"dead": True}, "active", "active"),
+        (GameSystem(), {"dead": True}, "active", "active"),  # records no death: is_dead is None
     ],
 )
 def test_the_status_follows_the_engines_word_on_death(system, build, before, after):

@@ -7,10 +7,9 @@ state machine (``encounter``). See README.md in this folder for the document sha
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
-from ..base import Build, GameSystem, RuleViolation, SheetData
+from ..base import Build, GameSystem, RuleViolation
 from . import creation, derived, ledger
 from . import sheet as sheet_module
 from .settings import SETTINGS
@@ -22,28 +21,14 @@ class D6System(GameSystem):
     settings = SETTINGS
     entry_kinds = ledger.ENTRY_KINDS
 
-    def new_build(
-        self,
-        choices: dict[str, Any],
-        rng: random.Random | None = None,
-        settings: dict[str, Any] | None = None,
-    ) -> Build:
-        return creation.new_build(choices, rng, settings)
+    # The contract's members, each one of the engine's rule functions.
+    new_build = staticmethod(creation.new_build)
+    derive = staticmethod(derived.derive)  # settings: the optional initiative bonus
+    apply = staticmethod(ledger.apply_entry)
+    sheet = staticmethod(sheet_module.sheet)
 
-    def validate(self, build: Build) -> list[RuleViolation]:
+    def validate(self, build: Build, settings: dict[str, Any] | None = None) -> list[RuleViolation]:
         return creation.validate(build)
-
-    def derive(self, build: Build, settings: dict[str, Any] | None = None) -> dict[str, Any]:
-        return derived.derive(build, settings)
-
-    def apply(self, build: Build, entry: dict[str, Any]) -> Build:
-        return ledger.apply_entry(build, entry)
-
-    def replay(self, creation_build: Build, entries: list[dict[str, Any]]) -> Build:
-        return ledger.replay(creation_build, entries)
-
-    def sheet(self, build: Build, settings: dict[str, Any] | None = None) -> SheetData:
-        return sheet_module.sheet(build, settings)
 
 
 SYSTEM = D6System()

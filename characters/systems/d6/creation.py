@@ -13,6 +13,7 @@ import copy
 from typing import Any
 
 from ..base import Build, RuleError, RuleViolation, is_one_of
+from ..base import is_int as _is_int
 from .dicecode import DieCode, format_code, parse
 from .tables import (
     BONUS_ABILITIES,
@@ -69,10 +70,6 @@ DEFAULTS: dict[str, Any] = {
     "equipment": [],
     "notes": "",
 }
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _text_ok(value: Any, limit: int = MAX_TEXT, required: bool = False) -> bool:
@@ -262,7 +259,7 @@ def check_skills(build: Build) -> list[RuleViolation]:
     if len(entries) > MAX_SKILLS:
         _v(problems, "skills", f"A character has at most {MAX_SKILLS} skills.", RULE_TRAITS)
     _check_names(problems, list(entries), "skills", "skill")
-    attrs = build.get("attributes") if isinstance(build.get("attributes"), dict) else {}
+    attrs: dict[str, Any] = build["attributes"] if isinstance(build.get("attributes"), dict) else {}
     folded_attrs = {name.casefold(): name for name in attrs if isinstance(name, str)}
     for name, entry in entries.items():
         where = f"skills.{name}"
@@ -312,7 +309,9 @@ def check_skills(build: Build) -> list[RuleViolation]:
     return problems
 
 
-def _check_count(problems, value, where, label, low, high, rule=""):
+def _check_count(
+    problems: list[RuleViolation], value: Any, where: str, label: str, low: int, high: int, rule: str = ""
+) -> None:
     if not _is_int(value) or not low <= value <= high:
         _v(problems, where, f"{label} must be a whole number from {low} to {high}.", rule)
 

@@ -15,9 +15,9 @@ from __future__ import annotations
 import copy
 import random
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, cast
 
-from ..base import RuleError, RuleViolation, is_one_of, refuse
+from ..base import RuleError, RuleViolation, is_one_of, refuse, replay_events
 from .creation import attributes as build_attributes
 from .creation import goes_first as build_goes_first
 from .creation import normalised, validate
@@ -99,7 +99,7 @@ def _int(value: Any, where: str, what: str, low: int, high: int, rule: str = "")
     return value
 
 
-def _ids(value: Any, state: dict, where: str) -> list[str]:
+def _ids(value: Any, state: dict[str, Any], where: str) -> list[str]:
     if value is None:
         return []
     if not isinstance(value, list):
@@ -112,19 +112,19 @@ def _ids(value: Any, state: dict, where: str) -> list[str]:
     return list(value)
 
 
-def _participant(state: dict, event: dict, key: str = "participant") -> dict:
+def _participant(state: dict[str, Any], event: dict[str, Any], key: str = "participant") -> dict[str, Any]:
     pid = event.get(key)
     if not isinstance(pid, str) or pid not in state["participants"]:
         raise refuse(key, f"{pid!r} is not taking part in this encounter.")
-    return state["participants"][pid]
+    return cast("dict[str, Any]", state["participants"][pid])
 
 
-def remaining_actions(p: dict) -> int:
+def remaining_actions(p: dict[str, Any]) -> int:
     """Declared actions not yet used nor lost this round (§B5, §E17)."""
     rnd = p["round"]
     if rnd["declared"] is None:
         return 0
-    return max(0, rnd["declared"] - rnd["used"] - rnd["lost"])
+    return max(0, cast(int, rnd["declared"] - rnd["used"] - rnd["lost"]))
 
 
 def _fresh_round() -> dict[str, Any]:
@@ -141,15 +141,20 @@ def _fresh_round() -> dict[str, Any]:
     }
 
 
-def _top(state: dict) -> dict | None:
+def _top(state: dict[str, Any]) -> dict[str, Any] | None:
     return state["active"][-1] if state["active"] else None
 
 
-def _name(state: dict, pid: str) -> str:
-    return state["participants"][pid]["name"]
+def _how(state: dict[str, Any]) -> str:
+    """How the participant acting now came to act (their turn, a move-up, ...); someone is acting."""
+    return cast(str, cast("dict[str, Any]", _top(state))["how"])
 
 
-def _log(state: dict, record: dict[str, Any], public: str | None = None) -> None:
+def _name(state: dict[str, Any], pid: str) -> str:
+    return cast(str, state["participants"][pid]["name"])
+
+
+def _log(state: dict[str, Any], record: dict[str, Any], public: str | None = None) -> None:
     """A log line. ``public`` is what players may read when the line concerns a GM-run
     participant (hidden information: no NPC numbers)."""
     entry = {"round": state["round"], **record}
@@ -292,12 +297,12 @@ def participant_from_build(pid: str, build: dict[str, Any], controlled_by: str =
 
 
 # -- codes, penalties (§B8, §B9, §D5, §D6) ---------------------------------------------------------------
-def _codes(p: dict) -> tuple[dict[str, DieCode], dict[str, dict[str, Any]]]:
+def _codes(p: dict[str, Any]) -> tuple[dict[str, DieCode], dict[str, dict[str, Any]]]:
     doc = {"attributes": p["attributes"], "skills": p["skills"]}
     return build_attributes(doc), build_skills(doc)
 
 
-def _lookup(p: dict, trait: str) -> tuple[str, DieCode] | None:
+def _lookup(p: dict[str, Any], trait: str) -> tuple[str, DieCode] | None:
     attrs, skills = _codes(p)
     if trait in attrs:
         return "attribute", attrs[trait]
@@ -314,7 +319,7 @@ def _lookup(p: dict, trait: str) -> tuple[str, DieCode] | None:
 
 
 def trait_for_roll(
-    p: dict, trait: Any, attribute: Any = None, where: str = "trait"
+    p: dict[str, Any], trait: Any, attribute: Any = None, where: str = "trait"
 ) -> tuple[str, str, DieCode]:
     """(roll kind, trait name, code). A skill the participant lacks is rolled on the attribute
     named in ``attribute`` (untrained, §B11 Use a Skill, §E4)."""
@@ -336,7 +341,7 @@ def trait_for_roll(
     return "skill", trait.strip(), base[1]
 
 
-def penalty_dice(state: dict, p: dict, roll_kind: str) -> int:
+def penalty_dice(state: dict[str, Any], p: dict[str, Any], roll_kind: str) -> int:
     """Dice the multi-action penalty takes off this kind of roll right now (§B8, §D5)."""
     if not ROLL_KINDS[roll_kind]["penalised"] or p["round"]["declared"] is None:
         return 0
@@ -399,7 +404,7 @@ def effective_code(
     }
 
 
-def _usable_or_refuse(p: dict, name: str, code: DieCode, effective: DieCode, dice: int) -> None:
+def _usable_or_refuse(p: dict[str, Any], name: str, code: DieCode, effective: DieCode, dice: int) -> None:
     if not effective.usable:
         reason = f" after the -{dice}D multi-action penalty" if dice else ""
         raise refuse(
@@ -410,7 +415,7 @@ def _usable_or_refuse(p: dict, name: str, code: DieCode, effective: DieCode, dic
 
 
 def _dice(
-    state: dict,
+    state: dict[str, Any],
     given: Any,
     code: DieCode,
     rng: random.Random | None,
@@ -438,7 +443,7 @@ def _dice(
 
 
 # -- turn flow (§B2 end of round, §B5, §B13) -------------------------------------------------------------
-def _end_round(state: dict) -> None:
+def _end_round(state: dict[str, Any]) -> None:
     lost = {}
     for pid, p in state["participants"].items():
         left = remaining_actions(p)
@@ -457,7 +462,7 @@ def _end_round(state: dict) -> None:
     _log(state, {"type": "round_end", "lost": lost, "summary": summary}, f"Round {state['round']} ends.")
 
 
-def _settle(state: dict) -> None:
+def _settle(state: dict[str, Any]) -> None:
     """Hand the turn on when nobody is acting and no result is pending: skip anyone who is down
     (they lose the action, §B2) or has nothing left; end the round after the last (§B2, §B5)."""
     if state["status"] != "running" or state["phase"] != "turns":
@@ -498,14 +503,14 @@ def _settle(state: dict) -> None:
         _log(state, {"type": "turn", "participant": pid, "summary": f"{p['name']}'s turn."})
 
 
-def _leave(state: dict, p: dict) -> None:
+def _leave(state: dict[str, Any], p: dict[str, Any]) -> None:
     entry = state["active"].pop()
     if entry["how"] == "turn":
         p["round"]["turn_taken"] = True
     _settle(state)
 
 
-def _acting(state: dict, event: dict) -> dict:
+def _acting(state: dict[str, Any], event: dict[str, Any]) -> dict[str, Any]:
     """The participant named by the event, who must be the one acting now."""
     _in_turns(state)
     p = _participant(state, event)
@@ -516,11 +521,11 @@ def _acting(state: dict, event: dict) -> dict:
     return p
 
 
-def _own_window_open(state: dict, pid: str) -> bool:
+def _own_window_open(state: dict[str, Any], pid: str) -> bool:
     return any(w["participant"] == pid for w in state["windows"])
 
 
-def _ready_to_act(state: dict, p: dict) -> None:
+def _ready_to_act(state: dict[str, Any], p: dict[str, Any]) -> None:
     if p["round"]["declared"] is None:
         raise refuse("participant", f"{p['name']} declares how many actions to take first.", RULE_DECLARE)
     if _own_window_open(state, p["id"]):
@@ -534,12 +539,12 @@ def _ready_to_act(state: dict, p: dict) -> None:
         )
 
 
-def _running(state: dict) -> None:
+def _running(state: dict[str, Any]) -> None:
     if state["status"] != "running":
         raise refuse("status", "The scene is over.")
 
 
-def _in_turns(state: dict) -> None:
+def _in_turns(state: dict[str, Any]) -> None:
     _running(state)
     if state["phase"] != "turns":
         hint = {"between_rounds": "Begin a round first.", "initiative": "Settle the order first."}[
@@ -549,7 +554,7 @@ def _in_turns(state: dict) -> None:
 
 
 # -- rounds and initiative (§B2, §B3, §B13) --------------------------------------------------------------
-def _begin_round(state: dict, event: dict, rng: random.Random | None) -> None:
+def _begin_round(state: dict[str, Any], event: dict[str, Any], rng: random.Random | None) -> None:
     _running(state)
     if state["phase"] != "between_rounds":
         raise refuse("phase", "The current round has not ended yet.", f"{RULES} §B13")
@@ -573,12 +578,16 @@ def _begin_round(state: dict, event: dict, rng: random.Random | None) -> None:
     _settle(state)
 
 
-def _situational(state: dict, event: dict) -> set[str]:
+def _situational(state: dict[str, Any], event: dict[str, Any]) -> set[str]:
     return set(_ids(event.get("situational"), state, "situational"))
 
 
 def _contenders(
-    state: dict, totals: dict[str, int | None], first: set[str], situational: set[str], draws: dict[str, int]
+    state: dict[str, Any],
+    totals: dict[str, int | None],
+    first: set[str],
+    situational: set[str],
+    draws: dict[str, int],
 ) -> list[Contender]:
     result = []
     for index, pid in enumerate(state["setup_order"]):
@@ -590,7 +599,11 @@ def _contenders(
 
 
 def _draws(
-    state: dict, event: dict, contenders: list[Contender], rolled: bool, rng: random.Random | None
+    state: dict[str, Any],
+    event: dict[str, Any],
+    contenders: list[Contender],
+    rolled: bool,
+    rng: random.Random | None,
 ) -> list[Contender]:
     raw = event.get("tie_draws") or {}
     if not isinstance(raw, dict):
@@ -610,7 +623,9 @@ def _draws(
     return [Contender(c.id, c.profile, c.total, c.first, raw.get(c.id), c.setup_index) for c in contenders]
 
 
-def _set_order(state: dict, contenders: list[Contender], rolled: bool, record: dict) -> None:
+def _set_order(
+    state: dict[str, Any], contenders: list[Contender], rolled: bool, record: dict[str, Any]
+) -> None:
     settled = settle_order(contenders, rolled)
     state["order"], state["order_notes"], state["unresolved"] = (
         settled.order,
@@ -628,7 +643,7 @@ def _set_order(state: dict, contenders: list[Contender], rolled: bool, record: d
     _settle(state)
 
 
-def _roll_initiative(state: dict, event: dict, rng: random.Random | None) -> None:
+def _roll_initiative(state: dict[str, Any], event: dict[str, Any], rng: random.Random | None) -> None:
     """Everyone rolls Perception: Character Points add Wild Dice, Fate Points are refused, the
     optional bonus adds on, ties go down the chain (§B2, §B3, §B4, §D2)."""
     _running(state)
@@ -697,7 +712,7 @@ def _roll_initiative(state: dict, event: dict, rng: random.Random | None) -> Non
     )
 
 
-def _order_without_rolls(state: dict, event: dict, rng: random.Random | None) -> None:
+def _order_without_rolls(state: dict[str, Any], event: dict[str, Any], rng: random.Random | None) -> None:
     """Method 1 (first significant move first, then the chain), or any method when the GM skips
     the rolls (§B2, §B3, §E2)."""
     _running(state)
@@ -721,7 +736,7 @@ def _order_without_rolls(state: dict, event: dict, rng: random.Random | None) ->
     )
 
 
-def _gm_order(state: dict, event: dict, rng: random.Random | None) -> None:
+def _gm_order(state: dict[str, Any], event: dict[str, Any], rng: random.Random | None) -> None:
     """The GM sets the order outright: a full tie, or Method 1 by GM ruling (§E2, §E5)."""
     _running(state)
     order = event.get("order")
@@ -782,7 +797,7 @@ def _gm_order(state: dict, event: dict, rng: random.Random | None) -> None:
 
 
 # -- declaring, acting, waiting (§B5-§B8, §B11) ---------------------------------------------------------
-def _declare(state: dict, event: dict, rng: random.Random | None) -> None:
+def _declare(state: dict[str, Any], event: dict[str, Any], rng: random.Random | None) -> None:
     p = _acting(state, event)
     if p["round"]["declared"] is not None:
         raise refuse(
@@ -812,7 +827,7 @@ def _declare(state: dict, event: dict, rng: random.Random | None) -> None:
         _leave(state, p)
 
 
-def _item_use(p: dict, event: dict) -> str | None:
+def _item_use(p: dict[str, Any], event: dict[str, Any]) -> str | None:
     item_name = event.get("item")
     if item_name is None:
         return None
@@ -829,11 +844,11 @@ def _item_use(p: dict, event: dict) -> str | None:
             f"{item['name']} can be used {limit} time{'s' if limit != 1 else ''} a round{kind}.",
             RULE_ACTIONS,
         )
-    return item["name"]
+    return cast(str, item["name"])
 
 
-def _check_action(state: dict, p: dict, event: dict) -> str:
-    action = event.get("action")
+def _check_action(state: dict[str, Any], p: dict[str, Any], event: dict[str, Any]) -> str:
+    action: Any = event.get("action")  # one of ACTIONS once checked below
     if action == "waiting":
         raise refuse("action", "Waiting is its own event: use wait.", RULE_WAIT)
     if not is_one_of(action, ACTIONS):
@@ -850,10 +865,10 @@ def _check_action(state: dict, p: dict, event: dict) -> str:
                 "ability", f"{p['name']} does not have the special ability {ability!r}.", RULE_ACTIONS
             )
     if action == "catch":
-        thrower = event.get("from")
+        thrower: Any = event.get("from")
         if not is_one_of(thrower, state["participants"]) or thrower == p["id"]:
             raise refuse("from", "Say who threw or dropped what is caught.", f"{RULES} §B11 Catch, §D8")
-        how = _top(state)["how"]
+        how = _how(state)
         order = state["order"]
         if how == "turn" and order.index(thrower) > order.index(p["id"]):
             raise refuse(
@@ -861,10 +876,10 @@ def _check_action(state: dict, p: dict, event: dict) -> str:
                 f"{p['name']} comes before {_name(state, thrower)} in the order: catching needs a move-up.",
                 f"{RULES} §B7, §D8",
             )
-    return action
+    return cast(str, action)
 
 
-def _act(state: dict, event: dict, rng: random.Random | None) -> None:
+def _act(state: dict[str, Any], event: dict[str, Any], rng: random.Random | None) -> None:
     """One action; with a trait, a skill or attribute roll at the multi-action penalty, which opens
     the window for interrupts until the GM announces the result (§B6, §B8, §B11)."""
     p = _acting(state, event)
@@ -877,7 +892,7 @@ def _act(state: dict, event: dict, rng: random.Random | None) -> None:
         "participant": p["id"],
         "action": action,
         "action_name": ACTIONS[action]["name"],
-        "how": _top(state)["how"],
+        "how": _how(state),
         "note": note,
     }
     summary = f"{p['name']}: {ACTIONS[action]['name']}"
@@ -923,7 +938,7 @@ def _act(state: dict, event: dict, rng: random.Random | None) -> None:
     )
 
 
-def _wait(state: dict, event: dict, rng: random.Random | None) -> None:
+def _wait(state: dict[str, Any], event: dict[str, Any], rng: random.Random | None) -> None:
     """Waiting uses one action and lets the character interrupt later (§B5, §B6, §B11 Waiting)."""
     p = _acting(state, event)
     _ready_to_act(state, p)
@@ -941,11 +956,11 @@ def _wait(state: dict, event: dict, rng: random.Random | None) -> None:
     _leave(state, p)
 
 
-def _done(state: dict, event: dict, rng: random.Random | None) -> None:
+def _done(state: dict[str, Any], event: dict[str, Any], rng: random.Random | None) -> None:
     p = _acting(state, event)
     if _own_window_open(state, p["id"]):
         raise refuse("participant", f"The GM announces the result of {p['name']}'s roll first.", RULE_WAIT)
-    how = _top(state)["how"]
+    how = _how(state)
     _log(
         state,
         {
@@ -959,7 +974,7 @@ def _done(state: dict, event: dict, rng: random.Random | None) -> None:
     _leave(state, p)
 
 
-def _interrupt(state: dict, event: dict, rng: random.Random | None) -> None:
+def _interrupt(state: dict[str, Any], event: dict[str, Any], rng: random.Random | None) -> None:
     """Only a waiting character interrupts, after the other's roll and points and before the GM's
     result (§B6, §D7, §E9)."""
     _in_turns(state)
@@ -997,7 +1012,7 @@ def _interrupt(state: dict, event: dict, rng: random.Random | None) -> None:
     )
 
 
-def _move_up(state: dict, event: dict, rng: random.Random | None) -> None:
+def _move_up(state: dict[str, Any], event: dict[str, Any], rng: random.Random | None) -> None:
     """A GM-approved move-up: the character acts now, using one of her actions (§B7, §E8)."""
     _in_turns(state)
     p = _participant(state, event)
@@ -1043,7 +1058,7 @@ def _move_up(state: dict, event: dict, rng: random.Random | None) -> None:
     )
 
 
-def _announce(state: dict, event: dict, rng: random.Random | None) -> None:
+def _announce(state: dict[str, Any], event: dict[str, Any], rng: random.Random | None) -> None:
     """The GM gives the result of the latest pending roll; the interrupt window closes (§B6)."""
     _in_turns(state)
     if not state["windows"]:
@@ -1071,12 +1086,12 @@ def _announce(state: dict, event: dict, rng: random.Random | None) -> None:
     _settle(state)
 
 
-def _roll(state: dict, event: dict, rng: random.Random | None) -> None:
+def _roll(state: dict[str, Any], event: dict[str, Any], rng: random.Random | None) -> None:
     """A roll that is not an action: damage, damage resistance, willpower/Presence for the mood of a
     place (never penalised), or a roll during a free action (penalised) (§B8, §B10, §D10)."""
     _in_turns(state)
     p = _participant(state, event)
-    kind = event.get("roll_kind")
+    kind: Any = event.get("roll_kind")
     if not is_one_of(kind, NON_ACTION_ROLLS):
         raise refuse(
             "roll_kind",
@@ -1123,7 +1138,7 @@ def _roll(state: dict, event: dict, rng: random.Random | None) -> None:
 
 
 # -- conditions, groups, movement (§B2, §B12, §D11, §E16, §E17) -----------------------------------------
-def _incapacitate(state: dict, event: dict, rng: random.Random | None) -> None:
+def _incapacitate(state: dict[str, Any], event: dict[str, Any], rng: random.Random | None) -> None:
     """Knocked out or held fast: the action is lost if not yet taken; actions already taken stand
     and the rest are lost (§B2, §E17). For a group, one member can go down."""
     _running(state)
@@ -1172,7 +1187,7 @@ def _incapacitate(state: dict, event: dict, rng: random.Random | None) -> None:
     _settle(state)
 
 
-def _recover(state: dict, event: dict, rng: random.Random | None) -> None:
+def _recover(state: dict[str, Any], event: dict[str, Any], rng: random.Random | None) -> None:
     _running(state)
     p = _participant(state, event)
     member = event.get("member")
@@ -1198,7 +1213,7 @@ def _recover(state: dict, event: dict, rng: random.Random | None) -> None:
     )
 
 
-def _split_group(state: dict, event: dict, rng: random.Random | None) -> None:
+def _split_group(state: dict[str, Any], event: dict[str, Any], rng: random.Random | None) -> None:
     """Members doing clearly different things become a group of their own; they keep the group's
     roll and place (§B12, §D12, §E16)."""
     _running(state)
@@ -1275,7 +1290,7 @@ def _split_group(state: dict, event: dict, rng: random.Random | None) -> None:
     )
 
 
-def _movement_rule(state: dict, event: dict, rng: random.Random | None) -> None:
+def _movement_rule(state: dict[str, Any], event: dict[str, Any], rng: random.Random | None) -> None:
     """The GM rules that any movement costs an action this round (§B11 Move, §D11)."""
     _in_turns(state)
     flag = event.get("all_movement_costs_action")
@@ -1292,7 +1307,7 @@ def _movement_rule(state: dict, event: dict, rng: random.Random | None) -> None:
     )
 
 
-def _end_scene(state: dict, event: dict, rng: random.Random | None) -> None:
+def _end_scene(state: dict[str, Any], event: dict[str, Any], rng: random.Random | None) -> None:
     _running(state)
     reason = _text(event.get("reason"), "reason", "why the scene ends", required=False)
     state["status"] = "over"
@@ -1347,17 +1362,7 @@ def apply_event(
 
 def replay(state: dict[str, Any], events: Iterable[dict[str, Any]]) -> dict[str, Any]:
     """Fold events in order without rolling; a RuleError names the failing event's position."""
-    if not isinstance(events, list):
-        raise refuse("events", "The events must be a list.")
-    for index, event in enumerate(events):
-        try:
-            state = apply_event(state, event)
-        except RuleError as error:
-            kind = event.get("type") if isinstance(event, dict) else None
-            raise RuleError(
-                [RuleViolation(f"events.{index}", f"Event {index} ({kind}) is refused.")] + error.violations
-            ) from error
-    return state
+    return replay_events(state, events, apply_event)
 
 
 # -- where the turn stands -----------------------------------------------------------------------
@@ -1365,7 +1370,7 @@ def whose_turn(state: dict[str, Any]) -> str | None:
     """The participant whose place in the order it is (not an interrupter)."""
     if state["phase"] != "turns" or state["turn"] is None:
         return None
-    return state["order"][state["turn"]]
+    return cast(str, state["order"][state["turn"]])
 
 
 def acting_now(state: dict[str, Any]) -> str | None:

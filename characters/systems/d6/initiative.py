@@ -40,7 +40,9 @@ _FACTORS = {factor["key"]: factor for factor in TIE_BREAK_FACTORS}
 
 
 # -- the optional initiative bonus (§B4) ----------------------------------------------------------
-def initiative_bonus(search: DieCode, search_base: DieCode, reflexes: DieCode, qualifying_ranks: int) -> dict:
+def initiative_bonus(
+    search: DieCode, search_base: DieCode, reflexes: DieCode, qualifying_ranks: int
+) -> dict[str, Any]:
     """+1 per full 2D of search above its base attribute, +1 per full 4D of Reflexes, +1 per 6
     ranks of Skill Bonus / Increased Attribute on Reflexes or search; pips count, the three add
     up (§B4, §E6)."""
@@ -124,7 +126,7 @@ class SettledOrder:
         return {"order": list(self.order), "notes": list(self.notes), "unresolved": list(self.unresolved)}
 
 
-def _sort_key(c: Contender) -> tuple:
+def _sort_key(c: Contender) -> tuple[Any, ...]:
     total = c.total if c.total is not None else 0
     draw = c.draw if c.draw is not None else 0
     return (-int(c.first), -total, *(-v for v in chain_values(c.profile)), -draw, c.setup_index)

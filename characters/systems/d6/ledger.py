@@ -10,10 +10,10 @@ listed in ``ENTRY_SHAPES`` and in README.md.
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import Any
 
-from ..base import Build, RuleError, RuleViolation, is_one_of, refuse
+from ..base import Build, RuleError, RuleViolation, is_one_of, refuse, replay_ledger, reversed_ids
 from .creation import validate
 from .dicecode import format_code, parse
 from .tables import MAX_ACTION_ALLOTMENT, MAX_POINTS, MAX_RANKS, MAX_TEXT, RULES
@@ -39,7 +39,13 @@ ENTRY_KINDS: tuple[str, ...] = tuple(ENTRY_SHAPES)
 SPEND_TARGETS = ("initiative", "roll", "other")
 
 
-def _count(entry: dict, key: str = "count", minimum: int = 1, maximum: int = MAX_POINTS, default=None) -> int:
+def _count(
+    entry: dict[str, Any],
+    key: str = "count",
+    minimum: int = 1,
+    maximum: int = MAX_POINTS,
+    default: Any = None,
+) -> int:
     value = entry.get(key, default)
     if isinstance(value, bool) or not isinstance(value, int) or not minimum <= value <= maximum:
         raise refuse(
@@ -48,7 +54,7 @@ def _count(entry: dict, key: str = "count", minimum: int = 1, maximum: int = MAX
     return value
 
 
-def _reason(entry: dict, required: bool = True) -> str:
+def _reason(entry: dict[str, Any], required: bool = True) -> str:
     reason = entry.get("reason", "")
     if not isinstance(reason, str) or len(reason) > MAX_TEXT or (required and not reason.strip()):
         raise refuse("reason", f"Say briefly why (at most {MAX_TEXT} characters).")
@@ -62,8 +68,8 @@ def _pay(build: Build, cost: int) -> None:
     build["character_points"] = banked - cost
 
 
-def _gain(key: str) -> Callable[[Build, dict], None]:
-    def gain(build: Build, entry: dict) -> None:
+def _gain(key: str) -> Callable[[Build, dict[str, Any]], None]:
+    def gain(build: Build, entry: dict[str, Any]) -> None:
         _reason(entry)
         build[key] = build.get(key, 0) + _count(entry)
         if build[key] > MAX_POINTS:
@@ -72,8 +78,8 @@ def _gain(key: str) -> Callable[[Build, dict], None]:
     return gain
 
 
-def _spend(key: str, label: str) -> Callable[[Build, dict], None]:
-    def spend(build: Build, entry: dict) -> None:
+def _spend(key: str, label: str) -> Callable[[Build, dict[str, Any]], None]:
+    def spend(build: Build, entry: dict[str, Any]) -> None:
         _reason(entry)
         count = _count(entry)
         if key == "character_points" and not is_one_of(entry.get("on", "other"), SPEND_TARGETS):
@@ -88,7 +94,7 @@ def _spend(key: str, label: str) -> Callable[[Build, dict], None]:
     return spend
 
 
-def _trait_raised(build: Build, entry: dict) -> None:
+def _trait_raised(build: Build, entry: dict[str, Any]) -> None:
     trait = entry.get("trait")
     cost = _count(entry, "cost", 0, default=0)
     to = parse(entry.get("to"), "to")
@@ -109,7 +115,7 @@ def _trait_raised(build: Build, entry: dict) -> None:
         build["skills"][trait]["code"] = format_code(to)
 
 
-def _skill_added(build: Build, entry: dict) -> None:
+def _skill_added(build: Build, entry: dict[str, Any]) -> None:
     skill = entry.get("skill")
     if not isinstance(skill, str) or not skill.strip() or len(skill) > MAX_TEXT:
         raise refuse("skill", f"Name the new skill (at most {MAX_TEXT} characters).", RULE_TRAITS)
@@ -128,7 +134,7 @@ def _skill_added(build: Build, entry: dict) -> None:
     build["skills"][skill] = {"attribute": attribute, "code": format_code(code)}
 
 
-def _ability_gained(build: Build, entry: dict) -> None:
+def _ability_gained(build: Build, entry: dict[str, Any]) -> None:
     name = entry.get("name")
     if not isinstance(name, str) or not name.strip() or len(name) > MAX_TEXT:
         raise refuse("name", f"Name the special ability (at most {MAX_TEXT} characters).", f"{RULES} §A2")
@@ -151,7 +157,7 @@ def _ability_gained(build: Build, entry: dict) -> None:
     )
 
 
-def _allotment_changed(build: Build, entry: dict) -> None:
+def _allotment_changed(build: Build, entry: dict[str, Any]) -> None:
     _reason(entry)
     to = entry.get("to")
     if isinstance(to, bool) or not isinstance(to, int) or not 1 <= to <= MAX_ACTION_ALLOTMENT:
@@ -161,7 +167,7 @@ def _allotment_changed(build: Build, entry: dict) -> None:
     build["action_allotment"] = to
 
 
-_HANDLERS: dict[str, Callable[[Build, dict], None]] = {
+_HANDLERS: dict[str, Callable[[Build, dict[str, Any]], None]] = {
     "character_points_gained": _gain("character_points"),
     "character_points_spent": _spend("character_points", "Character Points"),
     "fate_points_gained": _gain("fate_points"),
@@ -194,58 +200,10 @@ def apply_entry(build: Build, entry: dict[str, Any]) -> Build:
     return new
 
 
-def _entry_id(entry: Any) -> str:
-    if not isinstance(entry, dict) or entry.get("id") is None:
-        raise refuse("ledger", "Every ledger entry needs an id.")
-    return str(entry["id"])
-
-
-def reversed_ids(entries: Iterable[dict]) -> set[str]:
-    """Ids undone by a later reversal; malformed reversals are refused."""
-    if not isinstance(entries, list):
-        raise refuse("ledger", "The ledger must be a list of entries.")
-    seen: dict[str, dict] = {}
-    undone: set[str] = set()
-    for entry in entries:
-        entry_id = _entry_id(entry)
-        if entry_id in seen:
-            raise refuse("ledger", f"Two ledger entries share the id {entry_id}.")
-        if entry.get("kind") == "reversal":
-            target = None if entry.get("reverses") is None else str(entry["reverses"])
-            where = f"ledger.{entry_id}"
-            if target not in seen:
-                raise refuse(where, f"Reversal {entry_id} names no earlier entry.")
-            if seen[target].get("kind") == "reversal":
-                raise refuse(where, "A reversal cannot be reversed; enter the entry again instead.")
-            if target in undone:
-                raise refuse(where, f"Entry {target} was already reversed.")
-            if not isinstance(entry.get("reason"), str) or not entry["reason"].strip():
-                raise refuse(where, f"Reversal {entry_id} needs a reason.")
-            undone.add(target)
-        seen[entry_id] = entry
-    return undone
-
-
-def replay(creation_build: Build, entries: list[dict]) -> Build:
+def replay(creation_build: Build, entries: list[dict[str, Any]]) -> Build:
     """The current build: creation plus every entry not reversed, in order. An entry a reversal
     has made illegal (a spend with nothing banked) is named in the RuleError."""
-    undone = reversed_ids(entries)
-    build = copy.deepcopy(creation_build)
-    for entry in entries:
-        entry_id = _entry_id(entry)
-        if entry.get("kind") == "reversal" or entry_id in undone:
-            continue
-        try:
-            build = apply_entry(build, entry)
-        except RuleError as error:
-            reasons = " ".join(v.message for v in error.violations)
-            raise RuleError(
-                [
-                    RuleViolation(
-                        f"ledger.{entry_id}",
-                        f"Entry {entry_id} ({entry.get('kind')}) no longer fits: {reasons}",
-                    )
-                ]
-                + error.violations
-            ) from error
-    return build
+    return replay_ledger(creation_build, entries, apply_entry)
+
+
+__all__ = ["ENTRY_KINDS", "ENTRY_SHAPES", "apply_entry", "replay", "reversed_ids"]

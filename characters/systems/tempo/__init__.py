@@ -8,10 +8,9 @@ computed values (``derived``), the agent sheet (``sheet``), rolls (``roll``), fa
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
-from ..base import Build, GameSystem, RuleViolation, SheetData
+from ..base import Build, GameSystem, RuleViolation
 from . import creation, derived, ledger
 from . import sheet as sheet_module
 from .settings import SETTINGS
@@ -24,32 +23,19 @@ class Tempo(GameSystem):
     settings = SETTINGS
     entry_kinds = ledger.ENTRY_KINDS
 
-    def new_build(
-        self,
-        choices: dict[str, Any],
-        rng: random.Random | None = None,
-        settings: dict[str, Any] | None = None,
-    ) -> Build:
-        return creation.new_build(choices, rng, settings)
+    # The contract's members, each one of the engine's rule functions.
+    new_build = staticmethod(creation.new_build)
+    derive = staticmethod(derived.derive)
+    apply = staticmethod(ledger.apply_entry)
+    sheet = staticmethod(sheet_module.sheet)
 
-    def validate(self, build: Build) -> list[RuleViolation]:
+    def validate(self, build: Build, settings: dict[str, Any] | None = None) -> list[RuleViolation]:
+        """A finished agent (creation's "final" stage); the settings change nothing here."""
         return creation.validate(build, "final")
 
     def validate_partial(self, choices: dict[str, Any]) -> list[RuleViolation]:
         """For a live builder: problems in what is filled in so far, nothing about the rest."""
         return creation.validate_partial(choices)
-
-    def derive(self, build: Build) -> dict[str, Any]:
-        return derived.derive(build)
-
-    def apply(self, build: Build, entry: dict[str, Any]) -> Build:
-        return ledger.apply_entry(build, entry)
-
-    def replay(self, creation_build: Build, entries: list[dict[str, Any]]) -> Build:
-        return ledger.replay(creation_build, entries)
-
-    def sheet(self, build: Build) -> SheetData:
-        return sheet_module.sheet(build)
 
 
 SYSTEM = Tempo()

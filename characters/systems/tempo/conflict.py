@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, cast
 
-from ..base import RuleError, RuleViolation, refuse
+from ..base import refuse, replay_events
 from .modules import get_module
 from .settings import resolved
 from .tables import (
@@ -94,22 +94,22 @@ def diminishing(values: Iterable[int]) -> int:
     return sum(value // 2**i for i, value in enumerate(sorted(values, reverse=True)))
 
 
-def effective_superiority(state: dict, side: str) -> int:
+def effective_superiority(state: dict[str, Any], side: str) -> int:
     """A side's superiority after the opponent's offsets, never below 0 (§B11, §E20)."""
     data = state["sides"][side]
-    return max(0, diminishing(data["superiority"]) - data["offset"])
+    return max(0, diminishing(data["superiority"]) - cast(int, data["offset"]))
 
 
-def net_superiority(state: dict) -> dict[str, int]:
+def net_superiority(state: dict[str, Any]) -> dict[str, int]:
     """What each side adds to its roll: only the side ahead, by the difference (§E24)."""
     first, second = state["order"]
     diff = effective_superiority(state, first) - effective_superiority(state, second)
     return {first: max(diff, 0), second: max(-diff, 0)}
 
 
-def opponent(state: dict, side: str) -> str:
+def opponent(state: dict[str, Any], side: str) -> str:
     first, second = state["order"]
-    return second if side == first else first
+    return cast(str, second if side == first else first)
 
 
 # -- building a state --------------------------------------------------------------------------
@@ -127,7 +127,7 @@ def _superiority(value: Any, where: str) -> list[int]:
 def _max_level(value: Any, where: str) -> str:
     if value not in TEMPO_LEVELS[1:]:
         raise refuse(where, "A cap is edge, advantage or decisive.", RULE_TEMPO)
-    return value
+    return cast(str, value)
 
 
 def _text(value: Any, where: str, what: str) -> str:
@@ -193,7 +193,7 @@ def new_conflict(
 
 
 # -- events ------------------------------------------------------------------------------------
-def _side(state: dict, event: dict, field: str = "side") -> str:
+def _side(state: dict[str, Any], event: dict[str, Any], field: str = "side") -> str:
     side = event.get(field)
     if not isinstance(side, str) or side not in state["sides"]:
         raise refuse(
@@ -202,7 +202,7 @@ def _side(state: dict, event: dict, field: str = "side") -> str:
     return side
 
 
-def _running(state: dict, *, settle_concession: bool = True) -> None:
+def _running(state: dict[str, Any], *, settle_concession: bool = True) -> None:
     if state["status"] != "running":
         raise refuse("status", "This conflict is over.", RULE_TEMPO)
     if settle_concession and state["concession"] is not None:
@@ -212,14 +212,14 @@ def _running(state: dict, *, settle_concession: bool = True) -> None:
         )
 
 
-def _tempo_text(state: dict) -> str:
+def _tempo_text(state: dict[str, Any]) -> str:
     holder, level = state["tempo"]["holder"], state["tempo"]["level"]
     if holder is None:
         return "Even"
     return f"{state['sides'][holder]['name']} holds {TEMPO_NAMES[level]}"
 
 
-def _set_tempo(state: dict, holder: str | None, level: str) -> None:
+def _set_tempo(state: dict[str, Any], holder: str | None, level: str) -> None:
     state["tempo"] = {"holder": None if level == "even" else holder, "level": level}
 
 
@@ -230,7 +230,7 @@ def _total(result: Any, where: str) -> int:
     return total
 
 
-def _consume_free_uses(state: dict, side: str, result: dict, where: str) -> None:
+def _consume_free_uses(state: dict[str, Any], side: str, result: dict[str, Any], where: str) -> None:
     """Scene aspects freed by an Edge spend (§B9 E4) are used up by the side's next roll."""
     pending = state["sides"][side]["free_scene_aspects"]
     for use in result.get("aspects", ()) or ():
@@ -243,7 +243,7 @@ def _consume_free_uses(state: dict, side: str, result: dict, where: str) -> None
             pending.remove(match)
 
 
-def _roll(state: dict, event: dict) -> None:
+def _roll(state: dict[str, Any], event: dict[str, Any]) -> None:
     """Both sides roll; superiority is added to the side ahead; the margin moves the tempo (§B8)."""
     _running(state)
     results = event.get("results")
@@ -285,13 +285,13 @@ def _roll(state: dict, event: dict) -> None:
     )
 
 
-def _roll_summary(state: dict, winner: str | None, margin: int) -> str:
+def _roll_summary(state: dict[str, Any], winner: str | None, margin: int) -> str:
     if winner is None:
         return f"A tie: nothing changes. {_tempo_text(state)}."
     return f"{state['sides'][winner]['name']} wins by {margin}. {_tempo_text(state)}."
 
 
-def _spend(state: dict, event: dict) -> None:
+def _spend(state: dict[str, Any], event: dict[str, Any]) -> None:
     """The holder gives up tempo for a benefit of its tier and steps down (§B9, §E17, §E19)."""
     _running(state)
     side = _side(state, event)
@@ -362,7 +362,7 @@ def _spend(state: dict, event: dict) -> None:
     state["log"].append(record)
 
 
-def _concede(state: dict, event: dict) -> None:
+def _concede(state: dict[str, Any], event: dict[str, Any]) -> None:
     """A side offers to lose on terms it names, between rounds (§B10)."""
     _running(state)
     side = _side(state, event)
@@ -371,14 +371,14 @@ def _concede(state: dict, event: dict) -> None:
     state["log"].append({"type": "concede", "round": state["round"], "side": side, "terms": terms})
 
 
-def _pending(state: dict) -> dict:
+def _pending(state: dict[str, Any]) -> dict[str, Any]:
     _running(state, settle_concession=False)
     if state["concession"] is None:
         raise refuse("concession", "No concession is on the table.", RULE_CONCEDE)
-    return state["concession"]
+    return cast("dict[str, Any]", state["concession"])
 
 
-def _accept(state: dict, event: dict) -> None:
+def _accept(state: dict[str, Any], event: dict[str, Any]) -> None:
     offer = _pending(state)
     winner = opponent(state, offer["side"])
     state["status"] = "over"
@@ -393,7 +393,7 @@ def _accept(state: dict, event: dict) -> None:
     state["log"].append({"type": "accept_concession", "round": state["round"], **state["outcome"]})
 
 
-def _refuse(state: dict, event: dict) -> None:
+def _refuse(state: dict[str, Any], event: dict[str, Any]) -> None:
     """Refusing a concession costs the refuser its tempo; a side at Even cannot refuse, and the GM
     does not refuse a player's concession (§B10, §E21)."""
     offer = _pending(state)
@@ -423,7 +423,7 @@ def _refuse(state: dict, event: dict) -> None:
     )
 
 
-def _veto(state: dict, event: dict) -> None:
+def _veto(state: dict[str, Any], event: dict[str, Any]) -> None:
     """The GM turns down a lame concession; the conflict goes on (§B10)."""
     offer = _pending(state)
     reason = _text(event.get("reason"), "reason", "why the concession is vetoed")
@@ -433,7 +433,7 @@ def _veto(state: dict, event: dict) -> None:
     )
 
 
-def _set_superiority(state: dict, event: dict) -> None:
+def _set_superiority(state: dict[str, Any], event: dict[str, Any]) -> None:
     """The situation changed: new superiority for a side; offsets against it lapse (§B11, §E20)."""
     _running(state)
     side = _side(state, event)
@@ -443,7 +443,7 @@ def _set_superiority(state: dict, event: dict) -> None:
     state["log"].append({"type": "set_superiority", "round": state["round"], "side": side, "values": values})
 
 
-def _set_cap(state: dict, event: dict) -> None:
+def _set_cap(state: dict[str, Any], event: dict[str, Any]) -> None:
     """Mark a side as lacking what it needs (max Edge) or lift that (§B8 cap)."""
     _running(state)
     side = _side(state, event)
@@ -454,7 +454,7 @@ def _set_cap(state: dict, event: dict) -> None:
     state["log"].append({"type": "set_cap", "round": state["round"], "side": side, "max_level": max_level})
 
 
-def _end(state: dict, event: dict) -> None:
+def _end(state: dict[str, Any], event: dict[str, Any]) -> None:
     _running(state, settle_concession=False)
     reason = _text(event.get("reason"), "reason", "why the conflict ends")
     state["status"] = "over"
@@ -495,17 +495,7 @@ def apply_event(state: dict[str, Any], event: dict[str, Any]) -> dict[str, Any]:
 
 def replay(state: dict[str, Any], events: Iterable[dict[str, Any]]) -> dict[str, Any]:
     """Fold events in order; a RuleError names the failing event's position."""
-    if not isinstance(events, list):
-        raise refuse("events", "The events must be a list.")
-    for index, event in enumerate(events):
-        try:
-            state = apply_event(state, event)
-        except RuleError as error:
-            kind = event.get("type") if isinstance(event, dict) else None
-            raise RuleError(
-                [RuleViolation(f"events.{index}", f"Event {index} ({kind}) is refused.")] + error.violations
-            ) from error
-    return state
+    return replay_events(state, events, apply_event)
 
 
 def public_view(state: dict[str, Any], reveal_sides: Iterable[str] = ()) -> dict[str, Any]:

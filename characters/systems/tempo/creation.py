@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import copy
 import random
-from typing import Any
+from typing import Any, cast
 
 from ..base import Build, RuleError, RuleViolation
 from .fate import starting_fate_points
@@ -118,7 +118,7 @@ def check_aspects(module: TempoModule, aspects: Any, final: bool) -> list[RuleVi
 
 
 # -- roles (§D2) -------------------------------------------------------------------------------
-def rank_of(module: TempoModule, roles: dict, role_key: str):
+def rank_of(module: TempoModule, roles: dict[str, Any], role_key: str) -> Rank | None:
     value = roles.get(role_key)
     return module.rank(value) if isinstance(value, str) else None
 
@@ -160,7 +160,7 @@ def check_roles(module: TempoModule, roles: Any, final: bool) -> list[RuleViolat
                 f"{rank_key!r} is not a rating for {role.name}; choose one of {rank_names}.",
                 RULE_ROLES,
             )
-    unrated = [role for role in module.roles if module.rank(roles.get(role.key)) is None]
+    unrated = [role for role in module.roles if module.rank(cast(str, roles.get(role.key))) is None]
     if final:
         for role in unrated:
             if role.key not in roles or roles.get(role.key) is None:
@@ -200,7 +200,7 @@ def normalised_benefits(items: Any) -> list[dict[str, Any]] | None:
     """Benefit choices as dicts ({"key", "field"?, "table_approved"?}); a bare key is accepted."""
     if not isinstance(items, list):
         return None
-    out = []
+    out: list[dict[str, Any]] = []
     for item in items:
         if isinstance(item, str):
             out.append({"key": item})
@@ -219,14 +219,14 @@ def _pick_phrase(module: TempoModule, role: Role, rank: Rank) -> str:
 
 
 def check_role_benefits(
-    module: TempoModule, role: Role, roles: dict, items: Any, final: bool
+    module: TempoModule, role: Role, roles: dict[str, Any], items: Any, final: bool
 ) -> list[RuleViolation]:
     where = f"benefits.{role.key}"
     problems: list[RuleViolation] = []
     chosen = normalised_benefits(items)
     if chosen is None:
         return [RuleViolation(where, f"{role.name}'s benefits must be a list.", RULE_BENEFITS)]
-    known = []
+    known: list[Any] = []
     for i, item in enumerate(chosen):
         key = item.get("key")
         benefit = role.benefit(key) if isinstance(key, str) else None
@@ -348,7 +348,7 @@ def check_benefits(module: TempoModule, roles: Any, benefits: Any, final: bool) 
 
 
 # -- the rest of the document ------------------------------------------------------------------
-def check_other(build: dict, final: bool) -> list[RuleViolation]:
+def check_other(build: dict[str, Any], final: bool) -> list[RuleViolation]:
     problems: list[RuleViolation] = []
     for key in build:
         if key not in TOP_LEVEL_KEYS:
@@ -399,7 +399,7 @@ def validate_partial(choices: Any) -> list[RuleViolation]:
 
 
 def new_build(
-    choices: dict[str, Any], rng: random.Random | None = None, settings: dict | None = None
+    choices: dict[str, Any], rng: random.Random | None = None, settings: dict[str, Any] | None = None
 ) -> Build:
     """A finished agent from the builder's choices, or RuleError with every violation.
 

@@ -7,13 +7,14 @@ from typing import Any
 
 from ..base import Build, RuleError, refuse
 from .creation import DEFAULT_MODULE, distribution, normalised_benefits, validate
+from .module_data import Role, TempoModule
 from .modules import get_module
 
 
-def _benefit_rows(module, role, chosen: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _benefit_rows(module: TempoModule, role: Role, chosen: list[dict[str, Any]]) -> list[dict[str, Any]]:
     rows = []
     for item in chosen:
-        benefit = role.benefit(item.get("key")) if isinstance(item.get("key"), str) else None
+        benefit = role.benefit(item["key"]) if isinstance(item.get("key"), str) else None
         if benefit is None:
             continue
         rows.append(
@@ -45,11 +46,11 @@ def derive(build: Build) -> dict[str, Any]:
         module = get_module(build.get("module", DEFAULT_MODULE))
     except RuleError as error:
         return {"problems": [v.as_dict() for v in error.violations], "complete": False}
-    roles = build.get("roles") if isinstance(build.get("roles"), dict) else {}
-    benefits = build.get("benefits") if isinstance(build.get("benefits"), dict) else {}
-    role_rows = []
+    roles: dict[str, Any] = build["roles"] if isinstance(build.get("roles"), dict) else {}
+    benefits: dict[str, Any] = build["benefits"] if isinstance(build.get("benefits"), dict) else {}
+    role_rows: list[dict[str, Any]] = []
     for role in module.roles:
-        rank = module.rank(roles.get(role.key)) if isinstance(roles.get(role.key), str) else None
+        rank = module.rank(roles[role.key]) if isinstance(roles.get(role.key), str) else None
         chosen = normalised_benefits(benefits.get(role.key, [])) or []
         role_rows.append(
             {

@@ -16,7 +16,7 @@ The balance never goes below zero: a spend larger than the balance is refused.
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import Any, cast
 
 from ..base import Build, refuse
 from .modules import get_module
@@ -39,7 +39,7 @@ def balance(build: Build) -> int:
 
 def starting_fate_points(settings: dict[str, Any] | None = None) -> int:
     """A new agent's fate points: a campaign setting, 0 unless the GM says otherwise (ruling 7)."""
-    return resolved(settings)["starting_fate_points"]
+    return cast(int, resolved(settings)["starting_fate_points"])
 
 
 def refresh_entry(build: Build, settings: dict[str, Any] | None = None) -> dict[str, Any]:

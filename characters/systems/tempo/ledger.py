@@ -11,10 +11,9 @@ Fate point entries: see ``fate``.
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable
 from typing import Any
 
-from ..base import Build, RuleError, RuleViolation, refuse
+from ..base import Build, refuse, replay_ledger, reversed_ids
 from .fate import FATE_ENTRY_KINDS, apply_fate_entry
 from .tables import MAX_TEXT
 
@@ -55,58 +54,10 @@ def apply_entry(build: Build, entry: dict[str, Any]) -> Build:
     raise refuse("kind", f"Unknown ledger entry kind {kind!r}; Tempo knows {', '.join(ENTRY_KINDS)}.")
 
 
-def _entry_id(entry: Any) -> str:
-    if not isinstance(entry, dict) or entry.get("id") is None:
-        raise refuse("ledger", "Every ledger entry needs an id.")
-    return str(entry["id"])
-
-
-def reversed_ids(entries: Iterable[dict]) -> set[str]:
-    """Ids undone by a later reversal; malformed reversals are refused."""
-    if not isinstance(entries, list):
-        raise refuse("ledger", "The ledger must be a list of entries.")
-    seen: dict[str, dict] = {}
-    undone: set[str] = set()
-    for entry in entries:
-        entry_id = _entry_id(entry)
-        if entry_id in seen:
-            raise refuse("ledger", f"Two ledger entries share the id {entry_id}.")
-        if entry.get("kind") == "reversal":
-            target = None if entry.get("reverses") is None else str(entry["reverses"])
-            where = f"ledger.{entry_id}"
-            if target not in seen:
-                raise refuse(where, f"Reversal {entry_id} names no earlier entry.")
-            if seen[target].get("kind") == "reversal":
-                raise refuse(where, "A reversal cannot be reversed; enter the entry again instead.")
-            if target in undone:
-                raise refuse(where, f"Entry {target} was already reversed.")
-            if not isinstance(entry.get("reason"), str) or not entry["reason"].strip():
-                raise refuse(where, f"Reversal {entry_id} needs a reason.")
-            undone.add(target)
-        seen[entry_id] = entry
-    return undone
-
-
-def replay(creation_build: Build, entries: list[dict]) -> Build:
+def replay(creation_build: Build, entries: list[dict[str, Any]]) -> Build:
     """The current build: creation plus every entry not reversed, in order. If a reversal leaves a
     later entry illegal (a spend with no points left), the RuleError names that entry."""
-    undone = reversed_ids(entries)
-    build = copy.deepcopy(creation_build)
-    for entry in entries:
-        entry_id = _entry_id(entry)
-        if entry.get("kind") == "reversal" or entry_id in undone:
-            continue
-        try:
-            build = apply_entry(build, entry)
-        except RuleError as error:
-            reasons = " ".join(v.message for v in error.violations)
-            raise RuleError(
-                [
-                    RuleViolation(
-                        f"ledger.{entry_id}",
-                        f"Entry {entry_id} ({entry.get('kind')}) no longer fits: {reasons}",
-                    )
-                ]
-                + error.violations
-            ) from error
-    return build
+    return replay_ledger(creation_build, entries, apply_entry)
+
+
+__all__ = ["ENTRY_KINDS", "ENTRY_SHAPES", "apply_entry", "replay", "reversed_ids"]

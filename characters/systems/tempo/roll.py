@@ -14,13 +14,14 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from .. import dice
 from ..base import Build, RuleError, RuleViolation, refuse
 from . import fate
-from .module_data import TempoModule
+from .module_data import Benefit, TempoModule
 from .modules import get_module
 from .settings import resolved
 from .tables import (
@@ -189,7 +190,7 @@ def roll_dice(rng: random.Random, plan: DicePlan) -> tuple[tuple[int, ...], tupl
 
 
 # -- the request -------------------------------------------------------------------------------
-def _count(request: dict, key: str, problems: list[RuleViolation]) -> int:
+def _count(request: dict[str, Any], key: str, problems: list[RuleViolation]) -> int:
     value = request.get(key, 0)
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_DICE:
         problems.append(
@@ -203,7 +204,7 @@ def _count(request: dict, key: str, problems: list[RuleViolation]) -> int:
     return value
 
 
-def _int_list(request: dict, key: str, problems: list[RuleViolation], magnitude: bool) -> list[int]:
+def _int_list(request: dict[str, Any], key: str, problems: list[RuleViolation], magnitude: bool) -> list[int]:
     values = request.get(key) or []
     if not isinstance(values, list):
         problems.append(RuleViolation(key, f"{key.capitalize()} must be a list of numbers.", RULE_ROLL))
@@ -227,7 +228,7 @@ def _int_list(request: dict, key: str, problems: list[RuleViolation], magnitude:
 
 
 def _aspect_uses(
-    request: dict, module: TempoModule | None, problems: list[RuleViolation]
+    request: dict[str, Any], module: TempoModule | None, problems: list[RuleViolation]
 ) -> list[dict[str, Any]]:
     """Check the aspect uses of a roll (§B7, §D6) and return them normalised."""
     raw = request.get("aspects") or []
@@ -235,7 +236,7 @@ def _aspect_uses(
         problems.append(RuleViolation("aspects", "Aspects must be a list.", RULE_ASPECTS))
         return []
     uses: list[dict[str, Any]] = []
-    seen: Counter = Counter()
+    seen: Counter[Any] = Counter()
     for i, item in enumerate(raw):
         where = f"aspects.{i}"
         if not isinstance(item, dict):
@@ -339,7 +340,7 @@ def _aspect_uses(
     return uses
 
 
-def _help(request: dict, problems: list[RuleViolation]) -> list[dict[str, Any]]:
+def _help(request: dict[str, Any], problems: list[RuleViolation]) -> list[dict[str, Any]]:
     raw = request.get("help") or []
     if not isinstance(raw, list):
         problems.append(RuleViolation("help", "Help must be a list of helpers' rolls.", RULE_HELP))
@@ -373,7 +374,7 @@ def _help(request: dict, problems: list[RuleViolation]) -> list[dict[str, Any]]:
     return helpers
 
 
-def _hurry(request: dict, problems: list[RuleViolation]) -> dict[str, Any] | None:
+def _hurry(request: dict[str, Any], problems: list[RuleViolation]) -> dict[str, Any] | None:
     hurry = request.get("hurry")
     if hurry is None:
         return None
@@ -400,7 +401,7 @@ def _hurry(request: dict, problems: list[RuleViolation]) -> dict[str, Any] | Non
     return {"mode": hurry["mode"], "text": text.strip()}
 
 
-def _module(module: TempoModule | str | None, request: dict) -> TempoModule | None:
+def _module(module: TempoModule | str | None, request: dict[str, Any]) -> TempoModule | None:
     if isinstance(module, TempoModule):
         return module
     key = module if module is not None else request.get("module")
@@ -542,11 +543,13 @@ def _cancel_notes(bonus_dice: int, penalty_dice: int, plan: DicePlan) -> list[st
     return notes
 
 
-def _faces(values: tuple[int, ...] | list[int]) -> str:
+def _faces(values: Sequence[int]) -> str:
     return ", ".join(str(v) for v in values) or "none"
 
 
-def _dice_note(faces, plan: DicePlan, kept, dropped, mode: str) -> str:
+def _dice_note(
+    faces: Sequence[int], plan: DicePlan, kept: Sequence[int], dropped: Sequence[int], mode: str
+) -> str:
     rolled = f"Rolled {len(faces)} {'die' if len(faces) == 1 else 'dice'}: {_faces(faces)}"
     if plan.help_kept:
         rolled += f", plus help {_faces(plan.help_kept)}"
@@ -629,20 +632,22 @@ def roll_for_agent(
     return result, fate.entries_for_roll(result)
 
 
-def _held_benefits(build: Build) -> list:
+def _held_benefits(build: Build) -> list[Benefit]:
     module = get_module(build.get("module"))
     held = []
     for role_key, chosen in (build.get("benefits") or {}).items():
         role = module.role(role_key)
         for item in chosen or []:
             key = item.get("key") if isinstance(item, dict) else item
-            benefit = role.benefit(key) if role else None
+            benefit = role.benefit(cast(str, key)) if role else None
             if benefit is not None:
                 held.append(benefit)
     return held
 
 
-def _own_aspects_checked(build: Build, role: str, uses: list, held: list) -> list:
+def _own_aspects_checked(
+    build: Build, role: str, uses: list[dict[str, Any]], held: list[Benefit]
+) -> list[dict[str, Any]]:
     """Own aspects may be named by slot key or by text; both become the aspect text."""
     aspects = build.get("aspects") or {}
     texts = {

@@ -10,10 +10,9 @@ See README.md in this folder for the document shapes.
 from __future__ import annotations
 
 import importlib
-import random
 from typing import Any
 
-from ..base import Build, GameSystem, RuleViolation, SettingSpec, SheetData
+from ..base import Build, GameSystem, Review, SettingSpec
 from . import creation, derived
 from . import sheet as sheet_module
 from .settings import CREATION_SETTINGS
@@ -51,37 +50,27 @@ class Timemaster(GameSystem):
         module = _optional("advancement")
         return tuple(getattr(module, "ENTRY_KINDS", ())) if module else ()
 
-    def new_build(
-        self, choices: dict[str, Any], rng: random.Random, settings: dict[str, Any] | None = None
-    ) -> Build:
-        return creation.new_build(choices, rng, settings)
-
-    def validate(
-        self, build: Build, settings: dict[str, Any] | None = None, stage: str = "auto"
-    ) -> list[RuleViolation]:
-        return creation.validate(build, settings, stage)
-
-    def review(
-        self, build: Build, settings: dict[str, Any] | None = None, stage: str = "auto"
-    ) -> creation.Review:
-        """Errors, warnings, and the confirmations still waiting for the CM."""
-        return creation.review_build(build, settings, stage)
+    new_build = staticmethod(creation.new_build)
+    validate = staticmethod(creation.validate)  # stage: "auto" (by the build), or a wizard's stage
+    review = staticmethod(creation.review_build)  # errors, warnings, confirmations still due
+    derive = staticmethod(derived.derive)
+    sheet = staticmethod(sheet_module.sheet)
 
     def validate_step(
         self, step: str, choices: dict[str, Any], settings: dict[str, Any] | None = None
-    ) -> creation.Review:
+    ) -> Review:
         return creation.validate_step(step, choices, settings)
-
-    def derive(self, build: Build) -> dict[str, Any]:
-        return derived.derive(build)
 
     def apply(self, build: Build, entry: dict[str, Any]) -> Build:
         from .advancement import apply_entry  # imported here: written by the advancement engine
 
         return apply_entry(build, entry)
 
-    def sheet(self, build: Build) -> SheetData:
-        return sheet_module.sheet(build)
+    def replay(self, creation_build: Build, entries: list[dict[str, Any]]) -> Build:
+        """Only some entries may be reversed (``advancement.REVERSIBLE_KINDS``)."""
+        from .advancement import replay
+
+        return replay(creation_build, entries)
 
 
 SYSTEM = Timemaster()

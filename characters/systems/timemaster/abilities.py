@@ -14,6 +14,7 @@ from collections import Counter
 from typing import Any
 
 from ..base import RuleViolation, refuse
+from ..base import is_int as _is_int
 from ..dice import d10
 from .tables import (
     ABILITY_ADDEND,
@@ -102,10 +103,6 @@ def reroll_hopeless(record: dict[str, Any], rng: random.Random, allowed_rounds: 
         "rerolls_used": used + 1,
         "history": [*record.get("history", []), list(record["values"])],
     }
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def check_number(field: str, value: Any, label: str) -> list[RuleViolation]:

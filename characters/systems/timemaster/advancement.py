@@ -14,10 +14,12 @@ bonus points per session, offences, the standing held before a demotion, pending
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Iterable
-from typing import Any
+from collections.abc import Callable
+from types import ModuleType
+from typing import Any, cast
 
-from ..base import RuleError, RuleViolation, is_one_of, refuse
+from ..base import RuleError, RuleViolation, is_one_of, refuse, replay_ledger
+from ..base import reversed_ids as base_reversed_ids
 from . import regulations as regs
 from .advancement_tables import (
     ABILITY_MAX,
@@ -71,18 +73,18 @@ REVERSIBLE_KINDS: tuple[str, ...] = tuple(kind for kind in ENTRY_KINDS if kind !
 
 
 # -- catalogues (tables.py belongs to the creation engine; imported lazily) ---------------------
-def _tables():
+def _tables() -> ModuleType:
     from . import tables
 
     return tables
 
 
-def _skill_catalogue() -> dict[str, dict]:
-    return _tables().SKILLS
+def _skill_catalogue() -> dict[str, dict[str, Any]]:
+    return cast("dict[str, dict[str, Any]]", _tables().SKILLS)
 
 
-def _talent_catalogue() -> dict[str, dict]:
-    return _tables().TALENTS
+def _talent_catalogue() -> dict[str, dict[str, Any]]:
+    return cast("dict[str, dict[str, Any]]", _tables().TALENTS)
 
 
 def _ability_codes() -> tuple[str, ...]:
@@ -97,7 +99,7 @@ def base_skill_key(key: Any) -> str:
     chart = getattr(_tables(), "SKILL_ALIASES", {}).get(key, key)
     if chart not in _skill_catalogue():
         raise refuse("skill", f"{key!r} is not a skill on the Skills Chart.", RULE_SHOP)
-    return chart
+    return cast(str, chart)
 
 
 def skill_name(key: str) -> str:
@@ -106,14 +108,14 @@ def skill_name(key: str) -> str:
     return f"{name} ({suffix})" if suffix else name
 
 
-def _next_specialty_key(skills: dict) -> str:
+def _next_specialty_key(skills: dict[str, Any]) -> str:
     number = 2
     while f"{REPEATABLE_SKILL}_{number}" in skills:
         number += 1
     return f"{REPEATABLE_SKILL}_{number}"
 
 
-def _check_new_specialty(build: dict, key: str, record: dict) -> None:
+def _check_new_specialty(build: dict[str, Any], key: str, record: dict[str, Any]) -> None:
     """A further Historical Specialty names its period (at most 100 years) and at most two cultures,
     and differs from those held (§4.6, §10 item 30); the creation engine's check is the one rule."""
     from .skills import check_specialties
@@ -129,14 +131,14 @@ def _check_new_specialty(build: dict, key: str, record: dict) -> None:
 
 
 # -- state -------------------------------------------------------------------------------------
-def state_of(build: dict) -> dict:
+def state_of(build: dict[str, Any]) -> dict[str, Any]:
     """The advancement bookkeeping with every default filled in (a fresh copy)."""
     merged = copy.deepcopy(STATE_DEFAULTS)
     merged.update(copy.deepcopy(build.get("state") or {}))
     return merged
 
 
-def _working_copy(build: dict) -> dict:
+def _working_copy(build: dict[str, Any]) -> dict[str, Any]:
     new = copy.deepcopy(build)
     new["state"] = state_of(build)
     return _with_defaults(new)
@@ -159,7 +161,7 @@ _GROWN_STATE = (
 _GROWN_BUILD = ("times_visited",)
 
 
-def _shop_trial_copy(build: dict) -> dict:
+def _shop_trial_copy(build: dict[str, Any]) -> dict[str, Any]:
     """A working copy for trying one sp_spent entry whose result is thrown away: like
     _working_copy, except that the grown parts above are the build's own objects, not copies."""
     state = build.get("state") or {}
@@ -172,7 +174,7 @@ def _shop_trial_copy(build: dict) -> dict:
     return _with_defaults(new)
 
 
-def _with_defaults(new: dict) -> dict:
+def _with_defaults(new: dict[str, Any]) -> dict[str, Any]:
     new.setdefault("success_points", 0)
     new.setdefault("skills", {})
     new.setdefault("talents", [])
@@ -180,7 +182,7 @@ def _with_defaults(new: dict) -> dict:
     return new
 
 
-def _id(entry: dict, field: str = "mission", required: bool = True) -> str | None:
+def _id(entry: dict[str, Any], field: str = "mission", required: bool = True) -> str | None:
     value = entry.get(field)
     if value is None or value == "" or isinstance(value, bool):
         if required:
@@ -189,7 +191,7 @@ def _id(entry: dict, field: str = "mission", required: bool = True) -> str | Non
     return str(value)
 
 
-def _whole(entry: dict, field: str, minimum: int = 0, default: Any = None) -> int:
+def _whole(entry: dict[str, Any], field: str, minimum: int = 0, default: Any = None) -> int:
     value = entry.get(field, default)
     if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
         raise refuse(
@@ -198,7 +200,7 @@ def _whole(entry: dict, field: str, minimum: int = 0, default: Any = None) -> in
     return value
 
 
-def _text(entry: dict, field: str) -> str:
+def _text(entry: dict[str, Any], field: str) -> str:
     value = entry.get(field)
     if not isinstance(value, str) or not value.strip():
         raise refuse(field, f"The entry needs a {field}.")
@@ -206,7 +208,7 @@ def _text(entry: dict, field: str) -> str:
 
 
 # -- status ------------------------------------------------------------------------------------
-def agent_status(build: dict) -> str:
+def agent_status(build: dict[str, Any]) -> str:
     """ "banished", "timemaster_10", "demoted" (below the standing held before a demotion) or
     "eligible" for regular Success Points (§6.1, rulings 1 and 3)."""
     if (build.get("state") or {}).get("banished"):
@@ -218,7 +220,7 @@ def agent_status(build: dict) -> str:
     return "eligible"
 
 
-def advancement_summary(build: dict) -> dict:
+def advancement_summary(build: dict[str, Any]) -> dict[str, Any]:
     """Every computed advancement value the sheet and pages show (derive() merges this)."""
     state = state_of(build)
     position = regs.position_of(build)
@@ -245,7 +247,7 @@ def advancement_summary(build: dict) -> dict:
 
 
 # -- awards ------------------------------------------------------------------------------------
-def _sp_awarded(build: dict, entry: dict) -> None:
+def _sp_awarded(build: dict[str, Any], entry: dict[str, Any]) -> None:
     kind = entry.get("type")
     if kind == "regular":
         _regular_award(build, entry)
@@ -255,7 +257,7 @@ def _sp_awarded(build: dict, entry: dict) -> None:
         raise refuse("type", 'A Success Point award is either "regular" or "bonus".', RULE_SP)
 
 
-def _regular_award(build: dict, entry: dict) -> None:
+def _regular_award(build: dict[str, Any], entry: dict[str, Any]) -> None:
     """One mission's regular points (§6.1, rulings 1-3); close_mission writes these entries."""
     state = build["state"]
     mission = _id(entry)
@@ -306,7 +308,7 @@ def _regular_award(build: dict, entry: dict) -> None:
         state["qualifying_missions"].append(mission)
 
 
-def _bonus_award(build: dict, entry: dict) -> None:
+def _bonus_award(build: dict[str, Any], entry: dict[str, Any]) -> None:
     """Bonus points per session: multiples of 10, at most 50 (ruling 2); none at Timemaster/10
     (ruling 1); none to demoted agents unless the campaign allows it (§11 ambiguity 12)."""
     state = build["state"]
@@ -339,7 +341,7 @@ def _bonus_award(build: dict, entry: dict) -> None:
 
 
 # -- rank and grade ----------------------------------------------------------------------------
-def _grade_advanced(build: dict, entry: dict) -> None:
+def _grade_advanced(build: dict[str, Any], entry: dict[str, Any]) -> None:
     """One grade for a mission that earned regular points (or would have, for a demoted agent,
     ruling 3); the tenth step is a new rank, with one free skill or talent the first time each
     rank is reached (§6.5, §11 ambiguity 8)."""
@@ -360,14 +362,14 @@ def _grade_advanced(build: dict, entry: dict) -> None:
     regs.clear_demotion_if_regained(build)
 
 
-def _free_choice_granted(build: dict, entry: dict) -> None:
+def _free_choice_granted(build: dict[str, Any], entry: dict[str, Any]) -> None:
     """A GM grants a free pick outside the automatic one (e.g. on regaining a rank)."""
     rank = entry.get("rank") or build["rank"]
     regs.rank_index(rank)
     build["state"]["pending_free_choices"].append({"rank": rank, "reason": _text(entry, "reason")})
 
 
-def _free_choice_taken(build: dict, entry: dict) -> None:
+def _free_choice_taken(build: dict[str, Any], entry: dict[str, Any]) -> None:
     """Take a pending free pick: a skill at Specialist or a talent, no cost (§6.5)."""
     pending = build["state"]["pending_free_choices"]
     if not pending:
@@ -387,10 +389,10 @@ def _free_choice_taken(build: dict, entry: dict) -> None:
 
 
 # -- purchases ---------------------------------------------------------------------------------
-def _acquire_skill(build: dict, entry: dict, source: str) -> None:
+def _acquire_skill(build: dict[str, Any], entry: dict[str, Any], source: str) -> None:
     """A new skill at Specialist (§6.4 note 3), with its prerequisite (§10 item 28)."""
     catalogue = _skill_catalogue()
-    key = getattr(_tables(), "SKILL_ALIASES", {}).get(entry.get("skill"), entry.get("skill"))
+    key: Any = getattr(_tables(), "SKILL_ALIASES", {}).get(entry.get("skill"), entry.get("skill"))
     chart = key
     if key not in catalogue:
         raise refuse("skill", f"{key!r} is not a skill on the Skills Chart.", RULE_SHOP)
@@ -411,12 +413,12 @@ def _acquire_skill(build: dict, entry: dict, source: str) -> None:
     build["state"]["skills_acquired_in"][key] = build["state"]["adventures_closed"]
 
 
-def _level_at_least(skills: dict, key: str, level: str) -> bool:
+def _level_at_least(skills: dict[str, Any], key: str, level: str) -> bool:
     held = skills.get(key)
     return held is not None and SKILL_LEVELS.index(held["level"]) >= SKILL_LEVELS.index(level)
 
 
-def _acquire_talent(build: dict, entry: dict) -> None:
+def _acquire_talent(build: dict[str, Any], entry: dict[str, Any]) -> None:
     """A new human talent, at most eight in all (§5.1, §10 item 18)."""
     catalogue = _talent_catalogue()
     key = entry.get("talent")
@@ -433,11 +435,11 @@ def _acquire_talent(build: dict, entry: dict) -> None:
     build["talents"].append(key)
 
 
-def _raise_skill(build: dict, entry: dict, purchase: str) -> None:
+def _raise_skill(build: dict[str, Any], entry: dict[str, Any], purchase: str) -> None:
     """One level up: not a skill acquired after this same adventure, at most one level per skill
     per adventure, never above Master, never for skills without levels (§6.4 notes 3-4)."""
     state = build["state"]
-    key = entry.get("skill")
+    key: Any = entry.get("skill")  # a held skill's key once base_skill_key accepts it
     base_skill_key(key)
     held = build["skills"].get(key)
     if held is None:
@@ -467,7 +469,7 @@ def _raise_skill(build: dict, entry: dict, purchase: str) -> None:
     state["skills_raised_in"][key] = now
 
 
-def _raise_ability(build: dict, entry: dict) -> None:
+def _raise_ability(build: dict[str, Any], entry: dict[str, Any]) -> None:
     """One Ability point, never above 80 (§6.4 note 1)."""
     code = entry.get("ability")
     if code not in _ability_codes():
@@ -480,10 +482,10 @@ def _raise_ability(build: dict, entry: dict) -> None:
     build["abilities"][code] = value + 1
 
 
-def _sp_spent(build: dict, entry: dict) -> None:
+def _sp_spent(build: dict[str, Any], entry: dict[str, Any]) -> None:
     """Spend banked points in the shop window after an adventure (§6.4, §10 items 19, 23)."""
     state = build["state"]
-    purchase = entry.get("purchase")
+    purchase: Any = entry.get("purchase")
     if not is_one_of(purchase, SP_COSTS):
         raise refuse(
             "purchase", f"Unknown purchase {purchase!r}; choose one of: {', '.join(SP_COSTS)}.", RULE_SHOP
@@ -512,7 +514,7 @@ def _sp_spent(build: dict, entry: dict) -> None:
 
 
 # -- punishments -------------------------------------------------------------------------------
-def _regulation_violation(build: dict, entry: dict) -> None:
+def _regulation_violation(build: dict[str, Any], entry: dict[str, Any]) -> None:
     """A violation with its ladder punishment (§6.6); a stored offence number must still match."""
     state = build["state"]
     number = entry.get("regulation")
@@ -524,26 +526,26 @@ def _regulation_violation(build: dict, entry: dict) -> None:
             f"This violation was recorded as offence {entry['offence']}, but it is now offence {offence}.",
             RULE_DEMOTION,
         )
-    punishment = entry.get("punishment")
+    punishment: Any = entry.get("punishment")  # checked by regs.check_punishment
     regs.check_punishment(offence, punishment, bool(entry.get("judiciary_override")), entry.get("reason"))
     regs.apply_punishment(build, punishment)
     state["offences"] = offence
     state["offence_log"].append({"regulation": number, "offence": offence, "punishment": punishment})
 
 
-def _demotion(build: dict, entry: dict) -> None:
+def _demotion(build: dict[str, Any], entry: dict[str, Any]) -> None:
     """A demotion ordered by the judiciary outside the ladder (§6.6); the former standing is kept."""
     ranks, grades = regs.check_demotion_payload(entry)
     regs.apply_demotion(build, ranks=ranks, grades=grades)
 
 
-def _banishment(build: dict, entry: dict) -> None:
+def _banishment(build: dict[str, Any], entry: dict[str, Any]) -> None:
     _text(entry, "reason")
     build["state"]["banished"] = True
 
 
 # -- missions and time travel ------------------------------------------------------------------
-def _mission_started(build: dict, entry: dict) -> None:
+def _mission_started(build: dict[str, Any], entry: dict[str, Any]) -> None:
     """A mission begins: the shop window closes (§6.4: shopping only at an adventure's end)."""
     state = build["state"]
     mission = _id(entry)
@@ -555,7 +557,7 @@ def _mission_started(build: dict, entry: dict) -> None:
     state["shop_open"] = False
 
 
-def _adventure_closed(build: dict, entry: dict) -> None:
+def _adventure_closed(build: dict[str, Any], entry: dict[str, Any]) -> None:
     """An adventure ends: the shop window opens until the next mission starts (§6.4)."""
     state = build["state"]
     mission = _id(entry)
@@ -569,7 +571,7 @@ def _adventure_closed(build: dict, entry: dict) -> None:
     state["shop_open"] = True
 
 
-def _times_visited_added(build: dict, entry: dict) -> None:
+def _times_visited_added(build: dict[str, Any], entry: dict[str, Any]) -> None:
     """A row of the Times Visited table, refused on a loop trap (§9.5, ruling 5)."""
     present = entry.get("present_year", CORPS_PRESENT_YEAR)
     check_visit(build, entry.get("parallel"), entry.get("start_year"), entry.get("end_year"), present)
@@ -584,7 +586,7 @@ def _times_visited_added(build: dict, entry: dict) -> None:
     )
 
 
-_HANDLERS: dict[str, Callable[[dict, dict], None]] = {
+_HANDLERS: dict[str, Callable[[dict[str, Any], dict[str, Any]], None]] = {
     "sp_awarded": _sp_awarded,
     "sp_spent": _sp_spent,
     "grade_advanced": _grade_advanced,
@@ -599,12 +601,14 @@ _HANDLERS: dict[str, Callable[[dict, dict], None]] = {
 }
 
 
-def apply_entry(build: dict, entry: dict) -> dict:
+def apply_entry(build: dict[str, Any], entry: dict[str, Any]) -> dict[str, Any]:
     """Fold one ledger entry into a NEW build (the input is never changed)."""
     return _apply(build, entry, _working_copy)
 
 
-def _apply(build: dict, entry: dict, working_copy: Callable[[dict], dict]) -> dict:
+def _apply(
+    build: dict[str, Any], entry: dict[str, Any], working_copy: Callable[[dict[str, Any]], dict[str, Any]]
+) -> dict[str, Any]:
     if not isinstance(build, dict):
         raise refuse("build", "A build must be an object.")
     if not isinstance(entry, dict):
@@ -624,73 +628,38 @@ def _apply(build: dict, entry: dict, working_copy: Callable[[dict], dict]) -> di
 
 
 # -- the ledger --------------------------------------------------------------------------------
-def reversed_ids(entries: Iterable[dict]) -> set[str]:
+def _irreversible(target_id: str, target: dict[str, Any]) -> str | None:
+    if target.get("kind") not in REVERSIBLE_KINDS:
+        return f"Entry {target_id} ({target.get('kind')}) cannot be reversed."
+    return None
+
+
+def _no_earlier_entry(reversal_id: str, target: Any) -> str:
+    return f"Reversal {reversal_id} names no earlier entry ({target!r})."
+
+
+def reversed_ids(entries: list[dict[str, Any]]) -> set[str]:
     """Ids of entries undone by a later reversal; refuses malformed reversals."""
-    if not isinstance(entries, list):
-        raise refuse("ledger", "The ledger must be a list of entries.")
-    seen: dict[str, dict] = {}
-    undone: set[str] = set()
-    for entry in entries:
-        entry_id = _entry_id(entry)
-        if entry_id in seen:
-            raise refuse("ledger", f"Two ledger entries share the id {entry_id}.")
-        if entry.get("kind") == "reversal":
-            target = entry.get("reverses")
-            target_id = None if target is None else str(target)
-            where = f"ledger.{entry_id}"
-            if target_id not in seen:
-                raise refuse(where, f"Reversal {entry_id} names no earlier entry ({target!r}).")
-            if seen[target_id].get("kind") not in REVERSIBLE_KINDS:
-                raise refuse(where, f"Entry {target_id} ({seen[target_id].get('kind')}) cannot be reversed.")
-            if target_id in undone:
-                raise refuse(where, f"Entry {target_id} was already reversed.")
-            if not isinstance(entry.get("reason"), str) or not entry["reason"].strip():
-                raise refuse(where, f"Reversal {entry_id} needs a reason.")
-            undone.add(target_id)
-        seen[entry_id] = entry
-    return undone
+    return base_reversed_ids(entries, _irreversible, _no_earlier_entry)
 
 
-def _entry_id(entry: dict) -> str:
-    if not isinstance(entry, dict) or entry.get("id") is None:
-        raise refuse("ledger", "Every ledger entry needs an id.")
-    return str(entry["id"])
-
-
-def replay(creation_build: dict, entries: list[dict]) -> dict:
+def replay(creation_build: dict[str, Any], entries: list[dict[str, Any]]) -> dict[str, Any]:
     """The current build: the creation build with every entry folded in order, skipping
     reversals and the entries they reverse. When a reversal leaves a later entry illegal, the
     replay is refused with a RuleError naming that later entry (field "ledger.<id>")."""
-    undone = reversed_ids(entries)
-    build = copy.deepcopy(creation_build)
-    for entry in entries:
-        entry_id = _entry_id(entry)
-        if entry.get("kind") == "reversal" or entry_id in undone:
-            continue
-        try:
-            build = apply_entry(build, entry)
-        except RuleError as error:
-            reasons = " ".join(v.message for v in error.violations)
-            raise RuleError(
-                [
-                    RuleViolation(
-                        f"ledger.{entry_id}",
-                        f"Entry {entry_id} ({entry.get('kind')}) no longer fits: {reasons}",
-                    )
-                ]
-                + error.violations
-            ) from error
-    return build
+    return replay_ledger(creation_build, entries, apply_entry, reversed_ids)
 
 
-def check_reversal(creation_build: dict, entries: list[dict], reversal: dict) -> dict:
+def check_reversal(
+    creation_build: dict[str, Any], entries: list[dict[str, Any]], reversal: dict[str, Any]
+) -> dict[str, Any]:
     """The build after appending ``reversal``; raises RuleError (naming the entry that breaks)
     when the reversal cannot be accepted."""
     return replay(creation_build, [*entries, reversal])
 
 
 # -- the shop ----------------------------------------------------------------------------------
-def _trial(build: dict, entry: dict) -> tuple[bool, str | None]:
+def _trial(build: dict[str, Any], entry: dict[str, Any]) -> tuple[bool, str | None]:
     """Whether the shop would take ``entry`` (an sp_spent), and why not."""
     try:
         _apply(build, entry, _shop_trial_copy)
@@ -699,14 +668,14 @@ def _trial(build: dict, entry: dict) -> tuple[bool, str | None]:
     return True, None
 
 
-def spend_entry(build: dict, purchase: str, **target: Any) -> dict:
+def spend_entry(build: dict[str, Any], purchase: str, **target: Any) -> dict[str, Any]:
     """A checked sp_spent entry (target: skill=, talent=, ability=, period=)."""
     entry = {"kind": "sp_spent", "purchase": purchase, "cost": SP_COSTS.get(purchase), **target}
     apply_entry(build, entry)
     return entry
 
 
-def shop_offer(build: dict) -> dict:
+def shop_offer(build: dict[str, Any]) -> dict[str, Any]:
     """What the agent can buy right now, at what cost, and why anything else is refused."""
     state = state_of(build)
     offer: dict[str, Any] = {
@@ -725,7 +694,7 @@ def shop_offer(build: dict) -> dict:
     elif not state["shop_open"]:
         offer["closed_reason"] = "The shop opens when an adventure closes, until the next mission starts."
 
-    def item(purchase: str, **target: Any) -> dict:
+    def item(purchase: str, **target: Any) -> dict[str, Any]:
         allowed, reason = _trial(build, {"kind": "sp_spent", "purchase": purchase, **target})
         return {
             "purchase": purchase,
@@ -763,7 +732,9 @@ def shop_offer(build: dict) -> dict:
 
 
 # -- entry builders for the Django side --------------------------------------------------------
-def bonus_sp_entry(build: dict, amount: int, session: Any, settings: dict | None = None) -> dict:
+def bonus_sp_entry(
+    build: dict[str, Any], amount: int, session: Any, settings: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """A checked bonus award; the campaign setting decides whether demoted agents may get it."""
     entry = {"kind": "sp_awarded", "type": "bonus", "amount": amount, "session": session}
     if (settings or {}).get("bonus_sp_for_demoted_agents"):
@@ -773,14 +744,14 @@ def bonus_sp_entry(build: dict, amount: int, session: Any, settings: dict | None
 
 
 def times_visited_entry(
-    build: dict,
+    build: dict[str, Any],
     parallel: str,
     start_year: int,
     end_year: int,
     mission: Any = None,
     present_year: int | None = None,
     place: str = "",
-) -> tuple[dict, list[RuleViolation]]:
+) -> tuple[dict[str, Any], list[RuleViolation]]:
     """A checked Times Visited entry and the other-Parallel warnings to show the GM."""
     present = CORPS_PRESENT_YEAR if present_year is None else present_year
     warnings = check_visit(build, parallel, start_year, end_year, present)

@@ -8,6 +8,8 @@ advancement modules import it lazily.
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..base import SettingSpec
 
 # -- rank and grade: §6.5, ruling 1 ------------------------------------------------------------
@@ -69,7 +71,7 @@ REPEATABLE_SKILL = "historical_specialty"
 # -- Standard Equipment Package: §7 ------------------------------------------------------------
 # significance None = the rules give no rating; the GM enters one when such an item is left behind.
 BODY_SUIT_CUTOFF_YEAR = 5180  # rated 750 for missions dated before 5180 A.D., otherwise 0
-SEP_ITEMS: dict[str, dict] = {
+SEP_ITEMS: dict[str, dict[str, Any]] = {
     "communicator": {"name": "Time Corps Communicator", "significance": 200},
     "stunner": {"name": "Time Corps Stunner", "significance": 300},
     "electronics_kit": {"name": "Electronics Kit", "significance": 150},
@@ -84,7 +86,7 @@ SEP_ITEMS: dict[str, dict] = {
 }
 
 # -- the significance tally: §6.1-§6.2, ruling 4 -----------------------------------------------
-TALLY_KINDS: dict[str, dict] = {
+TALLY_KINDS: dict[str, dict[str, Any]] = {
     "npc_death": {"label": "NPC death", "min": 0, "max": 500},  # human NPCs up to 500, Demoreans 0 (§8)
     "event_changed": {"label": "Event changed", "min": 0, "max": 1000},
     "equipment_left_behind": {"label": "Equipment left behind", "min": 0, "max": 1000},
@@ -103,7 +105,7 @@ REGULATIONS: dict[int, str] = {
     7: "Destroy renegade gear",
     8: "Finish the mission",
 }
-PUNISHMENTS: dict[str, dict] = {
+PUNISHMENTS: dict[str, dict[str, Any]] = {
     "none": {"label": "No punishment", "ranks": 0, "grades": 0, "banish": False},
     "demote_grade": {"label": "Demoted one grade", "ranks": 0, "grades": 1, "banish": False},
     "demote_rank": {"label": "Demoted one rank", "ranks": 1, "grades": 0, "banish": False},
@@ -137,7 +139,7 @@ ADVANCEMENT_SETTINGS: tuple[SettingSpec, ...] = (
 )
 
 # -- the build's advancement bookkeeping (build["state"]) --------------------------------------
-STATE_DEFAULTS: dict = {
+STATE_DEFAULTS: dict[str, Any] = {
     "adventures_closed": 0,  # how many adventures this agent has finished
     "shop_open": False,  # True between an adventure's close and the next mission's start
     "current_mission": None,  # mission id (str) in progress, if any

@@ -9,6 +9,7 @@ import re
 from typing import Any
 
 from ..base import RuleError, RuleViolation
+from ..base import is_int as _is_int
 from .tables import (
     AGE_RECOMMENDED,
     BIRTH_YEAR_MAX,
@@ -28,10 +29,6 @@ RULE_PROFESSION = "timemaster-characters.md §10 rule 7"
 
 TEXT_FIELDS = ("birth_place", "profession", "education", "reputation", "nationality", "eyes", "hair")
 REQUIRED_TEXT = ("birth_place",)
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def recruitment_year(background: dict[str, Any]) -> int | None:

@@ -13,6 +13,7 @@ import copy
 from typing import Any
 
 from ..base import Build, RuleError, RuleViolation, refuse
+from ..base import is_int as _is_int
 from .formulas import wound_count
 from .tables import (
     ABILITY_NAMES,
@@ -28,10 +29,6 @@ RULE_TALENT_USE = "timemaster-characters.md §10 rule 17"
 RULE_ARMOR = "timemaster-characters.md §9.1"
 
 CONDITION_KEYS = ("current_stamina", "current_willpower", "wounds_marked", "armor")
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def condition_of(build: Build) -> dict[str, Any]:
@@ -54,7 +51,7 @@ def is_fresh_condition(build: Build) -> bool:
     condition = condition_of(build)
     abilities = build.get("abilities")
     abilities = abilities if isinstance(abilities, dict) else {}
-    return (
+    return bool(
         condition["current_stamina"] == abilities.get("STA")
         and condition["current_willpower"] == abilities.get("WPR")
         and condition["wounds_marked"] == 0

@@ -24,10 +24,10 @@ from __future__ import annotations
 
 import copy
 import random
-from dataclasses import dataclass, field
 from typing import Any
 
-from ..base import Build, RuleError, RuleViolation
+from ..base import Build, Review, RuleError, RuleViolation
+from ..base import is_int as _is_int
 from . import settings as campaign_settings
 from .abilities import (
     assign_in_order,
@@ -93,40 +93,6 @@ RULE_SKILL_PACE = "timemaster-characters.md §10 rules 25-27"
 OVERRIDABLE_RULES: tuple[str, ...] = ("timemaster-characters.md §10 rule 10", RULE_FIT)
 
 
-@dataclass
-class Review:
-    """What a check found. ``errors`` block; ``warnings`` are advice; ``pending`` wait for the CM's
-    confirmation (listed in ``cm_approvals`` once given); ``approved`` were overruled by the CM."""
-
-    errors: list[RuleViolation] = field(default_factory=list)
-    warnings: list[RuleViolation] = field(default_factory=list)
-    pending: list[RuleViolation] = field(default_factory=list)
-    approved: list[RuleViolation] = field(default_factory=list)
-
-    @property
-    def ok(self) -> bool:
-        return not self.errors
-
-    def extend(self, other: Review) -> None:
-        self.errors += other.errors
-        self.warnings += other.warnings
-        self.pending += other.pending
-        self.approved += other.approved
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "ok": self.ok,
-            "errors": [v.as_dict() for v in self.errors],
-            "warnings": [v.as_dict() for v in self.warnings],
-            "pending": [v.as_dict() for v in self.pending],
-            "approved": [v.as_dict() for v in self.approved],
-        }
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def _approvals(source: dict[str, Any]) -> set[str]:
     approvals = source.get("cm_approvals") or []
     return {a for a in approvals if isinstance(a, str)} if isinstance(approvals, list) else set()
@@ -134,7 +100,8 @@ def _approvals(source: dict[str, Any]) -> set[str]:
 
 def _settle(review: Review, approvals: set[str]) -> Review:
     """Move the CM-approved confirmations and overridable errors out of the way."""
-    kept_errors, kept_pending = [], []
+    kept_errors: list[RuleViolation] = []
+    kept_pending: list[RuleViolation] = []
     for violation in review.errors:
         if violation.rule in OVERRIDABLE_RULES and violation.field in approvals:
             review.approved.append(violation)
@@ -164,7 +131,7 @@ def _step_abilities(choices: dict[str, Any], settings: dict[str, Any]) -> Review
             )
         )
         return review
-    record = choices.get("ability_roll")
+    record: Any = choices.get("ability_roll")  # a roll record once check_roll_record finds no error
     review.errors += check_roll_record(record, settings["hopeless_reroll_rounds"])
     if review.errors:
         return review
@@ -280,7 +247,9 @@ def _step_skills(choices: dict[str, Any], settings: dict[str, Any]) -> Review:
             RuleViolation("historical_specialty", "Historical Specialty details must be an object.")
         )
     else:
-        background = choices.get("background") if isinstance(choices.get("background"), dict) else {}
+        background: dict[str, Any] = (
+            choices["background"] if isinstance(choices.get("background"), dict) else {}
+        )
         period = starting_specialty_period(background) or {"start_year": 1, "end_year": 1}
         entry = {"level": "specialist", "period": period, "cultures": specialty.get("cultures", [])}
         review.errors += [
@@ -508,7 +477,7 @@ def _check_skills(build: Build, stage: str) -> Review:
     review.errors += check_skill_entries(skills)
     if not isinstance(skills, dict):
         return review
-    background = build.get("background") if isinstance(build.get("background"), dict) else {}
+    background: dict[str, Any] = build["background"] if isinstance(build.get("background"), dict) else {}
     review.errors += check_specialties(skills, background)
     for key in AUTOMATIC_SKILLS:
         if key not in skills:

@@ -7,7 +7,7 @@ scores), §9.1 and ruling 10 (armor Stamina loss), §8 (NPC Luck substitute).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from ..base import refuse
 from .action_table import column_for_score
@@ -124,7 +124,7 @@ def talent_score(
 
 def paranormal_memory(abilities: dict[str, int]) -> int:
     """ceil((PCN + WPR) / 3), always 18-54 for legal Abilities (§2 step 10)."""
-    return talent_score("paranormal_memory", abilities)
+    return cast(int, talent_score("paranormal_memory", abilities))  # never automatic
 
 
 def armor_stamina_loss(armor_keys: list[str]) -> tuple[int, int]:

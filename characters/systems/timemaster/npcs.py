@@ -13,13 +13,14 @@ An NPC record is plain JSON:
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, cast
 
 from ..base import RuleError, RuleViolation
+from ..base import is_int as _is_int
 from ..dice import d10
 from .derived import derive_skill, derive_talent
 from .formulas import chart_key, unskilled_melee
-from .skills import SKILL_LEVEL_ORDER, is_known_skill
+from .skills import is_known_skill
 from .tables import (
     ABILITY_NAMES,
     BRIBE_PER_SIGNIFICANCE,
@@ -32,15 +33,12 @@ from .tables import (
     NPC_SIGNIFICANCE_HUMAN,
     NPC_STATUS_RANGE,
     QUICK_NPC,
+    SKILL_LEVEL_ORDER,
     SKILLS,
     TALENTS,
 )
 
 RULE_NPC = "timemaster-characters.md §8"
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def npc_record(
@@ -187,7 +185,7 @@ def minimum_bribe(record: dict[str, Any]) -> int:
     rating, otherwise significance x 10 (§8)."""
     status = record.get("status")
     if status:
-        return status * BRIBE_PER_STATUS
+        return cast(int, status * BRIBE_PER_STATUS)
     return (record.get("significance") or 0) * BRIBE_PER_SIGNIFICANCE
 
 

@@ -6,7 +6,7 @@ ambiguities 6-8, and rulings 1, 3 and 9 of rules/README.md. Pure functions on pl
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from ..base import RuleError, RuleViolation, is_one_of, refuse
 from .advancement_tables import (
@@ -38,7 +38,7 @@ def rank_index(rank: Any) -> int:
     return RANK_NAMES.index(rank)
 
 
-def position_of(build: dict) -> Position:
+def position_of(build: dict[str, Any]) -> Position:
     """The agent's (rank index, grade), checked against ruling 1."""
     index = rank_index(build.get("rank"))
     grade = build.get("grade")
@@ -99,7 +99,7 @@ def regulation_name(number: Any) -> str:
         raise refuse(
             "regulation", f"There is no Regulation {number!r}; they run from 1 to 8.", RULE_REGULATIONS
         )
-    return REGULATIONS[number]
+    return REGULATIONS[cast(int, number)]  # 1.0 finds Regulation 1 too
 
 
 def ladder_step(offence: int) -> tuple[str, ...]:
@@ -136,14 +136,14 @@ def check_punishment(offence: int, punishment: Any, judiciary_override: bool, re
 
 
 def violation_entry(
-    build: dict,
+    build: dict[str, Any],
     regulation: int,
     punishment: str | None = None,
     mission: Any = None,
     note: str = "",
     judiciary_override: bool = False,
     reason: str = "",
-) -> dict:
+) -> dict[str, Any]:
     """The ledger entry for one regulation violation, its punishment taken from the ladder.
 
     When the ladder offers a choice (third offence: two ranks or banishment) ``punishment`` must
@@ -183,7 +183,9 @@ def violation_entry(
     return entry
 
 
-def demotion_entry(build: dict, ranks: int = 0, grades: int = 0, reason: str = "") -> dict:
+def demotion_entry(
+    build: dict[str, Any], ranks: int = 0, grades: int = 0, reason: str = ""
+) -> dict[str, Any]:
     """The ledger entry for a demotion the judiciary orders outside the ladder, checked, with the
     standing before and after (ruling 9)."""
     entry = {"kind": "demotion", "ranks": ranks, "grades": grades, "reason": reason}
@@ -194,11 +196,11 @@ def demotion_entry(build: dict, ranks: int = 0, grades: int = 0, reason: str = "
     return entry
 
 
-def standing(position: Position) -> dict:
+def standing(position: Position) -> dict[str, Any]:
     return {"rank": RANK_NAMES[position[0]], "grade": position[1]}
 
 
-def standing_change(build: dict, ranks: int = 0, grades: int = 0) -> dict:
+def standing_change(build: dict[str, Any], ranks: int = 0, grades: int = 0) -> dict[str, Any]:
     """What a demotion does to the agent, for its ledger entry (ruling 9): the standing before and
     after, written also when the two are the same (an agent already at Trainee/0), in which case
     no standing is owed back (see apply_demotion)."""
@@ -209,7 +211,7 @@ def standing_change(build: dict, ranks: int = 0, grades: int = 0) -> dict:
     }
 
 
-def punishment_preview(build: dict) -> dict:
+def punishment_preview(build: dict[str, Any]) -> dict[str, Any]:
     """What the next violation would bring: the offence number and the ladder's options."""
     offence = int((build.get("state") or {}).get("offences", 0)) + 1
     return {
@@ -219,7 +221,7 @@ def punishment_preview(build: dict) -> dict:
 
 
 # -- demotion bookkeeping (ruling 3) -----------------------------------------------------------
-def apply_punishment(build: dict, punishment: str) -> None:
+def apply_punishment(build: dict[str, Any], punishment: str) -> None:
     """Move rank/grade down (or banish) in place on a build copy, remembering the former standing.
 
     The standing held before the first unrecovered demotion is kept in state["demoted_from"];
@@ -232,7 +234,7 @@ def apply_punishment(build: dict, punishment: str) -> None:
     apply_demotion(build, ranks=spec["ranks"], grades=spec["grades"])
 
 
-def apply_demotion(build: dict, ranks: int = 0, grades: int = 0) -> None:
+def apply_demotion(build: dict[str, Any], ranks: int = 0, grades: int = 0) -> None:
     """Demote in place (on a build copy) and remember the standing to regain (ruling 3); a
     demotion that changes nothing (already at Trainee/0) leaves nothing owed back (ruling 9)."""
     state = build["state"]
@@ -245,27 +247,27 @@ def apply_demotion(build: dict, ranks: int = 0, grades: int = 0) -> None:
     build["rank"], build["grade"] = RANK_NAMES[after[0]], after[1]
 
 
-def demoted_from_position(build: dict) -> Position | None:
+def demoted_from_position(build: dict[str, Any]) -> Position | None:
     mark = (build.get("state") or {}).get("demoted_from")
     if not mark:
         return None
     return rank_index(mark["rank"]), int(mark["grade"])
 
 
-def is_demoted(build: dict) -> bool:
+def is_demoted(build: dict[str, Any]) -> bool:
     """Below the standing held before a demotion (ruling 3)."""
     mark = demoted_from_position(build)
     return mark is not None and position_of(build) < mark
 
 
-def clear_demotion_if_regained(build: dict) -> None:
+def clear_demotion_if_regained(build: dict[str, Any]) -> None:
     """Once back at the former rank/grade, regular Success Points resume (ruling 3)."""
     mark = demoted_from_position(build)
     if mark is not None and position_of(build) >= mark:
         build["state"]["demoted_from"] = None
 
 
-def check_demotion_payload(entry: dict) -> tuple[int, int]:
+def check_demotion_payload(entry: dict[str, Any]) -> tuple[int, int]:
     """A judiciary demotion entry: whole ranks and/or grades, at least one step."""
     problems = []
     steps = {}

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import RuleError, RuleViolation, SettingSpec
+from ..base import SettingSpec, resolve_settings
 from .tables import CORPS_PRESENT_YEAR
 
 CREATION_SETTINGS: tuple[SettingSpec, ...] = (
@@ -42,23 +42,4 @@ def resolve(values: Any = None) -> dict[str, Any]:
 
     Raises RuleError when a creation setting has an illegal value.
     """
-    merged: dict[str, Any] = {spec.name: spec.default for spec in CREATION_SETTINGS}
-    if values is None:
-        return merged
-    if not isinstance(values, dict):
-        raise RuleError(RuleViolation("settings", "Settings must be an object."))
-    problems = []
-    known = {spec.name: spec for spec in CREATION_SETTINGS}
-    for name, value in values.items():
-        spec = known.get(name)
-        if spec is None:
-            merged[name] = value
-            continue
-        problem = spec.check(value)
-        if problem:
-            problems.append(problem)
-        else:
-            merged[name] = value
-    if problems:
-        raise RuleError(problems)
-    return merged
+    return resolve_settings(CREATION_SETTINGS, values, keep_unknown=True)

@@ -5,7 +5,7 @@ timemaster-characters.md §1 (every sheet field), §2 (creation values), §9.5 (
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from ..base import Build, SheetData
 from .background import native_parallel
@@ -35,7 +35,7 @@ def _skill_order(item: tuple[str, dict[str, Any]]) -> tuple[int, str]:
 
 
 def _skill_label(key: str, entry: dict[str, Any]) -> str:
-    name = SKILLS[chart_key(key)]["name"]
+    name: str = SKILLS[chart_key(key)]["name"]
     period = entry.get("period")
     cultures = entry.get("cultures") or []
     if isinstance(period, dict) and "start_year" in period and "end_year" in period:
@@ -55,9 +55,9 @@ def _visit_row(visit: dict[str, Any]) -> dict[str, Any]:
     start, end = visit.get("start_year"), visit.get("end_year")
     dated = isinstance(start, int) and isinstance(end, int) and start and end
     return {
-        "era": century_label(start) if dated else "",
+        "era": century_label(cast(int, start)) if dated else "",
         "place": visit.get("place", ""),
-        "span": span_label(start, end) if dated else "",
+        "span": span_label(cast(int, start), cast(int, end)) if dated else "",
         "parallel": visit.get("parallel", ""),
     }
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import copy
 import random
-from typing import Any
+from typing import Any, cast
 
 from .. import dice
 from ..base import RuleError, RuleViolation, refuse
@@ -41,9 +41,11 @@ EVENT_TYPES = (
 )
 
 
-def new_mission_state(mission: Any, significance: int | None = None, mission_year: int | None = None) -> dict:
+def new_mission_state(
+    mission: Any, significance: int | None = None, mission_year: int | None = None
+) -> dict[str, Any]:
     """An open mission with an empty tally."""
-    state = {
+    state: dict[str, Any] = {
         "mission": str(mission),
         "significance": None,
         "mission_year": None,
@@ -80,10 +82,10 @@ def equipment_rating(item: Any, mission_year: int | None, rating: Any = None) ->
                 "mission_year", f"{spec['name']}'s rating depends on the mission's year; set it first.", RULE
             )
         return spec["significance"] if mission_year < BODY_SUIT_CUTOFF_YEAR else 0
-    return spec["significance"]
+    return cast(int, spec["significance"])
 
 
-def _checked_tally_entry(state: dict, entry: Any) -> dict:
+def _checked_tally_entry(state: dict[str, Any], entry: Any) -> dict[str, Any]:
     if not isinstance(entry, dict):
         raise refuse("entry", "A tally entry must be an object.")
     kind = entry.get("kind")
@@ -118,25 +120,25 @@ def _checked_tally_entry(state: dict, entry: Any) -> dict:
     description = entry.get("description", "")
     if not isinstance(description, str):
         raise refuse("description", "The description must be text.")
-    return entry
+    return cast("dict[str, Any]", entry)
 
 
-def reversed_tally_ids(tally: list[dict]) -> set[str]:
+def reversed_tally_ids(tally: list[dict[str, Any]]) -> set[str]:
     return {e["reverses"] for e in tally if e.get("kind") == "reversal"}
 
 
-def counting_entries(state: dict) -> list[dict]:
+def counting_entries(state: dict[str, Any]) -> list[dict[str, Any]]:
     """Tally entries that count: not reversals, not reversed."""
     undone = reversed_tally_ids(state["tally"])
     return [e for e in state["tally"] if e.get("kind") != "reversal" and e["id"] not in undone]
 
 
-def mistakes_total(state: dict) -> int:
+def mistakes_total(state: dict[str, Any]) -> int:
     """Every counting mistake, equipment left behind included (ruling 4)."""
     return sum(e["rating"] for e in counting_entries(state))
 
 
-def mistakes_by_kind(state: dict) -> dict[str, int]:
+def mistakes_by_kind(state: dict[str, Any]) -> dict[str, int]:
     totals = dict.fromkeys(TALLY_KINDS, 0)
     for entry in counting_entries(state):
         totals[entry["kind"]] += entry["rating"]
@@ -192,7 +194,7 @@ def validate_chart(chart: Any) -> list[RuleViolation]:
     return problems
 
 
-def chart_line(chart: list[dict], difference: int) -> dict | None:
+def chart_line(chart: list[dict[str, Any]], difference: int) -> dict[str, Any] | None:
     for line in chart:
         high = line.get("high")
         if line["low"] <= difference and (high is None or difference <= high):
@@ -201,7 +203,7 @@ def chart_line(chart: list[dict], difference: int) -> dict | None:
 
 
 # -- the check and the split -------------------------------------------------------------------
-def significance_check(total: int, roll: int) -> dict:
+def significance_check(total: int, roll: int) -> dict[str, Any]:
     """§6.2, ruling 4: a roll (1-1000) at or below the mistakes total means history changed;
     the difference is total - roll. With no mistakes the check can never fail."""
     if isinstance(roll, bool) or not isinstance(roll, int) or not 1 <= roll <= 1000:
@@ -224,7 +226,7 @@ def split_pool(pool: int, agents: int) -> tuple[int, int]:
 
 
 # -- events ------------------------------------------------------------------------------------
-def _agent(state: dict, agent: Any) -> dict | None:
+def _agent(state: dict[str, Any], agent: Any) -> dict[str, Any] | None:
     return next((a for a in state["agents"] if a["id"] == str(agent)), None)
 
 
@@ -233,10 +235,10 @@ def _status(value: Any) -> str:
         if value == "banished":
             raise refuse("status", "A banished agent cannot take part in missions.")
         raise refuse("status", f"Unknown agent status {value!r}; one of: {', '.join(AGENT_STATUSES)}.")
-    return value
+    return cast(str, value)
 
 
-def apply_event(state: dict, event: dict) -> dict:
+def apply_event(state: dict[str, Any], event: dict[str, Any]) -> dict[str, Any]:
     """Fold one GM event into a NEW mission state. Event shapes: see EVENT_TYPES and the README."""
     if not isinstance(event, dict) or event.get("type") not in EVENT_TYPES:
         raise refuse("type", f"Unknown mission event {event!r}.")
@@ -308,7 +310,7 @@ def apply_event(state: dict, event: dict) -> dict:
     return new
 
 
-def public_view(state: dict) -> dict:
+def public_view(state: dict[str, Any]) -> dict[str, Any]:
     """What players may see: the tally, roll and result stay hidden until the GM publishes."""
     if state["published"]:
         return copy.deepcopy(state)
@@ -321,7 +323,9 @@ def public_view(state: dict) -> dict:
 
 
 # -- closing -----------------------------------------------------------------------------------
-def resolve_mission(state: dict, success: bool, roll: int | None, faces: tuple[int, ...] = ()) -> dict:
+def resolve_mission(
+    state: dict[str, Any], success: bool, roll: int | None, faces: tuple[int, ...] = ()
+) -> dict[str, Any]:
     """The whole outcome for a given roll (None when the mission failed: no check is made)."""
     if state["status"] != "open":
         raise refuse("status", f"Mission {state['mission']} is already closed.")
@@ -337,7 +341,7 @@ def resolve_mission(state: dict, success: bool, roll: int | None, faces: tuple[i
     if problems:
         raise RuleError(problems)
     total = mistakes_total(state)
-    check = None
+    check: dict[str, Any] | None = None
     if success:
         if roll is None:
             raise refuse("roll", "A successful mission needs its significance roll.", RULE)
@@ -349,7 +353,7 @@ def resolve_mission(state: dict, success: bool, roll: int | None, faces: tuple[i
     verdict = (
         "mission_failed"
         if not success
-        else ("history_changed" if check["history_changed"] else "history_intact")
+        else ("history_changed" if cast("dict[str, Any]", check)["history_changed"] else "history_intact")
     )
     pool = max(0, state["significance"] - total) if verdict == "history_intact" else 0
     share, remainder = split_pool(pool, len(state["agents"]))
@@ -375,7 +379,7 @@ def resolve_mission(state: dict, success: bool, roll: int | None, faces: tuple[i
     }
 
 
-def _award(verdict: str, share: int, status: str) -> dict:
+def _award(verdict: str, share: int, status: str) -> dict[str, Any]:
     """One agent's regular award (§6.1; rulings 1-3): shares of demoted agents and of
     Timemaster/10 are forgone, not passed to the others."""
     if verdict != "history_intact":
@@ -395,7 +399,9 @@ def _award(verdict: str, share: int, status: str) -> dict:
     }
 
 
-def _ledger_entries(mission: str, award: dict, pool: int, share: int, remainder: int) -> list[dict]:
+def _ledger_entries(
+    mission: str, award: dict[str, Any], pool: int, share: int, remainder: int
+) -> list[dict[str, Any]]:
     entries = [
         {
             "kind": "sp_awarded",
@@ -415,7 +421,9 @@ def _ledger_entries(mission: str, award: dict, pool: int, share: int, remainder:
     return entries
 
 
-def close_mission(state: dict, success: bool, rng: random.Random, builds: dict | None = None) -> dict:
+def close_mission(
+    state: dict[str, Any], success: bool, rng: random.Random, builds: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """Roll the secret significance check (three d10, 000 = 1000) if the mission succeeded and
     return the outcome. ``builds`` (agent id -> build), when given, refreshes every agent's
     status from the builds first (advancement.agent_status)."""
@@ -434,7 +442,7 @@ def close_mission(state: dict, success: bool, rng: random.Random, builds: dict |
     return resolve_mission(state, success, None)
 
 
-def sep_catalogue(mission_year: int | None = None) -> list[dict]:
+def sep_catalogue(mission_year: int | None = None) -> list[dict[str, Any]]:
     """The SEP items with their ratings for a mission year (for the tally form)."""
     items = []
     for key, spec in SEP_ITEMS.items():

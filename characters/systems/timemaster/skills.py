@@ -5,7 +5,7 @@ timemaster-characters.md §4 (skills), §2 step 3 and §10 rules 8-11, 16, 28-30
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from ..base import RuleViolation
 from .background import native_flag, native_time, recruitment_year
@@ -35,7 +35,7 @@ RULE_SPECIALTY = "timemaster-characters.md §10 rule 30"
 
 
 def skill_name(skill_key: str) -> str:
-    return SKILLS[chart_key(skill_key)]["name"]
+    return cast(str, SKILLS[chart_key(skill_key)]["name"])
 
 
 def is_known_skill(skill_key: Any) -> bool:
@@ -178,7 +178,7 @@ def check_specialties(skills: dict[str, Any], background: dict[str, Any]) -> lis
     """Every Historical Specialty names its period (at most 100 years, except the automatic one)
     and at most two cultures; no specialty is held twice (§10 rule 30, §4.6)."""
     problems: list[RuleViolation] = []
-    seen: dict[tuple, str] = {}
+    seen: dict[tuple[Any, ...], str] = {}
     for key, entry in skills.items():
         if not isinstance(key, str) or chart_key(key) != HISTORICAL_SPECIALTY or not isinstance(entry, dict):
             continue

@@ -13,7 +13,7 @@ recruitment year (birth year + age at recruitment).
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, cast
 
 from ..base import RuleError, RuleViolation, refuse
 from .advancement_tables import CORPS_PRESENT_YEAR, HOME_PARALLEL, PARALLEL_CLASSES
@@ -56,11 +56,11 @@ def _check_year(field: str, year: Any) -> list[RuleViolation]:
     return []
 
 
-def native_parallel(build: dict) -> str:
+def native_parallel(build: dict[str, Any]) -> str:
     return normalise_parallel((build.get("background") or {}).get("native_parallel") or HOME_PARALLEL)
 
 
-def native_lifetime(build: dict) -> tuple[int, int]:
+def native_lifetime(build: dict[str, Any]) -> tuple[int, int]:
     """(birth year, recruitment year) in historical years."""
     background = build.get("background") or {}
     birth, age = background.get("birth_year"), background.get("age_at_recruitment")
@@ -71,7 +71,7 @@ def native_lifetime(build: dict) -> tuple[int, int]:
         )
     if problems:
         raise RuleError(problems)
-    return birth, from_astronomical(to_astronomical(birth) + age)
+    return cast(int, birth), from_astronomical(to_astronomical(cast(int, birth)) + cast(int, age))
 
 
 def _overlaps(a: tuple[int, int], b: tuple[int, int]) -> bool:
@@ -85,7 +85,7 @@ def _span_label(start: int, end: int) -> str:
 
 
 def check_visit(
-    build: dict,
+    build: dict[str, Any],
     parallel: Any,
     start_year: Any,
     end_year: Any,
@@ -136,7 +136,9 @@ def check_visit(
     return warnings
 
 
-def visit_record(parallel: Any, start_year: int, end_year: int, mission: Any = None, place: Any = "") -> dict:
+def visit_record(
+    parallel: Any, start_year: int, end_year: int, mission: Any = None, place: Any = ""
+) -> dict[str, Any]:
     """One row of the Times Visited table, as stored in build["times_visited"] (``place`` only when
     known: the destination of the mission, for the printed sheet)."""
     record = {

@@ -5,10 +5,10 @@ Arithmetic runs on astronomical numbering (1 B.C. = 0) and converts back.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeGuard
 
 
-def is_year(value: Any) -> bool:
+def is_year(value: Any) -> TypeGuard[int]:
     """A whole, non-zero year (booleans are not years)."""
     return isinstance(value, int) and not isinstance(value, bool) and value != 0
 

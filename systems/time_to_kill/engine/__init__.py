@@ -8,8 +8,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from characters.systems.base import Build, GameSystem, RuleViolation, SheetData
-
+from characters.systems.base import Build, GameSystem, RuleViolation
 from . import creation, derived, ledger, mission, visibility
 from . import sheet as sheet_module
 from .campaign_settings import SETTINGS
@@ -29,30 +28,25 @@ class TimeToKill(GameSystem):
     settings = SETTINGS
     entry_kinds = ledger.ENTRY_KINDS
 
-    def new_build(self, choices: dict[str, Any], rng: random.Random | None = None) -> Build:
-        """Creation rolls nothing, so ``rng`` is unused (§A2)."""
+    def new_build(
+        self,
+        choices: dict[str, Any],
+        rng: random.Random | None = None,
+        settings: dict[str, Any] | None = None,
+    ) -> Build:
+        """Creation rolls nothing and has no settings, so ``rng`` and ``settings`` are unused (§A2)."""
         return creation.new_build(choices)
 
-    def validate(self, build: Build) -> list[RuleViolation]:
+    def validate(self, build: Build, settings: dict[str, Any] | None = None) -> list[RuleViolation]:
         return creation.validate(build)
 
-    def derive(self, build: Build) -> dict[str, Any]:
-        return derived.derive(build)
+    derive = staticmethod(derived.derive)
+    apply = staticmethod(ledger.apply_entry)  # settings: survivor_rebuild
 
-    def apply(self, build: Build, entry: dict[str, Any], settings: dict[str, Any] | None = None) -> Build:
-        return ledger.apply_entry(build, entry, settings)
-
-    def replay(
-        self, creation_build: Build, entries: list[dict], settings: dict[str, Any] | None = None
-    ) -> Build:
-        return ledger.replay(creation_build, entries, settings)
-
-    def is_dead(self, build: Build) -> bool:
-        """A dead ninja stays in the campaign's records; the Django side marks the character dead."""
-        return ledger.is_dead(build)
-
-    def sheet(self, build: Build, mission_view: dict[str, Any] | None = None) -> SheetData:
-        return sheet_module.sheet(build, mission_view)
+    replay = staticmethod(ledger.replay)  # each entry's violations named under it, settings passed on
+    # A dead ninja stays in the campaign's records; the Django side marks the character dead.
+    is_dead = staticmethod(ledger.is_dead)
+    sheet = staticmethod(sheet_module.sheet)  # mission_view: a player_view fills the mission boxes
 
 
 SYSTEM = TimeToKill()

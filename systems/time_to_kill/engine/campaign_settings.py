@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from characters.systems.base import RuleError, SettingSpec, refuse
+from characters.systems.base import SettingSpec, resolve_settings
 
 FATE_ASSIGNMENT_MODES: tuple[str, ...] = ("gm_arranges", "roll_order")
 
@@ -59,25 +59,10 @@ SETTINGS: tuple[SettingSpec, ...] = (
     ),
 )
 
-_BY_NAME = {spec.name: spec for spec in SETTINGS}
-
 
 def resolved(settings: dict[str, Any] | None) -> dict[str, Any]:
     """Defaults with the given values on top; an invalid value is refused, unknown names are ignored
-    (GameSystem.validate_settings reports those)."""
-    if settings is not None and not isinstance(settings, dict):
-        raise refuse("settings", "Settings must be an object of name: value pairs.")
-    merged = {spec.name: spec.default for spec in SETTINGS}
-    problems = []
-    for name, value in (settings or {}).items():
-        spec = _BY_NAME.get(name)
-        if spec is None:
-            continue
-        problem = spec.check(value)
-        if problem:
-            problems.append(problem)
-        else:
-            merged[name] = value
-    if problems:
-        raise RuleError(problems)
-    return merged
+    (``GameSystem.validate_settings`` reports them)."""
+    return resolve_settings(
+        SETTINGS, settings, not_an_object="Settings must be an object of name: value pairs."
+    )

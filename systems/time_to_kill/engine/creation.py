@@ -8,7 +8,7 @@ lists the problems of a stored build. Shapes are in README.md.
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import Any, cast
 
 from characters.systems.base import Build, RuleError, RuleViolation
 
@@ -170,11 +170,11 @@ def ability_rule_problems(
 
 
 def budget_of(build: Build) -> int:
-    return BASE_POINTS + build["creation"]["ranking_bonus"]
+    return BASE_POINTS + cast(int, build["creation"]["ranking_bonus"])
 
 
 # -- text fields -------------------------------------------------------------------------------
-def _text_problems(container: dict, where_prefix: str = "") -> list[RuleViolation]:
+def _text_problems(container: dict[str, Any], where_prefix: str = "") -> list[RuleViolation]:
     problems = []
     for key in TEXT_FIELDS:
         value = container.get(key, "")
@@ -268,7 +268,7 @@ def validate(build: Any) -> list[RuleViolation]:
     problems += record_issues
     if creation_ok and not record_issues:
         for key in ("ranking_points", "missions_completed"):
-            if build["record"][key] < creation["record"][key]:
+            if build["record"][key] < cast("dict[str, Any]", creation)["record"][key]:
                 problems.append(
                     RuleViolation(
                         f"record.{key}", "The record cannot be lower than it was when the ninja was made."

@@ -12,14 +12,12 @@ NEW build; ``replay`` folds a whole ledger, skipping reversed entries.
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable
-from typing import Any
+from typing import Any, NoReturn, cast
 
-from characters.systems.base import Build, RuleError, RuleViolation, refuse
-
+from characters.systems.base import Build, RuleError, RuleViolation, refuse, replay_ledger, reversed_ids
 from . import creation
 from .campaign_settings import resolved
-from .tables import MAX_TEXT, OUTCOMES
+from .tables import BASE_POINTS, MAX_TEXT, OUTCOMES
 
 ENTRY_SHAPES: dict[str, str] = {
     "mission_result": '{"outcome": "victory"|"out_of_time"|"fatally_wounded", "die_rolls": int>=0, '
@@ -94,11 +92,11 @@ def _rebuild(build: Build, entry: dict[str, Any], settings: dict[str, Any]) -> B
     use_ranking = entry.get("use_ranking", False)
     if not isinstance(use_ranking, bool):
         raise refuse("use_ranking", "Say yes or no to adding the ranking to the budget.")
-    abilities = entry.get("abilities")
+    abilities = cast("dict[str, str]", entry.get("abilities"))  # its shape is checked just below
     problems = creation.ability_shape_problems(abilities)
     bonus = creation.ranking_bonus(build["record"]) if use_ranking else 0
     if not problems:
-        problems = creation.ability_rule_problems(abilities, creation.BASE_POINTS + bonus)
+        problems = creation.ability_rule_problems(abilities, BASE_POINTS + bonus)
     if problems:
         raise RuleError(problems)
     new = copy.deepcopy(build)
@@ -126,48 +124,22 @@ def apply_entry(build: Build, entry: dict[str, Any], settings: dict[str, Any] | 
     raise refuse("kind", f"Unknown ledger entry kind {kind!r}; Time to Kill knows {', '.join(ENTRY_KINDS)}.")
 
 
-def reversed_ids(entries: Iterable[dict]) -> set[str]:
-    """Ids undone by a later reversal; malformed reversals are refused."""
-    if not isinstance(entries, list):
-        raise refuse("ledger", "The ledger must be a list of entries.")
-    seen: dict[str, dict] = {}
-    undone: set[str] = set()
-    for entry in entries:
-        if not isinstance(entry, dict) or entry.get("id") is None:
-            raise refuse("ledger", "Every ledger entry needs an id.")
-        entry_id = str(entry["id"])
-        if entry_id in seen:
-            raise refuse("ledger", f"Two ledger entries share the id {entry_id}.")
-        if entry.get("kind") == "reversal":
-            target = None if entry.get("reverses") is None else str(entry["reverses"])
-            where = f"ledger.{entry_id}"
-            if target not in seen:
-                raise refuse(where, f"Reversal {entry_id} names no earlier entry.")
-            if seen[target].get("kind") == "reversal":
-                raise refuse(where, "A reversal cannot be reversed; enter the entry again instead.")
-            if target in undone:
-                raise refuse(where, f"Entry {target} was already reversed.")
-            if not isinstance(entry.get("reason"), str) or not entry["reason"].strip():
-                raise refuse(where, f"Reversal {entry_id} needs a reason.")
-            undone.add(target)
-        seen[entry_id] = entry
-    return undone
+def _no_longer_fits(entry_id: str, entry: dict[str, Any], error: RuleError) -> NoReturn:
+    """A ninja's replay names each of the entry's violations under the entry."""
+    raise RuleError(
+        [RuleViolation(f"ledger.{entry_id}.{v.field}", v.message, v.rule) for v in error.violations]
+    ) from None
 
 
-def replay(creation_build: Build, entries: list[dict], settings: dict[str, Any] | None = None) -> Build:
+def replay(
+    creation_build: Build, entries: list[dict[str, Any]], settings: dict[str, Any] | None = None
+) -> Build:
     """The current build: creation plus every entry not reversed, in order."""
-    undone = reversed_ids(entries)
-    build = copy.deepcopy(creation_build)
-    for entry in entries:
-        if entry.get("kind") == "reversal" or str(entry["id"]) in undone:
-            continue
-        try:
-            build = apply_entry(build, entry, settings)
-        except RuleError as error:
-            raise RuleError(
-                [
-                    RuleViolation(f"ledger.{entry['id']}.{v.field}", v.message, v.rule)
-                    for v in error.violations
-                ]
-            ) from None
-    return build
+
+    def apply(build: Build, entry: dict[str, Any]) -> Build:
+        return apply_entry(build, entry, settings)
+
+    return replay_ledger(creation_build, entries, apply, refusal=_no_longer_fits)
+
+
+__all__ = ["ENTRY_KINDS", "ENTRY_SHAPES", "apply_entry", "is_dead", "replay", "reversed_ids"]

@@ -13,11 +13,10 @@ from __future__ import annotations
 import copy
 import random
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, NoReturn, cast
 
-from characters.systems.base import RuleError, RuleViolation, refuse
+from characters.systems.base import RuleError, RuleViolation, refuse, replay_events
 from characters.systems.dice import d6, fudge
-
 from . import creation
 from .campaign_settings import resolved
 from .tables import (
@@ -76,10 +75,10 @@ def roll_succeeds(fate: str, ability: str, roll: int) -> bool:
     cell = ACTION_TABLE[(fate, ability)]
     if cell["automatic"] is not None:
         return cell["automatic"] == "success"
-    return roll > cell["fail_on"]
+    return roll > cast(int, cell["fail_on"])
 
 
-def whose_move(state: dict) -> str | None:
+def whose_move(state: dict[str, Any]) -> str | None:
     """ "gm", the ninja's id, or None once the mission is over."""
     actor = STEPS[state["step"]]["actor"]
     if not actor:
@@ -87,17 +86,17 @@ def whose_move(state: dict) -> str | None:
     return GM if actor == GM else state["ninja"]["id"]
 
 
-def stones_accounted(state: dict) -> int:
+def stones_accounted(state: dict[str, Any]) -> int:
     """In the bag + held + out of the game: always the ordinary stones the mission started with."""
     stones = state["stones"]
-    return state["bag"]["ordinary"] + stones["bank"] + stones["wait"] + sum(stones["out"].values())
+    return cast(int, state["bag"]["ordinary"] + stones["bank"] + stones["wait"] + sum(stones["out"].values()))
 
 
 # -- dice and draws: made by the engine, recorded in the event ---------------------------------
 class _Dice:
     """Hands out random results: fresh from ``rng`` live, or the recorded ones when replaying."""
 
-    def __init__(self, given: dict | None, rng: random.Random | None):
+    def __init__(self, given: dict[str, Any] | None, rng: random.Random | None):
         self.given = given
         self.rng = rng
         self.recorded: dict[str, Any] = {}
@@ -139,7 +138,7 @@ def _check_fudge(value: Any) -> str | None:
     return None
 
 
-def _draw(state: dict, dice: _Dice, when: str) -> str:
+def _draw(state: dict[str, Any], dice: _Dice, when: str) -> str:
     """One stone, uniformly from what is in the bag (§B1, §D4). The target stone leaves the bag."""
     bag = state["bag"]
     target_inside = bag["target"] == "bag"
@@ -165,21 +164,21 @@ def _draw(state: dict, dice: _Dice, when: str) -> str:
     else:
         bag["ordinary"] -= 1
     state["draws"].append({"turn": state["turn"], "when": when, "stone": stone})
-    return stone
+    return cast(str, stone)
 
 
 # -- state helpers -----------------------------------------------------------------------------
-def _log(state: dict, public: str, gm: str | None = None) -> None:
+def _log(state: dict[str, Any], public: str, gm: str | None = None) -> None:
     state["log"].append({"turn": state["turn"], "step": state["step"], "public": public, "gm": gm or public})
 
 
-def _label(state: dict, start: bool = True) -> str:
+def _label(state: dict[str, Any], start: bool = True) -> str:
     """The ninja's name, or "the ninja" (capitalised at the start of a sentence)."""
     label = state["ninja"]["name"] or DEFAULT_LABEL
     return label[:1].upper() + label[1:] if start else label
 
 
-def _finish(state: dict, outcome: str) -> None:
+def _finish(state: dict[str, Any], outcome: str) -> None:
     """The mission ends; held stones are discarded (§B12, §B13, §D12)."""
     stones = state["stones"]
     stones["out"]["cleared"] += stones["bank"] + stones["wait"]
@@ -196,7 +195,7 @@ def _finish(state: dict, outcome: str) -> None:
         _log(state, f"{_label(state)} is fatally wounded. The mission has failed.")
 
 
-def _out_of_time(state: dict) -> bool:
+def _out_of_time(state: dict[str, Any]) -> bool:
     """Whenever the last ordinary stone leaves the bag, by any route, the mission fails (§B12, §E17)."""
     if state["bag"]["ordinary"] == 0 and state["status"] == "running":
         _finish(state, "out_of_time")
@@ -204,7 +203,7 @@ def _out_of_time(state: dict) -> bool:
     return False
 
 
-def _start_turn(state: dict) -> None:
+def _start_turn(state: dict[str, Any]) -> None:
     """Step 1 of a new turn; rushes of the last turn become downshifts owed now (§B6, §B10)."""
     state["turn"] += 1
     state["step"] = "fate_roll"
@@ -224,12 +223,12 @@ def _start_turn(state: dict) -> None:
     state["pending_downshifts"] = 0
 
 
-def _unrevealed(state: dict) -> list[str]:
+def _unrevealed(state: dict[str, Any]) -> list[str]:
     fates = state["current"]["fates"] or {}
     return [key for key in FATE_KEYS if key in fates and not fates[key]["revealed"]]
 
 
-def _skip_idle_stone_steps(state: dict) -> None:
+def _skip_idle_stone_steps(state: dict[str, Any]) -> None:
     """Steps 1 and 2 pass by themselves when there is no stone to spend or no hidden Fate left."""
     idle = state["stones"]["bank"] == 0 or not _unrevealed(state)
     if state["step"] == "reveal" and idle:
@@ -238,7 +237,7 @@ def _skip_idle_stone_steps(state: dict) -> None:
         state["step"] = "narration"
 
 
-def _lapse_wait_stones(state: dict, count: int | None = None) -> None:
+def _lapse_wait_stones(state: dict[str, Any], count: int | None = None) -> None:
     """Unused wait stones are lost (all of them by default, ``count`` of them otherwise) (§B3, §E9)."""
     stones = state["stones"]
     lost = stones["wait"] if count is None else min(count, stones["wait"])
@@ -248,13 +247,13 @@ def _lapse_wait_stones(state: dict, count: int | None = None) -> None:
         _log(state, f"{lost} unused wait stone{'s' if lost > 1 else ''} lost.")
 
 
-def _after_step4_without_reroll(state: dict) -> None:
+def _after_step4_without_reroll(state: dict[str, Any]) -> None:
     """By default a wait stone only serves the next action; it lapses when not spent on it (§B3)."""
     if not state["settings"]["wait_stones_persist"]:
         _lapse_wait_stones(state)
 
 
-def _return_target_with_penalty(state: dict) -> None:
+def _return_target_with_penalty(state: dict[str, Any]) -> None:
     """Target in sight but not taken (or missed): one more stone out, then the target goes back (§B11, §E14).
     The target is out of the bag, so the extra stone is always ordinary."""
     state["bag"]["ordinary"] -= 1
@@ -265,7 +264,7 @@ def _return_target_with_penalty(state: dict) -> None:
     _out_of_time(state)
 
 
-def _text(event: dict, key: str, what: str) -> str:
+def _text(event: dict[str, Any], key: str, what: str) -> str:
     value = event.get(key, "")
     if value is None:
         value = ""
@@ -274,14 +273,14 @@ def _text(event: dict, key: str, what: str) -> str:
     return value.strip()
 
 
-def _flag(event: dict, key: str, what: str) -> bool:
+def _flag(event: dict[str, Any], key: str, what: str) -> bool:
     value = event.get(key, False)
     if not isinstance(value, bool):
         raise refuse(key, f"Say true or false for {what}.")
     return value
 
 
-def _fate(event: dict, key: str = "fate") -> str:
+def _fate(event: dict[str, Any], key: str = "fate") -> str:
     fate = event.get(key)
     if not isinstance(fate, str) or fate not in FATES:
         raise refuse(
@@ -304,7 +303,7 @@ def _ninja_from(ninjas: Any) -> dict[str, Any]:
         raise refuse("ninjas.0.id", "Each ninja needs an id (text).")
     if entry["id"] == GM:
         raise refuse("ninjas.0.id", f"{GM!r} is reserved for the GM.")
-    build = entry.get("build")
+    build: Any = entry.get("build")  # a ninja's build once creation.validate finds no problem
     problems = creation.validate(build)
     if problems:
         raise RuleError([RuleViolation(f"ninjas.0.build.{p.field}", p.message, p.rule) for p in problems])
@@ -378,7 +377,7 @@ def new_mission(
 
 
 # -- event handlers: each mutates the (copied) state and returns the event's parameters --------
-def _prepare_draw(state: dict, event: dict, dice: _Dice) -> dict:
+def _prepare_draw(state: dict[str, Any], event: dict[str, Any], dice: _Dice) -> dict[str, Any]:
     """One preparation stone; the target stone goes back and starts the mission at once (§B5, §B11)."""
     stone = _draw(state, dice, "preparation")
     if stone == "target":
@@ -392,13 +391,13 @@ def _prepare_draw(state: dict, event: dict, dice: _Dice) -> dict:
     return {}
 
 
-def _end_preparation(state: dict, event: dict, dice: _Dice) -> dict:
+def _end_preparation(state: dict[str, Any], event: dict[str, Any], dice: _Dice) -> dict[str, Any]:
     _log(state, f"Preparation ends with {state['stones']['bank']} stones held.")
     _start_turn(state)
     return {}
 
 
-def _place_fates(state: dict, placement: dict[str, str]) -> None:
+def _place_fates(state: dict[str, Any], placement: dict[str, str]) -> None:
     current = state["current"]
     current["fates"] = {
         key: {
@@ -415,7 +414,7 @@ def _place_fates(state: dict, placement: dict[str, str]) -> None:
     _skip_idle_stone_steps(state)
 
 
-def _roll_fates(state: dict, event: dict, dice: _Dice) -> dict:
+def _roll_fates(state: dict[str, Any], event: dict[str, Any], dice: _Dice) -> dict[str, Any]:
     """The GM's four Fudge dice, behind the screen (§B2)."""
     faces = dice.take("dice", lambda rng: list(fudge(rng, FATE_DICE).faces), _check_fudge)
     symbols = [VALUE_RATING[face] for face in faces]
@@ -428,7 +427,7 @@ def _roll_fates(state: dict, event: dict, dice: _Dice) -> dict:
     return {}
 
 
-def _assign_fates(state: dict, event: dict, dice: _Dice) -> dict:
+def _assign_fates(state: dict[str, Any], event: dict[str, Any], dice: _Dice) -> dict[str, Any]:
     """The GM places the four dice, one per Fate; the placement is then locked (§B2, §D5, §E3)."""
     placement = event.get("fates")
     if not isinstance(placement, dict) or set(placement) != set(FATE_KEYS):
@@ -452,7 +451,7 @@ def _assign_fates(state: dict, event: dict, dice: _Dice) -> dict:
     return {"fates": placement}
 
 
-def _rush_downshift(state: dict, event: dict, dice: _Dice) -> dict:
+def _rush_downshift(state: dict[str, Any], event: dict[str, Any], dice: _Dice) -> dict[str, Any]:
     """Last turn's rush costs one Fate a step toward -, the GM's pick, - stays - (§B10, §E16)."""
     fate = _fate(event)
     current = state["current"]
@@ -473,7 +472,7 @@ def _rush_downshift(state: dict, event: dict, dice: _Dice) -> dict:
     return {"fate": fate}
 
 
-def _spend_bank_stone(state: dict, reason: str, rule: str) -> None:
+def _spend_bank_stone(state: dict[str, Any], reason: str, rule: str) -> None:
     stones = state["stones"]
     if stones["bank"] < 1:
         raise refuse("stones", "No preparation stones are left to spend.", rule)
@@ -481,7 +480,7 @@ def _spend_bank_stone(state: dict, reason: str, rule: str) -> None:
     stones["out"][reason] += 1
 
 
-def _reveal_fate(state: dict, event: dict, dice: _Dice) -> dict:
+def _reveal_fate(state: dict[str, Any], event: dict[str, Any], dice: _Dice) -> dict[str, Any]:
     """One preparation stone shows one Fate (§B6 Step 1, §E7, §E8)."""
     fate = _fate(event)
     entry = state["current"]["fates"][fate]
@@ -496,13 +495,13 @@ def _reveal_fate(state: dict, event: dict, dice: _Dice) -> dict:
     return {"fate": fate}
 
 
-def _finish_reveals(state: dict, event: dict, dice: _Dice) -> dict:
+def _finish_reveals(state: dict[str, Any], event: dict[str, Any], dice: _Dice) -> dict[str, Any]:
     state["step"] = "shift"
     _skip_idle_stone_steps(state)
     return {}
 
 
-def _shift_fate(state: dict, event: dict, dice: _Dice) -> dict:
+def _shift_fate(state: dict[str, Any], event: dict[str, Any], dice: _Dice) -> dict[str, Any]:
     """One preparation stone raises a hidden Fate one step; + stays + and the stone is gone (§B4, §E10)."""
     fate = _fate(event)
     justification = _text(event, "justification", "justification")
@@ -528,12 +527,12 @@ def _shift_fate(state: dict, event: dict, dice: _Dice) -> dict:
     return {"fate": fate, "justification": justification}
 
 
-def _finish_shifts(state: dict, event: dict, dice: _Dice) -> dict:
+def _finish_shifts(state: dict[str, Any], event: dict[str, Any], dice: _Dice) -> dict[str, Any]:
     state["step"] = "narration"
     return {}
 
 
-def _narrate(state: dict, event: dict, dice: _Dice) -> dict:
+def _narrate(state: dict[str, Any], event: dict[str, Any], dice: _Dice) -> dict[str, Any]:
     """Step 3: the GM describes the scene, no numbers (§B6 Step 3)."""
     text = _text(event, "text", "narration")
     state["current"]["narration"] = text
@@ -543,7 +542,7 @@ def _narrate(state: dict, event: dict, dice: _Dice) -> dict:
     return {"text": text}
 
 
-def _wait(state: dict, event: dict, dice: _Dice) -> dict:
+def _wait(state: dict[str, Any], event: dict[str, Any], dice: _Dice) -> dict[str, Any]:
     """Wait: a stone from the bag becomes a wait stone; the target stone forces an act now (§B6 Step 4)."""
     rushed = _flag(event, "rushed", "a rushed wait")
     current = state["current"]
@@ -569,7 +568,7 @@ def _wait(state: dict, event: dict, dice: _Dice) -> dict:
     return {"rushed": rushed}
 
 
-def _act(state: dict, event: dict, dice: _Dice) -> dict:
+def _act(state: dict[str, Any], event: dict[str, Any], dice: _Dice) -> dict[str, Any]:
     """Act: one usable ability, maybe the objective, maybe rushed; then the GM names Fates (§B6 Step 4)."""
     ability = event.get("ability")
     if not isinstance(ability, str) or ability not in ABILITIES:
@@ -625,7 +624,7 @@ def _act(state: dict, event: dict, dice: _Dice) -> dict:
     return params
 
 
-def _choose_fates(state: dict, event: dict, dice: _Dice) -> dict:
+def _choose_fates(state: dict[str, Any], event: dict[str, Any], dice: _Dice) -> dict[str, Any]:
     """The GM names the Fate(s) the action faces; they are revealed, combined and read on the table
     against the ability (§B6 Step 4, §B7, §B8, §D9, §D13)."""
     names = event.get("fates")
@@ -676,7 +675,7 @@ def _choose_fates(state: dict, event: dict, dice: _Dice) -> dict:
     return {"fates": names}
 
 
-def _reroll(state: dict, event: dict, dice: _Dice) -> dict:
+def _reroll(state: dict[str, Any], event: dict[str, Any], dice: _Dice) -> dict[str, Any]:
     """The wait stone buys a second roll that replaces the first (§B3, §D8); it counts as a roll (§D13)."""
     stones = state["stones"]
     stones["wait"] -= 1
@@ -691,13 +690,13 @@ def _reroll(state: dict, event: dict, dice: _Dice) -> dict:
     return {}
 
 
-def _keep_roll(state: dict, event: dict, dice: _Dice) -> dict:
+def _keep_roll(state: dict[str, Any], event: dict[str, Any], dice: _Dice) -> dict[str, Any]:
     _after_step4_without_reroll(state)
     _resolve(state, False)
     return {}
 
 
-def _downgrade(state: dict, ability: str) -> bool:
+def _downgrade(state: dict[str, Any], ability: str) -> bool:
     """Step 5: a failure lowers the ability; below - a Combat ability is a fatal wound and a Non-Combat
     one is lost for the mission (§B9, §E18, §E19). Returns True on a fatal wound."""
     ninja = state["ninja"]
@@ -719,7 +718,7 @@ def _downgrade(state: dict, ability: str) -> bool:
     return False
 
 
-def _resolve(state: dict, success: bool) -> None:
+def _resolve(state: dict[str, Any], success: bool) -> None:
     """Settle the act: Step 5 on failure, the objective on success (§B6 Step 5, §B9, §B11)."""
     action = state["current"]["action"]
     action["result"] = "success" if success else "failure"
@@ -745,7 +744,7 @@ def _resolve(state: dict, success: bool) -> None:
     state["step"] = "end_turn"
 
 
-def _end_turn(state: dict, event: dict, dice: _Dice) -> dict:
+def _end_turn(state: dict[str, Any], event: dict[str, Any], dice: _Dice) -> dict[str, Any]:
     """Step 6: one stone out of the game unless the turn was rushed (§B6 Step 6, §B10, §B11)."""
     current = state["current"]
     if current["rushed"]:
@@ -767,14 +766,14 @@ def _end_turn(state: dict, event: dict, dice: _Dice) -> dict:
     return {}
 
 
-def _declare_escape(state: dict, event: dict, dice: _Dice) -> dict:
+def _declare_escape(state: dict[str, Any], event: dict[str, Any], dice: _Dice) -> dict[str, Any]:
     """With escape in the victory conditions, the GM rules when the ninja is clear (§B11, §E15)."""
     _log(state, f"The GM rules that {_label(state, start=False)} has escaped.")
     _finish(state, "victory")
     return {}
 
 
-HANDLERS: dict[str, Callable[[dict, dict, _Dice], dict]] = {
+HANDLERS: dict[str, Callable[[dict[str, Any], dict[str, Any], _Dice], dict[str, Any]]] = {
     "prepare_draw": _prepare_draw,
     "end_preparation": _end_preparation,
     "roll_fates": _roll_fates,
@@ -797,7 +796,7 @@ assert set(HANDLERS) == set(EVENT_TYPES)
 
 
 # -- applying events ---------------------------------------------------------------------------
-def open_events(state: dict) -> tuple[str, ...]:
+def open_events(state: dict[str, Any]) -> tuple[str, ...]:
     """The event types the current step accepts (§D10)."""
     events = STEP_EVENTS[state["step"]]
     if state["objective_achieved"] and state["status"] == "running" and state["step"] in ESCAPE_STEPS:
@@ -805,7 +804,9 @@ def open_events(state: dict) -> tuple[str, ...]:
     return events
 
 
-def apply_event(state: dict, event: dict, rng: random.Random | None = None) -> dict:
+def apply_event(
+    state: dict[str, Any], event: dict[str, Any], rng: random.Random | None = None
+) -> dict[str, Any]:
     """A NEW state with ``event`` applied, or RuleError naming what is wrong.
 
     event: {"type": str, "by": "gm" | the ninja's id, ...parameters}. Live, pass ``rng`` and no
@@ -849,22 +850,19 @@ def apply_event(state: dict, event: dict, rng: random.Random | None = None) -> d
     return new
 
 
-def replay(initial_state: dict, events: Iterable[dict]) -> dict:
+def _event_refused(index: int, event: Any, error: RuleError) -> NoReturn:
+    """A mission's replay names each of the event's violations under the event."""
+    raise RuleError(
+        [RuleViolation(f"events.{index}.{v.field}", v.message, v.rule) for v in error.violations]
+    ) from None
+
+
+def replay(initial_state: dict[str, Any], events: Iterable[dict[str, Any]]) -> dict[str, Any]:
     """Fold recorded events (with their results) over the starting state; no dice are rolled."""
-    if not isinstance(events, list):
-        raise refuse("events", "The events must be a list.")
-    state = initial_state
-    for index, event in enumerate(events):
-        try:
-            state = apply_event(state, event)
-        except RuleError as error:
-            raise RuleError(
-                [RuleViolation(f"events.{index}.{v.field}", v.message, v.rule) for v in error.violations]
-            ) from None
-    return state
+    return replay_events(initial_state, events, apply_event, _event_refused)
 
 
-def mission_result_entry(state: dict, mission: Any = None) -> dict[str, Any]:
+def mission_result_entry(state: dict[str, Any], mission: Any = None) -> dict[str, Any]:
     """The ledger entry a finished mission gives the ninja (ledger.py, §B13)."""
     if state["status"] != "over":
         raise refuse("status", "The mission is not over yet.", RULE_TIME)
@@ -879,7 +877,7 @@ def mission_result_entry(state: dict, mission: Any = None) -> dict[str, Any]:
 
 
 # -- what can be done next (for buttons) -------------------------------------------------------
-def _options(state: dict, kind: str) -> dict[str, Any]:
+def _options(state: dict[str, Any], kind: str) -> dict[str, Any]:
     """Parameter choices of one open event. Option kinds: {"choices": [...]} pick one;
     {"subset_of": [...], "min": 1} pick some; {"permutation_of": [...], "keys": [...]} place each value
     on one key; {"text": true, "optional": true} free text."""
@@ -932,7 +930,7 @@ EVENT_LABELS: dict[str, str] = {
 }
 
 
-def available_actions(state: dict, who: str) -> list[dict[str, Any]]:
+def available_actions(state: dict[str, Any], who: str) -> list[dict[str, Any]]:
     """The legal next events for ``who`` ("gm" or the ninja's id), with their parameter choices.
     Nothing here depends on a hidden Fate value or on the stones left in the bag."""
     if who != GM and who != state["ninja"]["id"]:

@@ -6,6 +6,7 @@ stones held, die-roll tally); it never reads a GM state, so nothing secret reach
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from characters.systems.base import Build, SheetData
@@ -83,21 +84,42 @@ def _mission_block(mission_view: dict[str, Any] | None) -> dict[str, Any]:
     }
 
 
+def ability_groups(rows_of: Callable[[str], list[dict[str, Any]]]) -> list[dict[str, Any]]:
+    """The two ability groups of the sheet, Combat first, each with the rows ``rows_of`` gives."""
+    return [
+        {
+            "group": group,
+            "label": GROUP_LABEL[group],
+            "raise_cost": RAISE_COST[group],
+            "abilities": rows_of(group),
+        }
+        for group in (COMBAT, NON_COMBAT)
+    ]
+
+
+def reference() -> dict[str, Any]:
+    """The reference panel, the same on every sheet, blank or filled (§C1)."""
+    return {
+        "rating_scale": [{"rating": r, "name": RATING_NAME[r]} for r in TRACK],
+        "action_table": action_table_rows(),
+        "turn_steps": [dict(step) for step in TURN_STEPS],
+        "stone_uses": [dict(use) for use in STONE_USES],
+    }
+
+
 def sheet(build: Build, mission_view: dict[str, Any] | None = None) -> SheetData:
     """Header, creation block, the two ability groups with tracks and boxes, mission tracking, the
     player's record and a reference panel (§C1)."""
     derived = derive(build)
     in_mission = _mission_state(mission_view)
-    groups = []
-    for group in (COMBAT, NON_COMBAT):
-        rows = [
+
+    def rows_of(group: str) -> list[dict[str, Any]]:
+        return [
             _ability_row(derived["abilities"][key], in_mission.get(key))
             for key in ABILITY_KEYS
             if derived["abilities"][key]["group"] == group
         ]
-        groups.append(
-            {"group": group, "label": GROUP_LABEL[group], "raise_cost": RAISE_COST[group], "abilities": rows}
-        )
+
     record = derived["record"]
     fields = {
         "header": {
@@ -116,7 +138,7 @@ def sheet(build: Build, mission_view: dict[str, Any] | None = None) -> SheetData
             "trade_used": derived["trade"]["used"],
             "trade_lowered": derived["trade"]["lowered_name"],
         },
-        "ability_groups": groups,
+        "ability_groups": ability_groups(rows_of),
         "fatally_wounded": bool(mission_view and mission_view["ninja"]["fatally_wounded"])
         or (build["death"] or {}).get("cause") == "fatally_wounded",
         "mission": _mission_block(mission_view),
@@ -138,11 +160,6 @@ def sheet(build: Build, mission_view: dict[str, Any] | None = None) -> SheetData
             }
             for number, m in enumerate(build["missions"], start=1)
         ],
-        "reference": {
-            "rating_scale": [{"rating": r, "name": RATING_NAME[r]} for r in TRACK],
-            "action_table": action_table_rows(),
-            "turn_steps": [dict(step) for step in TURN_STEPS],
-            "stone_uses": [dict(use) for use in STONE_USES],
-        },
+        "reference": reference(),
     }
     return SheetData("time_to_kill", TEMPLATE, derived["label"], fields)

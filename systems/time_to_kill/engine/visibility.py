@@ -32,7 +32,7 @@ FATE_SHEET_TEMPLATE = "sheets/time_to_kill_fate_record.html"
 BLANK_GRID_TURNS = 30
 
 
-def _step(state: dict, who: str | None = None) -> dict[str, Any]:
+def _step(state: dict[str, Any], who: str | None = None) -> dict[str, Any]:
     info = STEPS[state["step"]]
     step = {"key": state["step"], "step": info["step"], "label": info["label"]}
     if who is not None:
@@ -40,7 +40,7 @@ def _step(state: dict, who: str | None = None) -> dict[str, Any]:
     return step
 
 
-def _ninja(state: dict) -> dict[str, Any]:
+def _ninja(state: dict[str, Any]) -> dict[str, Any]:
     ninja = state["ninja"]
     abilities = [
         {
@@ -62,7 +62,7 @@ def _ninja(state: dict) -> dict[str, Any]:
     }
 
 
-def _player_fates(state: dict) -> list[dict[str, Any]]:
+def _player_fates(state: dict[str, Any]) -> list[dict[str, Any]]:
     """Names of all four Fates; a value only where it has been revealed."""
     current = state["current"]
     fates = (current or {}).get("fates") or {}
@@ -94,7 +94,7 @@ _PUBLIC_ACTION_KEYS = (
 )
 
 
-def _player_action(state: dict) -> dict[str, Any] | None:
+def _player_action(state: dict[str, Any]) -> dict[str, Any] | None:
     """The action under way: everything in it is the player's own or already revealed."""
     current = state["current"]
     action = (current or {}).get("action")
@@ -103,7 +103,7 @@ def _player_action(state: dict) -> dict[str, Any] | None:
     return {key: copy.deepcopy(action[key]) for key in _PUBLIC_ACTION_KEYS if key in action}
 
 
-def player_view(state: dict, ninja_id: str) -> dict[str, Any]:
+def player_view(state: dict[str, Any], ninja_id: str) -> dict[str, Any]:
     """What the ninja's player may see: own ratings, stones held, revealed Fates, draws, the die-roll
     tally, the open choices. No unrevealed Fate, no raw Fate dice, no GM notes, no stone count unless
     the campaign shows it (Hidden information, ruling 6)."""
@@ -160,7 +160,7 @@ def player_view(state: dict, ninja_id: str) -> dict[str, Any]:
     return view
 
 
-def gm_view(state: dict) -> dict[str, Any]:
+def gm_view(state: dict[str, Any]) -> dict[str, Any]:
     """Everything: the whole state, the Fate Record Sheet of this turn, both sides' open actions."""
     view = copy.deepcopy(state)
     view["step_info"] = _step(state)
@@ -176,8 +176,8 @@ def gm_view(state: dict) -> dict[str, Any]:
 
 
 # -- the Fate Record Sheet (§C2) ---------------------------------------------------------------
-def _box(key: str, entry: dict | None) -> dict[str, Any]:
-    box = {"fate": key, "label": FATES[key]["label"], "covers": FATES[key]["covers"]}
+def _box(key: str, entry: dict[str, Any] | None) -> dict[str, Any]:
+    box: dict[str, Any] = {"fate": key, "label": FATES[key]["label"], "covers": FATES[key]["covers"]}
     if entry is None:
         box.update(rolled="", value="", revealed=False, revealed_by="", shifts=0, downshifts=0)
     else:
@@ -192,7 +192,7 @@ def _box(key: str, entry: dict | None) -> dict[str, Any]:
     return box
 
 
-def _grid_row(turn: dict) -> dict[str, Any]:
+def _grid_row(turn: dict[str, Any]) -> dict[str, Any]:
     fates = turn["fates"] or {}
     action = turn["action"] or {}
     if action.get("kind") == "act":
@@ -216,7 +216,7 @@ def _reference() -> dict[str, Any]:
     return {"conversion": [dict(row) for row in FUDGE_FROM_D6], "action_table": action_table_rows()}
 
 
-def fate_record_sheet(state: dict) -> dict[str, Any]:
+def fate_record_sheet(state: dict[str, Any]) -> dict[str, Any]:
     """GM-only: the four boxes of the current turn, a row per turn, the mission panel (§C2)."""
     current = state["current"]
     fates = (current or {}).get("fates") or {}
@@ -277,7 +277,7 @@ def blank_fate_record_sheet(turns: int = BLANK_GRID_TURNS) -> dict[str, Any]:
     }
 
 
-def fate_record_sheet_data(state: dict | None = None) -> SheetData:
+def fate_record_sheet_data(state: dict[str, Any] | None = None) -> SheetData:
     """The Fate Record Sheet as SheetData for the GM's PDF (blank without a state). Never for players."""
     fields = fate_record_sheet(state) if state is not None else blank_fate_record_sheet()
     return SheetData("time_to_kill", FATE_SHEET_TEMPLATE, "Fate Record Sheet", fields)

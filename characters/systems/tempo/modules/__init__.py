@@ -3,6 +3,8 @@ that is needed for creation, validation, rolls and sheets to support it."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from ...base import refuse
 from ..module_data import TempoModule, module_from_data
 from .flashpoints import FLASHPOINTS
@@ -10,7 +12,7 @@ from .flashpoints import FLASHPOINTS
 _REGISTRY: dict[str, TempoModule] = {FLASHPOINTS.key: FLASHPOINTS}
 
 
-def register(module: TempoModule | dict) -> TempoModule:
+def register(module: TempoModule | dict[str, Any]) -> TempoModule:
     """Add a module (a TempoModule or its plain data); returns the loaded module."""
     if isinstance(module, dict):
         module = module_from_data(module)
