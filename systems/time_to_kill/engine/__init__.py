@@ -9,6 +9,7 @@ import random
 from typing import Any
 
 from characters.systems.base import Build, GameSystem, RuleViolation
+
 from . import creation, derived, ledger, mission, visibility
 from . import sheet as sheet_module
 from .campaign_settings import SETTINGS

@@ -15,6 +15,7 @@ import copy
 from typing import Any, NoReturn, cast
 
 from characters.systems.base import Build, RuleError, RuleViolation, refuse, replay_ledger, reversed_ids
+
 from . import creation
 from .campaign_settings import resolved
 from .tables import BASE_POINTS, MAX_TEXT, OUTCOMES

@@ -17,6 +17,7 @@ from typing import Any, NoReturn, cast
 
 from characters.systems.base import RuleError, RuleViolation, refuse, replay_events
 from characters.systems.dice import d6, fudge
+
 from . import creation
 from .campaign_settings import resolved
 from .tables import (
