@@ -42,7 +42,7 @@ class _Wizards(Mapping[str, ModuleType]):
 WIZARDS = _Wizards(
     {
         "timemaster": "characters.wizard_timemaster",
-        "tempo": "characters.wizard_tempo",
+        "tempo": "systems.tempo.wizard",
         "d6": "characters.wizard_d6",
         "time_to_kill": "systems.time_to_kill.wizard",
     }

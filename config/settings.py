@@ -52,7 +52,7 @@ INSTALLED_APPS = [
     "campaigns",
     "sheets",
     "systems.time_to_kill",
-    "tempo_conflicts",
+    "systems.tempo",
     "d6_encounters",
     "archive",
 ]

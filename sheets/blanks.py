@@ -13,9 +13,9 @@ from characters.systems import SheetData
 from characters.systems.d6 import sheet as d6_sheet
 from characters.systems.d6.derived import map_strip
 from characters.systems.d6.tables import DEFAULT_ACTION_ALLOTMENT, REQUIRED_SKILLS
-from characters.systems.tempo import sheet as tempo_sheet
-from characters.systems.tempo.modules import FLASHPOINTS, get_module, module_keys
 from characters.systems.timemaster.tables import ABILITY_NAMES, SHEET_ABILITY_ORDER, WOUND_BOXES_ON_SHEET
+from systems.tempo.engine import sheet as tempo_sheet
+from systems.tempo.engine.modules import FLASHPOINTS, get_module, module_keys
 from systems.time_to_kill.engine import sheet as ttk_sheet
 from systems.time_to_kill.engine.tables import (
     ABILITIES,

@@ -29,8 +29,8 @@ METHODS = ("get", "post", "patch", "delete")
 SYSTEM_MODULES = {
     "systems.time_to_kill.views": "time_to_kill",
     "systems.time_to_kill.api": "time_to_kill",
-    "tempo_conflicts.views": "tempo",
-    "tempo_conflicts.api": "tempo",
+    "systems.tempo.views": "tempo",
+    "systems.tempo.api": "tempo",
     "d6_encounters.views": "d6",
     "d6_encounters.api": "d6",
     "campaigns.mission_views": "timemaster",

@@ -13,7 +13,7 @@ from .base import GameSystem, RuleError, RuleViolation, SettingSpec, SheetData
 _MODULES = {
     "timemaster": "characters.systems.timemaster",
     "time_to_kill": "systems.time_to_kill.engine",
-    "tempo": "characters.systems.tempo",
+    "tempo": "systems.tempo.engine",
     "d6": "characters.systems.d6",
 }
 

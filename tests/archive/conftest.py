@@ -275,7 +275,7 @@ def _ttk_runs(world, campaign, make_hero, monkeypatch):
 
 
 def _tempo_conflicts(world, campaign, make_hero, monkeypatch):
-    from tempo_conflicts import services
+    from systems.tempo import services
 
     gm = campaign.memberships.select_related("campaign", "user").get(user=world.users["gm"])
     finn = make_hero(campaign, "player", name="Finn Marlowe")

@@ -25,7 +25,7 @@ def snapshot():
     return {
         model._meta.label: model._default_manager.count()
         for config in apps.get_app_configs()
-        if config.name
+        if config.label
         in ("campaigns", "characters", "sheets", "ttk_missions", "tempo_conflicts", "d6_encounters")
         for model in config.get_models()
     }

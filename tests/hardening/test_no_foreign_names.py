@@ -83,8 +83,8 @@ def home(world, make_user):
     routes name, plus the foreign campaigns."""
     from d6_encounters import services as d6_services
     from sheets import services as sheet_services
+    from systems.tempo import services as tempo_services
     from systems.time_to_kill import services as ttk_services
-    from tempo_conflicts import services as tempo_services
 
     users = world.users
     gm = world.membership["gm"]

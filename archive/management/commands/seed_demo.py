@@ -248,8 +248,8 @@ class Command(BaseCommand):
 
     def _tempo_play(self, campaign, gm, users, heroes, rng) -> None:
         """A conflict in progress: one exchange rolled."""
-        from tempo_conflicts import services as tempo
-        from tempo_conflicts.models import Conflict
+        from systems.tempo import services as tempo
+        from systems.tempo.models import Conflict
 
         if Conflict.objects.filter(campaign=campaign).exists():
             return

@@ -24,12 +24,12 @@ from characters.models import Character
 from characters.services import violations_error
 from characters.systems import RuleError
 from characters.systems.dice import system_rng
-from characters.systems.tempo import conflict as engine_conflict
-from characters.systems.tempo import fate as engine_fate
-from characters.systems.tempo import roll as engine_roll
-from characters.systems.tempo.modules import get_module
-from characters.systems.tempo.settings import resolved
-from tempo_conflicts.models import Conflict, ConflictEvent, Participant
+from systems.tempo.engine import conflict as engine_conflict
+from systems.tempo.engine import fate as engine_fate
+from systems.tempo.engine import roll as engine_roll
+from systems.tempo.engine.campaign_settings import resolved
+from systems.tempo.engine.modules import get_module
+from systems.tempo.models import Conflict, ConflictEvent, Participant
 
 CONFLICT_KEY = "conflict"  # the key of a conflict roll's detail that names its conflict
 ROLL_KIND = "tempo"  # campaigns.Roll.kind of a Tempo roll (3d6 + rating with bonus/penalty dice)

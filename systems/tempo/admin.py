@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.contrib import admin
 
 from characters.admin import ViewOnlyAdmin, ViewOnlyInline
-from tempo_conflicts.models import Conflict, ConflictEvent, Participant
+from systems.tempo.models import Conflict, ConflictEvent, Participant
 
 
 class ParticipantInline(ViewOnlyInline):

@@ -8,7 +8,7 @@ from typing import Any
 
 from django import forms
 
-from characters.systems.tempo.tables import FATE_GAIN_REASONS, HURRY_MODES, SPEND_BENEFITS, TEMPO_NAMES
+from systems.tempo.engine.tables import FATE_GAIN_REASONS, HURRY_MODES, SPEND_BENEFITS, TEMPO_NAMES
 
 ASPECT_CHOICES = (
     ("", "not used"),

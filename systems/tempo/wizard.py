@@ -1,6 +1,6 @@
 """The Flashpoints agent builder (Tempo): aspects with anchors, role ratings, benefits, review.
 
-Every step saves the draft and asks the engine (characters/systems/tempo/creation.py) what is wrong;
+Every step saves the draft and asks the engine (systems/tempo/engine/creation.py) what is wrong;
 the engine's words are shown next to the field they name. The role and benefit steps also check
 live, as the player changes a choice (htmx posts the form with ``check=1``; nothing is saved).
 All slots, roles, ratings and benefits come from the module's data, nothing is named here.
@@ -20,9 +20,9 @@ from django.urls import reverse
 from characters import access, services, wizard_review
 from characters.forms import attach_violations
 from characters.systems import RuleViolation
-from characters.systems.tempo import creation
-from characters.systems.tempo.modules import get_module
-from characters.systems.tempo.tables import MAX_TEXT
+from systems.tempo.engine import creation
+from systems.tempo.engine.modules import get_module
+from systems.tempo.engine.tables import MAX_TEXT
 
 STEPS = (
     ("aspects", "Aspects"),

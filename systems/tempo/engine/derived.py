@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import Build, RuleError, refuse
+from characters.systems.base import Build, RuleError, refuse
+
 from .creation import DEFAULT_MODULE, distribution, normalised_benefits, validate
 from .modules import get_module
 

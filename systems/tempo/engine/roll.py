@@ -17,12 +17,13 @@ from collections import Counter
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from .. import dice
-from ..base import Build, RuleError, RuleViolation, refuse
+from characters.systems import dice
+from characters.systems.base import Build, RuleError, RuleViolation, refuse
+
 from . import fate
+from .campaign_settings import resolved
 from .module_data import TempoModule
 from .modules import get_module
-from .settings import resolved
 from .tables import (
     ASPECT_SOURCES,
     ASPECT_USES,

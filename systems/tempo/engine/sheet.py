@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import Build, SheetData
+from characters.systems.base import Build, SheetData
+
 from .derived import derive
 from .modules import get_module
 from .tables import (

@@ -1,5 +1,5 @@
 """API v1 of Tempo play: an agent's roll, the GM's fate point refresh, conflicts and their events.
-Thin views: objects through the access helpers, writes in tempo_conflicts/services.py, rules in the
+Thin views: objects through the access helpers, writes in systems/tempo/services.py, rules in the
 engine."""
 
 from __future__ import annotations
@@ -13,10 +13,10 @@ from rest_framework.views import APIView
 
 from campaigns.api import RollSerializer, as_drf
 from campaigns.models import Role
-from characters.systems.tempo.tables import FATE_REFRESH_MODES
-from tempo_conflicts import access, services
-from tempo_conflicts.access import get_campaign_for_user
-from tempo_conflicts.models import Conflict
+from systems.tempo import access, services
+from systems.tempo.access import get_campaign_for_user
+from systems.tempo.engine.tables import FATE_REFRESH_MODES
+from systems.tempo.models import Conflict
 
 MAX_BODY_KEYS = 40
 
@@ -63,7 +63,7 @@ class EventSerializer(serializers.Serializer):
 def conflict_data(conflict: Conflict, membership, settings: dict) -> dict:
     state = access.view_of(conflict, membership, settings)
     participants = list(conflict.participants.all())
-    from characters.systems.tempo import conflict as engine_conflict
+    from systems.tempo.engine import conflict as engine_conflict
 
     return {
         "id": conflict.pk,

@@ -2,7 +2,7 @@
 
 from django.urls import re_path
 
-from tempo_conflicts import api
+from systems.tempo import api
 
 ID = r"[0-9]{1,18}"  # ids beyond 64 bits are 404, not an overflow
 

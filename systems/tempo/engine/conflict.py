@@ -13,9 +13,10 @@ import copy
 from collections.abc import Iterable
 from typing import Any
 
-from ..base import RuleError, RuleViolation, refuse
+from characters.systems.base import RuleError, RuleViolation, refuse
+
+from .campaign_settings import resolved
 from .modules import get_module
-from .settings import resolved
 from .tables import (
     HOLDER_RESULT,
     MARGIN_LEVELS,

@@ -14,7 +14,8 @@ import copy
 from collections.abc import Iterable
 from typing import Any
 
-from ..base import Build, RuleError, RuleViolation, refuse
+from characters.systems.base import Build, RuleError, RuleViolation, refuse
+
 from .fate import FATE_ENTRY_KINDS, apply_fate_entry
 from .tables import MAX_TEXT
 

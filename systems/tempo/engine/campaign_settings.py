@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import RuleError, SettingSpec, refuse
+from characters.systems.base import RuleError, SettingSpec, refuse
+
 from .tables import FATE_REFRESH_MODES, TEMPO_LOSS_RULES
 
 SETTINGS: tuple[SettingSpec, ...] = (

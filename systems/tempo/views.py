@@ -1,7 +1,7 @@
 """Web pages of Tempo play: the roll panel of an agent's page, and the conflict tracker (htmx).
 
 Objects come through the access helpers; the rules and the writes are in the engine and in
-tempo_conflicts/services.py.
+systems/tempo/services.py.
 """
 
 from __future__ import annotations
@@ -16,10 +16,10 @@ from django.views.decorators.http import require_http_methods, require_POST
 from campaigns.models import Role, Roll
 from characters.models import Character
 from characters.systems import get_system
-from tempo_conflicts import access, services
-from tempo_conflicts.access import get_campaign_for_user
-from tempo_conflicts.forms import SPEND_CHOICES, ConflictForm, FateGainForm, TempoRollForm
-from tempo_conflicts.models import Conflict
+from systems.tempo import access, services
+from systems.tempo.access import get_campaign_for_user
+from systems.tempo.forms import SPEND_CHOICES, ConflictForm, FateGainForm, TempoRollForm
+from systems.tempo.models import Conflict
 
 RECENT_ROLLS = 5
 
@@ -198,7 +198,7 @@ def conflict_new(request, pk):
 def tracker_context(conflict, membership, user, errors=()):
     settings = services.campaign_settings(conflict.campaign)
     state = access.view_of(conflict, membership, settings)
-    from characters.systems.tempo import conflict as engine_conflict
+    from systems.tempo.engine import conflict as engine_conflict
 
     participants = list(conflict.participants.select_related("character"))
     mine = services.sides_of(conflict, user) if membership.role == Role.PLAYER else set()

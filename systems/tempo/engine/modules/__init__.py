@@ -3,7 +3,8 @@ that is needed for creation, validation, rolls and sheets to support it."""
 
 from __future__ import annotations
 
-from ...base import refuse
+from characters.systems.base import refuse
+
 from ..module_data import TempoModule, module_from_data
 from .flashpoints import FLASHPOINTS
 

@@ -11,7 +11,7 @@ from campaigns import access as campaign_access
 from campaigns.access import get_membership
 from campaigns.models import Role
 from characters import access as character_access
-from tempo_conflicts.models import Conflict
+from systems.tempo.models import Conflict
 
 SYSTEM = "tempo"
 NOT_INVOLVED = "Only the game master and the players whose agents take part see this conflict."
@@ -55,7 +55,7 @@ def get_conflict_for_user(user, conflict_id, campaign_id=None, need: str = "view
 def view_of(conflict: Conflict, membership, settings: dict) -> dict:
     """The state this member may see: the GM everything, players the engine's public view (the GM
     sides' raw rolls hidden unless the campaign reveals NPC rolls)."""
-    from characters.systems.tempo import conflict as engine_conflict
+    from systems.tempo.engine import conflict as engine_conflict
 
     if membership.role == Role.GM:
         return conflict.state

@@ -14,7 +14,8 @@ import copy
 import random
 from typing import Any
 
-from ..base import Build, RuleError, RuleViolation
+from characters.systems.base import Build, RuleError, RuleViolation
+
 from .fate import starting_fate_points
 from .module_data import Rank, Role, TempoModule
 from .modules import get_module

@@ -18,9 +18,10 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from ..base import Build, refuse
+from characters.systems.base import Build, refuse
+
+from .campaign_settings import resolved
 from .modules import get_module
-from .settings import resolved
 from .tables import FATE_GAIN_REASONS, FATE_SPEND_REASONS, MAX_TEXT
 
 RULE_FATE = "tempo-flashpoints.md §B7, §D4"

@@ -1,4 +1,4 @@
-"""Tempo conflicts: two sides, a tempo state kept by the engine (characters/systems/tempo/conflict.py),
+"""Tempo conflicts: two sides, a tempo state kept by the engine (systems/tempo/engine/conflict.py),
 and an append-only log of the events that moved it (tempo-flashpoints.md §B8-§B11, §C2).
 
 The engine's state is stored as it is (``state``); the starting state is kept too, so the current

@@ -3,7 +3,7 @@
 from django.urls import path
 
 import characters.urls  # noqa: F401  (registers the 18-digit "chid" id converter used below)
-from tempo_conflicts import views
+from systems.tempo import views
 
 urlpatterns: list = [
     path("characters/<chid:pk>/tempo/roll/", views.roll_panel, name="tempo-roll"),
