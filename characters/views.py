@@ -43,7 +43,7 @@ WIZARDS = _Wizards(
     {
         "timemaster": "characters.wizard_timemaster",
         "tempo": "systems.tempo.wizard",
-        "d6": "characters.wizard_d6",
+        "d6": "systems.d6.wizard",
         "time_to_kill": "systems.time_to_kill.wizard",
     }
 )

@@ -53,7 +53,7 @@ INSTALLED_APPS = [
     "sheets",
     "systems.time_to_kill",
     "systems.tempo",
-    "d6_encounters",
+    "systems.d6",
     "archive",
 ]
 

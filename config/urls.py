@@ -46,7 +46,7 @@ api_v1 = [
     path("", include("sheets.api_urls")),
     path("", include("systems.time_to_kill.api_urls")),
     path("", include("systems.tempo.api_urls")),
-    path("", include("d6_encounters.api_urls")),
+    path("", include("systems.d6.api_urls")),
     path("", include("archive.api_urls")),
 ]
 
@@ -68,7 +68,7 @@ urlpatterns = [
     path("", include("sheets.urls")),
     path("", include("systems.time_to_kill.urls")),
     path("", include("systems.tempo.urls")),
-    path("", include("d6_encounters.urls")),
+    path("", include("systems.d6.urls")),
     path("", include("archive.urls")),
     path("", include("campaigns.urls")),
 ]

@@ -14,7 +14,7 @@ _MODULES = {
     "timemaster": "characters.systems.timemaster",
     "time_to_kill": "systems.time_to_kill.engine",
     "tempo": "systems.tempo.engine",
-    "d6": "characters.systems.d6",
+    "d6": "systems.d6.engine",
 }
 
 SYSTEM_CHOICES = (

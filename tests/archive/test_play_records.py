@@ -16,9 +16,9 @@ from archive.problems import ArchiveRefused
 from archive.sections import OPTIONAL_SECTIONS, ttk_runs
 from campaigns.models import Campaign, Roll
 from characters.models import AdvancementEntry, Character
-from d6_encounters import services as d6_services
-from d6_encounters.models import Encounter, EncounterEvent
-from d6_encounters.models import Participant as D6Participant
+from systems.d6 import services as d6_services
+from systems.d6.models import Encounter, EncounterEvent
+from systems.d6.models import Participant as D6Participant
 from systems.tempo.models import Conflict, ConflictEvent
 from systems.tempo.models import Participant as TempoParticipant
 from systems.time_to_kill import services as ttk_services

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import Build, RuleError
+from characters.systems.base import Build, RuleError
+
+from .campaign_settings import resolved
 from .creation import attributes, bonus_ranks, goes_first, skills, validate
 from .dicecode import DieCode, format_code
 from .initiative import initiative_bonus, tie_break_profile
-from .settings import resolved
 from .tables import (
     DEFAULT_ACTION_ALLOTMENT,
     FREE_MOVE_FRACTION,

@@ -15,7 +15,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..base import RuleError, refuse
+from characters.systems.base import RuleError, refuse
+
 from .tables import MAX_DICE, MAX_WILD_CHAIN, PIPS_PER_DIE, RULES, WILD_DIE_RULES, WILD_ONE_RULES
 
 RULE_CODES = f"{RULES} §A1, §D1"

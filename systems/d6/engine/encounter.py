@@ -17,7 +17,9 @@ import random
 from collections.abc import Iterable
 from typing import Any
 
-from ..base import RuleError, RuleViolation, is_one_of, refuse
+from characters.systems.base import RuleError, RuleViolation, is_one_of, refuse
+
+from .campaign_settings import resolved
 from .creation import attributes as build_attributes
 from .creation import goes_first as build_goes_first
 from .creation import normalised, validate
@@ -33,7 +35,6 @@ from .initiative import (
     settle_order,
     tie_break_profile,
 )
-from .settings import resolved
 from .tables import (
     ACTIONS,
     CONTROLLERS,

@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.contrib import admin
 
 from characters.admin import ViewOnlyAdmin, ViewOnlyInline
-from d6_encounters.models import Encounter, EncounterEvent, Participant
+from systems.d6.models import Encounter, EncounterEvent, Participant
 
 
 class ParticipantInline(ViewOnlyInline):

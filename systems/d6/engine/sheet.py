@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import Build, SheetData
+from characters.systems.base import Build, SheetData
+
 from .derived import derive
 from .tables import ACTIONS, FREE_ACTIONS, INITIATIVE_METHODS, NON_ACTIONS, ROLL_KINDS
 

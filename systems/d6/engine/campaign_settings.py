@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..base import RuleError, SettingSpec, refuse
+from characters.systems.base import RuleError, SettingSpec, refuse
+
 from .tables import (
     DEFAULT_INITIATIVE_METHOD,
     FINAL_TIE_RULES,

@@ -11,10 +11,10 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from characters.systems.d6 import encounter as engine
-from characters.systems.d6 import views as engine_views
-from characters.systems.d6.tables import ACTIONS, INITIATIVE_METHODS, PARTICIPANT_KINDS
-from d6_encounters.models import Encounter, Participant
+from systems.d6.engine import encounter as engine
+from systems.d6.engine import visibility as engine_views
+from systems.d6.engine.tables import ACTIONS, INITIATIVE_METHODS, PARTICIPANT_KINDS
+from systems.d6.models import Encounter, Participant
 
 KIND_LABELS = dict(Participant.Kind.choices)
 assert set(KIND_LABELS) == set(PARTICIPANT_KINDS)

@@ -19,8 +19,8 @@ from django.urls import reverse
 
 from characters import access, services, wizard_review
 from characters.systems import RuleViolation
-from characters.systems.d6 import creation
-from characters.systems.d6.tables import (
+from systems.d6.engine import creation
+from systems.d6.engine.tables import (
     MAX_ACTION_ALLOTMENT,
     MAX_LIST,
     MAX_MOVE,

@@ -7,7 +7,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from ..base import is_one_of, refuse
+from characters.systems.base import is_one_of, refuse
+
 from .derived import map_dice
 from .encounter import acting_now, remaining_actions, whose_turn
 from .tables import (

@@ -2,7 +2,7 @@
 
 from django.urls import re_path
 
-from d6_encounters import api
+from systems.d6 import api
 
 _ENC = r"^campaigns/(?P<campaign_pk>[0-9]{1,18})/d6-encounters/"
 _ONE = _ENC + r"(?P<pk>[0-9]{1,18})/"

@@ -13,7 +13,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..base import is_one_of, refuse
+from characters.systems.base import is_one_of, refuse
+
 from .dicecode import DieCode, DieRoll, format_code, parse, roll_code, roll_from_dict
 from .tables import (
     BONUS_RANKS,

@@ -1,6 +1,6 @@
 """D6 System encounters: participants, initiative, rounds and declared actions.
 
-The rules live in the engine (``characters.systems.d6.encounter``). Here an encounter is stored as
+The rules live in the engine (``systems.d6.engine.encounter``). Here an encounter is stored as
 its setup (participants, method, settings snapshot) plus an append-only list of events; the state
 is what the engine's ``replay`` makes of them, kept in ``Encounter.state`` so pages need not replay
 on every request (d6-game-time.md §B13; ARCHITECTURE.md "state, event -> new state").
@@ -11,8 +11,8 @@ from __future__ import annotations
 from django.conf import settings as django_settings
 from django.db import models
 
-from characters.systems.d6.tables import INITIATIVE_METHODS
 from config.fields import ReadSafeJSONField
+from systems.d6.engine.tables import INITIATIVE_METHODS
 
 METHOD_CHOICES = [(key, info["label"]) for key, info in INITIATIVE_METHODS.items()]
 

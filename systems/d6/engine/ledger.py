@@ -13,7 +13,8 @@ import copy
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from ..base import Build, RuleError, RuleViolation, is_one_of, refuse
+from characters.systems.base import Build, RuleError, RuleViolation, is_one_of, refuse
+
 from .creation import validate
 from .dicecode import format_code, parse
 from .tables import MAX_ACTION_ALLOTMENT, MAX_POINTS, MAX_RANKS, MAX_TEXT, RULES

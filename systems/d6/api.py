@@ -1,5 +1,5 @@
 """API v1 for D6 encounters: encounters, their participants and their events. Thin views over
-``d6_encounters.services``; what each role sees comes from ``d6_encounters.presenters``.
+``systems.d6.services``; what each role sees comes from ``systems.d6.presenters``.
 
 The GM gets the tracker (every code, roll, total and tie-break value) and the raw events with
 their dice. Players and observers get the order, the public log and, for a player, the
@@ -18,9 +18,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.api import Pagination
-from d6_encounters import presenters, services
-from d6_encounters.access import get_campaign_for_user
-from d6_encounters.models import METHOD_CHOICES, Encounter, Participant
+from systems.d6 import presenters, services
+from systems.d6.access import get_campaign_for_user
+from systems.d6.models import METHOD_CHOICES, Encounter, Participant
 
 
 def as_drf(error: DjangoValidationError) -> serializers.ValidationError:

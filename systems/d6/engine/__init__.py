@@ -10,10 +10,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from ..base import Build, GameSystem, RuleViolation, SheetData
+from characters.systems.base import Build, GameSystem, RuleViolation, SheetData
+
 from . import creation, derived, ledger
 from . import sheet as sheet_module
-from .settings import SETTINGS
+from .campaign_settings import SETTINGS
 
 
 class D6System(GameSystem):

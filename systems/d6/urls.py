@@ -3,7 +3,7 @@
 from django.urls import path, register_converter
 
 from characters.urls import CharacterIdConverter
-from d6_encounters import views
+from systems.d6 import views
 
 # Our own name for the site's 18-digit id converter: this module may be imported before
 # campaigns.urls registers "id".

@@ -1,6 +1,6 @@
 """Writes on D6 encounters: setup, start, and events folded through the engine.
 
-Every rule is the engine's (``characters.systems.d6.encounter``); this module checks who may do
+Every rule is the engine's (``systems.d6.engine.encounter``); this module checks who may do
 what, locks the encounter row so two requests cannot interleave their events, stores the event
 with its dice, and copies every roll into the campaign's dice log.
 """
@@ -18,10 +18,10 @@ from campaigns.models import Campaign, Membership, Roll
 from characters.models import Character
 from characters.services import append_entry, violations_error
 from characters.systems import RuleError, RuleViolation
-from characters.systems.d6 import encounter as engine
-from characters.systems.d6.settings import resolved
-from characters.systems.d6.tables import INITIATIVE_METHODS
-from d6_encounters.models import Encounter, EncounterEvent, Participant
+from systems.d6.engine import encounter as engine
+from systems.d6.engine.campaign_settings import resolved
+from systems.d6.engine.tables import INITIATIVE_METHODS
+from systems.d6.models import Encounter, EncounterEvent, Participant
 
 #: Events a player may send, for a character of their own, when it is that character's move.
 PLAYER_EVENTS = ("declare", "act", "wait", "done", "interrupt")

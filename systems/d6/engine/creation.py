@@ -12,7 +12,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from ..base import Build, RuleError, RuleViolation, is_one_of
+from characters.systems.base import Build, RuleError, RuleViolation, is_one_of
+
 from .dicecode import DieCode, format_code, parse
 from .tables import (
     BONUS_ABILITIES,
