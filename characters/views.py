@@ -42,8 +42,8 @@ class _Wizards(Mapping[str, ModuleType]):
 WIZARDS = _Wizards(
     {
         "timemaster": "characters.wizard_timemaster",
-        "tempo": "characters.wizard_tempo",
-        "d6": "characters.wizard_d6",
+        "tempo": "systems.tempo.wizard",
+        "d6": "systems.d6.wizard",
         "time_to_kill": "systems.time_to_kill.wizard",
     }
 )

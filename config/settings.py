@@ -52,8 +52,8 @@ INSTALLED_APPS = [
     "campaigns",
     "sheets",
     "systems.time_to_kill",
-    "tempo_conflicts",
-    "d6_encounters",
+    "systems.tempo",
+    "systems.d6",
     "archive",
 ]
 

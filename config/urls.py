@@ -45,8 +45,8 @@ api_v1 = [
     path("", include("characters.api_urls")),
     path("", include("sheets.api_urls")),
     path("", include("systems.time_to_kill.api_urls")),
-    path("", include("tempo_conflicts.api_urls")),
-    path("", include("d6_encounters.api_urls")),
+    path("", include("systems.tempo.api_urls")),
+    path("", include("systems.d6.api_urls")),
     path("", include("archive.api_urls")),
 ]
 
@@ -67,8 +67,8 @@ urlpatterns = [
     path("", include("characters.urls")),
     path("", include("sheets.urls")),
     path("", include("systems.time_to_kill.urls")),
-    path("", include("tempo_conflicts.urls")),
-    path("", include("d6_encounters.urls")),
+    path("", include("systems.tempo.urls")),
+    path("", include("systems.d6.urls")),
     path("", include("archive.urls")),
     path("", include("campaigns.urls")),
 ]

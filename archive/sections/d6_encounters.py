@@ -13,9 +13,9 @@ from __future__ import annotations
 from archive import engine_states, timestamps
 from archive.problems import ArchiveRefused, Checker, Problem, join
 from characters.systems import RuleError
-from characters.systems.d6 import encounter as engine
-from characters.systems.d6.tables import INITIATIVE_METHODS
-from d6_encounters.models import Encounter, EncounterEvent, Participant
+from systems.d6.engine import encounter as engine
+from systems.d6.engine.tables import INITIATIVE_METHODS
+from systems.d6.models import Encounter, EncounterEvent, Participant
 
 KEY = "d6_encounters"
 SYSTEM = "d6"
@@ -166,7 +166,7 @@ def _places(encounter: dict) -> list[Participant]:
 
 
 def initial_state(encounter: dict) -> dict:
-    """The engine's starting state from the setup, as d6_encounters.services.initial_state makes it."""
+    """The engine's starting state from the setup, as systems.d6.services.initial_state makes it."""
     settings = {
         **(encounter.get("settings") or {}),
         "optional_initiative_bonus": encounter.get("optional_initiative_bonus", False),

@@ -15,7 +15,7 @@ from campaigns.models import Roll
 
 KEY = "rolls"
 ENCOUNTERS = "d6_encounters"
-CONFLICT = "conflict"  # tempo_conflicts.services.CONFLICT_KEY (rolls come before conflicts)
+CONFLICT = "conflict"  # systems.tempo.services.CONFLICT_KEY (rolls come before conflicts)
 MAX_ROLLS = 200_000
 MAX_DICE = 1000
 

@@ -13,9 +13,9 @@ from archive import engine_states, timestamps
 from archive.problems import ArchiveRefused, Checker, Problem, join, length_of
 from campaigns.models import Roll
 from characters.systems import RuleError
-from characters.systems.tempo import conflict as engine
-from tempo_conflicts.models import Conflict, ConflictEvent, Participant
-from tempo_conflicts.services import CONFLICT_KEY, summary_of
+from systems.tempo.engine import conflict as engine
+from systems.tempo.models import Conflict, ConflictEvent, Participant
+from systems.tempo.services import CONFLICT_KEY, summary_of
 
 KEY = "tempo_conflicts"
 SYSTEM = "tempo"

@@ -14,8 +14,8 @@ from .base import Engine, GameSystem, Review, RuleError, RuleViolation, SettingS
 _MODULES: dict[str, str] = {
     "timemaster": "characters.systems.timemaster",
     "time_to_kill": "systems.time_to_kill.engine",
-    "tempo": "characters.systems.tempo",
-    "d6": "characters.systems.d6",
+    "tempo": "systems.tempo.engine",
+    "d6": "systems.d6.engine",
 }
 
 SYSTEM_CHOICES = (
@@ -26,10 +26,10 @@ SYSTEM_CHOICES = (
 )
 
 if TYPE_CHECKING:  # mypy checks that every engine keeps the contract
+    from systems.d6.engine import D6System
+    from systems.tempo.engine import Tempo
     from systems.time_to_kill.engine import TimeToKill
 
-    from .d6 import D6System
-    from .tempo import Tempo
     from .timemaster import Timemaster
 
     _ENGINES: tuple[type[Engine], ...] = (Timemaster, TimeToKill, Tempo, D6System)

@@ -275,7 +275,7 @@ def _ttk_runs(world, campaign, make_hero, monkeypatch):
 
 
 def _tempo_conflicts(world, campaign, make_hero, monkeypatch):
-    from tempo_conflicts import services
+    from systems.tempo import services
 
     gm = campaign.memberships.select_related("campaign", "user").get(user=world.users["gm"])
     finn = make_hero(campaign, "player", name="Finn Marlowe")
@@ -310,7 +310,7 @@ def _tempo_conflicts(world, campaign, make_hero, monkeypatch):
 
 
 def _d6_encounters(world, campaign, make_hero, monkeypatch):
-    from d6_encounters import services
+    from systems.d6 import services
 
     gm = campaign.memberships.select_related("campaign", "user").get(user=world.users["gm"])
     ana = make_hero(campaign, "player", name="Ana", ledger=False)

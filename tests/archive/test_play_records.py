@@ -16,14 +16,14 @@ from archive.problems import ArchiveRefused
 from archive.sections import OPTIONAL_SECTIONS, ttk_runs
 from campaigns.models import Campaign, Roll
 from characters.models import AdvancementEntry, Character
-from d6_encounters import services as d6_services
-from d6_encounters.models import Encounter, EncounterEvent
-from d6_encounters.models import Participant as D6Participant
+from systems.d6 import services as d6_services
+from systems.d6.models import Encounter, EncounterEvent
+from systems.d6.models import Participant as D6Participant
+from systems.tempo.models import Conflict, ConflictEvent
+from systems.tempo.models import Participant as TempoParticipant
 from systems.time_to_kill import services as ttk_services
 from systems.time_to_kill.engine import gm_view
 from systems.time_to_kill.models import MissionEvent, MissionRun
-from tempo_conflicts.models import Conflict, ConflictEvent
-from tempo_conflicts.models import Participant as TempoParticipant
 from tests.archive.conftest import PLAY_SYSTEMS
 from tests.archive.test_round_trip import campaign_rows, count_queries, row_values
 
@@ -361,7 +361,7 @@ def _more_records(system, world, campaign):
         ttk_services.abandon_run(running, gm)
         ttk_services.start_run(gm, ninja=yuki.pk, title=f"Run {MissionRun.objects.count()}")
     elif system == "tempo":
-        from tempo_conflicts import services as tempo_services
+        from systems.tempo import services as tempo_services
 
         tempo_services.create_conflict(
             gm, {"title": f"Fight {Conflict.objects.count()}", "sides": [{"npcs": ["A"]}, {"npcs": ["B"]}]}

@@ -59,7 +59,7 @@ def d6(db, make_user):
 @pytest.fixture
 def running(d6):
     """A started Method 2 encounter: Ada, Bo and a group of two thugs."""
-    from d6_encounters import services
+    from systems.d6 import services
 
     encounter = services.create_encounter(
         d6.campaign, d6.users["gm"], name="Dockside", method="once_per_scene"

@@ -8,8 +8,8 @@ import random
 
 import pytest
 
-from d6_encounters import services
-from d6_encounters.models import Encounter, EncounterEvent, Participant
+from systems.d6 import services
+from systems.d6.models import Encounter, EncounterEvent, Participant
 
 ROLES = ("gm", "player", "other_player", "observer", "outsider", "anonymous")
 MEMBER_READ = {
@@ -93,7 +93,7 @@ def test_every_route_for_every_role(d6, api, role, name, method, path, body, exp
 
 
 def test_the_walk_covers_every_route_of_the_app():
-    from d6_encounters import api_urls
+    from systems.d6 import api_urls
 
     assert {p.name for p in api_urls.urlpatterns} == WALKED_ROUTES
 

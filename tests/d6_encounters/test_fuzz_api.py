@@ -10,7 +10,7 @@ from collections import Counter
 
 import pytest
 
-from d6_encounters import services
+from systems.d6 import services
 from tests.hardening.test_fuzz_api import _fuzz_operation, api_schema  # noqa: F401  (fixture)
 
 

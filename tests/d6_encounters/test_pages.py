@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from characters.models import Character
-from d6_encounters import services
-from d6_encounters.models import Encounter, EncounterEvent, Participant
+from systems.d6 import services
+from systems.d6.models import Encounter, EncounterEvent, Participant
 
 PAGE_STATUS = {"gm": 200, "player": 200, "other_player": 200, "observer": 200, "outsider": 404}
 

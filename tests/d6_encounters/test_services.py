@@ -9,8 +9,8 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
 from campaigns.models import Roll
-from d6_encounters import services
-from d6_encounters.models import Encounter, EncounterEvent
+from systems.d6 import services
+from systems.d6.models import Encounter, EncounterEvent
 
 
 def _two_rounds(d6, encounter):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from d6_encounters import services
+from systems.d6 import services
 
 
 def test_act_is_not_offered_once_every_declared_action_is_used(d6, running, client):

@@ -92,7 +92,7 @@ def test_a_poll_waits_while_someone_is_in_a_form_of_the_panel(new_page, transact
     """The pause that used to be an evaluated hx-trigger filter now lives in static/js/app.js."""
     from campaigns import services as campaign_services
     from campaigns.models import Membership, Role
-    from d6_encounters import services, views
+    from systems.d6 import services, views
     from tests.d6_encounters.conftest import character_choices, make_character
 
     monkeypatch.setattr(views, "POLL_SECONDS", 1)

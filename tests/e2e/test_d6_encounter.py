@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 
 from campaigns import services as campaign_services
 from campaigns.models import Membership, Role
-from d6_encounters.models import Encounter
+from systems.d6.models import Encounter
 from tests.d6_encounters.conftest import character_choices, make_character
 
 PASSWORD = "a-long-test-password"

@@ -195,7 +195,7 @@ def demo(transactional_db):
         npc_services.create_npc(campaign, gm, {"name": "Informant", **quick})
         campaign_services.create_invitation(campaign, gm)
         if campaign.system == "d6":  # one encounter being set up: its participants have Remove buttons
-            from d6_encounters import services as d6
+            from systems.d6 import services as d6
 
             setup = d6.create_encounter(campaign, gm, name="Rooftop", method="once_per_scene")
             d6.add_npc(setup, {"name": "Sniper", "attributes": {"Perception": "4D", "Reflexes": "2D"}})

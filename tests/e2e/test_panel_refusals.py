@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 from campaigns.models import Campaign, Membership, Role
 from characters.models import Character
-from d6_encounters.models import Encounter
+from systems.d6.models import Encounter
 from systems.time_to_kill.models import MissionRun
 
 

@@ -51,10 +51,10 @@ def arena(world, make_campaign, make_hero, play_campaign):  # noqa: F811
     from campaigns import services as campaign_services
     from campaigns.models import SignificanceEntry
     from characters import services as character_services
-    from d6_encounters.models import Encounter
     from sheets import services as sheet_services
+    from systems.d6.models import Encounter
+    from systems.tempo.models import Conflict
     from systems.time_to_kill.models import MissionRun
-    from tempo_conflicts.models import Conflict
 
     gm, gm_member = world.users["gm"], world.membership["gm"]
     timemaster = world.campaign

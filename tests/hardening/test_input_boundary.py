@@ -25,7 +25,7 @@ def snapshot():
     return {
         model._meta.label: model._default_manager.count()
         for config in apps.get_app_configs()
-        if config.name
+        if config.label
         in ("campaigns", "characters", "sheets", "ttk_missions", "tempo_conflicts", "d6_encounters")
         for model in config.get_models()
     }
@@ -65,7 +65,7 @@ def test_a_lone_surrogate_in_a_time_to_kill_narration_is_refused(world, gm, play
 
 
 def test_a_lone_surrogate_in_a_d6_encounter_note_is_refused(world, gm, play_campaign):  # noqa: F811
-    from d6_encounters.models import Encounter
+    from systems.d6.models import Encounter
 
     campaign = play_campaign("d6")
     encounter = Encounter.objects.get(campaign=campaign, name="Warehouse")

@@ -44,7 +44,7 @@ def _members(campaign, users):
 
 def _seed_foreign(make_user):
     """A stranger's campaigns (TIMEMASTER, Tempo, D6) holding every kind of named record."""
-    from d6_encounters import services as d6_services
+    from systems.d6 import services as d6_services
 
     stranger = make_user(FOREIGN["user"])
     campaign = campaign_services.create_campaign(stranger, name=FOREIGN["campaign"], system="timemaster")
@@ -81,10 +81,10 @@ def _seed_foreign(make_user):
 def home(world, make_user):
     """One campaign per system where every persona has its role, each holding the records the API
     routes name, plus the foreign campaigns."""
-    from d6_encounters import services as d6_services
     from sheets import services as sheet_services
+    from systems.d6 import services as d6_services
+    from systems.tempo import services as tempo_services
     from systems.time_to_kill import services as ttk_services
-    from tempo_conflicts import services as tempo_services
 
     users = world.users
     gm = world.membership["gm"]

@@ -123,7 +123,7 @@ def test_the_d6_sheet_is_one_page_with_no_text_under_8_pt(variant, paper):
 
 
 def test_d6_moves_are_in_one_unit():
-    from characters.systems.d6 import SYSTEM
+    from systems.d6.engine import SYSTEM
     from tests.systems.d6.helpers import build
 
     quick = SYSTEM.sheet(build("Ana", move=10)).fields["quick_reference"]

@@ -8,8 +8,8 @@ import pytest
 
 from campaigns.models import Roll
 from characters.models import AdvancementEntry, Character
-from tempo_conflicts import services
-from tempo_conflicts.models import Conflict, ConflictEvent
+from systems.tempo import services
+from systems.tempo.models import Conflict, ConflictEvent
 
 ROLES = ("gm", "player", "other_player", "observer", "outsider", "anonymous")
 WALKED_ROUTES = {
@@ -301,7 +301,7 @@ def test_players_never_see_the_gm_sides_rolls(world, api, ids):
 
 
 def test_the_stored_state_is_the_events_replayed(world, ids):
-    from characters.systems.tempo import conflict as engine_conflict
+    from systems.tempo.engine import conflict as engine_conflict
 
     gm = world.tempo_membership["gm"]
     conflict = Conflict.objects.get(pk=ids["conflict"])

@@ -9,7 +9,7 @@ import random
 import pytest
 
 from campaigns.models import Roll
-from tempo_conflicts import services
+from systems.tempo import services
 
 TITLE = "Rooftop chase over Leipzig"
 
@@ -101,6 +101,6 @@ def test_the_migration_names_the_conflict_of_rolls_made_before_it(world, conflic
             detail={k: v for k, v in roll.detail.items() if k != "conflict"}
         )
     assert not Roll.objects.filter(detail__has_key="conflict").exists()
-    migration = import_module("tempo_conflicts.migrations.0002_conflict_rolls_name_their_conflict")
+    migration = import_module("systems.tempo.migrations.0002_conflict_rolls_name_their_conflict")
     migration.name_conflicts(apps, None)
     assert sorted(Roll.objects.filter(detail__conflict=conflict.pk).values_list("pk", flat=True)) == rolls

@@ -14,7 +14,7 @@ from django.test.utils import CaptureQueriesContext
 from characters import services as character_services
 from characters.models import AdvancementEntry, Character
 from characters.systems import get_system
-from tempo_conflicts import services
+from systems.tempo import services
 
 
 @pytest.fixture

@@ -6,8 +6,8 @@ import pytest
 
 from campaigns.models import Roll
 from characters.models import Character
-from tempo_conflicts import services
-from tempo_conflicts.models import Conflict, ConflictEvent
+from systems.tempo import services
+from systems.tempo.models import Conflict, ConflictEvent
 
 PERSONAS = ("gm", "player", "other_player", "observer", "outsider")
 

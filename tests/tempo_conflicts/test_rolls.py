@@ -7,7 +7,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 
 from campaigns.models import Roll
 from characters.models import AdvancementEntry, Character
-from tempo_conflicts import services
+from systems.tempo import services
 
 
 def _roll(world, agent, who="player", role="soldier", rng=None, **request):

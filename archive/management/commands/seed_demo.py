@@ -248,8 +248,8 @@ class Command(BaseCommand):
 
     def _tempo_play(self, campaign, gm, users, heroes, rng) -> None:
         """A conflict in progress: one exchange rolled."""
-        from tempo_conflicts import services as tempo
-        from tempo_conflicts.models import Conflict
+        from systems.tempo import services as tempo
+        from systems.tempo.models import Conflict
 
         if Conflict.objects.filter(campaign=campaign).exists():
             return
@@ -269,8 +269,8 @@ class Command(BaseCommand):
 
     def _d6_play(self, campaign, gm, users, heroes, rng) -> None:
         """An encounter in its first round: initiative rolled, one action declared."""
-        from d6_encounters import services as d6
-        from d6_encounters.models import Encounter
+        from systems.d6 import services as d6
+        from systems.d6.models import Encounter
 
         if Encounter.objects.filter(campaign=campaign).exists():
             return

@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable
 
-from characters.systems.d6 import SYSTEM
-from characters.systems.d6 import encounter as enc
+from systems.d6.engine import SYSTEM
+from systems.d6.engine import encounter as enc
 
 
 class ScriptedDice(random.Random):

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 from characters.systems import get_system
 from characters.systems.base import RuleError
-from characters.systems.d6 import SYSTEM, derived
-from characters.systems.d6.dicecode import DieCode, format_code, parse
+from systems.d6.engine import SYSTEM, derived
+from systems.d6.engine.dicecode import DieCode, format_code, parse
 
 from .helpers import build
 

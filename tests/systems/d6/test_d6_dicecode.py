@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from characters.systems.base import RuleError
-from characters.systems.d6.dicecode import DieCode, DieRoll, format_code, parse, roll_code, roll_from_dict
+from systems.d6.engine.dicecode import DieCode, DieRoll, format_code, parse, roll_code, roll_from_dict
 
 from .helpers import ScriptedDice
 

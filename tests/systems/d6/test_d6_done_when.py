@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from characters.systems.d6 import encounter as enc
-from characters.systems.d6.derived import map_dice, map_strip
-from characters.systems.d6.dicecode import DieCode, format_code, parse, total
+from systems.d6.engine import encounter as enc
+from systems.d6.engine.derived import map_dice, map_strip
+from systems.d6.engine.dicecode import DieCode, format_code, parse, total
 
 from .helpers import ScriptedDice, build, npc, play
 

@@ -9,8 +9,8 @@ import random
 import pytest
 
 from characters.systems.base import RuleError
-from characters.systems.d6 import encounter as enc
-from characters.systems.d6 import views
+from systems.d6.engine import encounter as enc
+from systems.d6.engine import visibility as views
 
 from .helpers import ScriptedDice, build, npc, play, start
 

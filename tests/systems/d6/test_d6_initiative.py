@@ -10,8 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from characters.systems.base import RuleError
-from characters.systems.d6.dicecode import DieCode, parse
-from characters.systems.d6.initiative import (
+from systems.d6.engine.dicecode import DieCode, parse
+from systems.d6.engine.initiative import (
     Contender,
     check_points,
     deciding_factor,

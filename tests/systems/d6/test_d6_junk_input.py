@@ -10,9 +10,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from characters.systems.base import RuleError
-from characters.systems.d6 import SYSTEM, dicecode, ledger, views
-from characters.systems.d6 import encounter as enc
-from characters.systems.d6.encounter import EVENT_TYPES
+from systems.d6.engine import SYSTEM, dicecode, ledger
+from systems.d6.engine import encounter as enc
+from systems.d6.engine import visibility as views
+from systems.d6.engine.encounter import EVENT_TYPES
 
 from ..junk import JUNK_SETTINGS, Case, json_junk, one_field_junk
 from .helpers import build, npc

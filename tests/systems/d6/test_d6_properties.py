@@ -10,9 +10,9 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from characters.systems.d6 import encounter as enc
-from characters.systems.d6 import views
-from characters.systems.d6.tables import INITIATIVE_METHODS
+from systems.d6.engine import encounter as enc
+from systems.d6.engine import visibility as views
+from systems.d6.engine.tables import INITIATIVE_METHODS
 
 from .helpers import build, npc
 

@@ -48,7 +48,7 @@ def choices(**changes: Any) -> dict[str, Any]:
 
 
 def agent(fate_points: int = 0, **changes: Any) -> dict[str, Any]:
-    from characters.systems.tempo import SYSTEM
+    from systems.tempo.engine import SYSTEM
 
     build = SYSTEM.new_build(choices(**changes), random.Random(0))
     build["fate_points"] = fate_points

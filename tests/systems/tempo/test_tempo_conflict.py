@@ -6,9 +6,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from characters.systems.base import RuleError
-from characters.systems.tempo import conflict
-from characters.systems.tempo.conflict import apply_event, diminishing, new_conflict, next_tempo, replay
-from characters.systems.tempo.roll import roll
+from systems.tempo.engine import conflict
+from systems.tempo.engine.conflict import apply_event, diminishing, new_conflict, next_tempo, replay
+from systems.tempo.engine.roll import roll
 
 CAPS = {"a": "decisive", "b": "decisive"}
 

@@ -7,8 +7,8 @@ from hypothesis import strategies as st
 
 from characters.systems import get_system
 from characters.systems.base import RuleError
-from characters.systems.tempo import SYSTEM, creation
-from characters.systems.tempo.modules import FLASHPOINTS
+from systems.tempo.engine import SYSTEM, creation
+from systems.tempo.engine.modules import FLASHPOINTS
 
 from .helpers import SLOTS, agent, choices
 

@@ -5,8 +5,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from characters.systems.base import RuleError
-from characters.systems.tempo import SYSTEM, fate
-from characters.systems.tempo.roll import roll
+from systems.tempo.engine import SYSTEM, fate
+from systems.tempo.engine.roll import roll
 
 from .helpers import agent
 

@@ -11,9 +11,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from characters.systems.base import RuleError
-from characters.systems.tempo import SYSTEM, conflict, fate
-from characters.systems.tempo import roll as tempo_roll
-from characters.systems.tempo.conflict import EVENT_TYPES
+from systems.tempo.engine import SYSTEM, conflict, fate
+from systems.tempo.engine import roll as tempo_roll
+from systems.tempo.engine.conflict import EVENT_TYPES
 
 from ..junk import JUNK_SETTINGS, Case, json_junk, one_field_junk
 from .helpers import agent, choices

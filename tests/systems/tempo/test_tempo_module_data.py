@@ -6,9 +6,9 @@ import random
 import pytest
 
 from characters.systems.base import RuleError
-from characters.systems.tempo import SYSTEM, modules
-from characters.systems.tempo.module_data import ModuleDataError, module_from_data
-from characters.systems.tempo.roll import roll, roll_for_agent
+from systems.tempo.engine import SYSTEM, modules
+from systems.tempo.engine.module_data import ModuleDataError, module_from_data
+from systems.tempo.engine.roll import roll, roll_for_agent
 
 HEIST = {
     "key": "heist",

@@ -11,9 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from characters.systems.base import RuleError
-from characters.systems.tempo import SYSTEM
-from characters.systems.tempo.conflict import apply_event, new_conflict
-from characters.systems.tempo.roll import roll, roll_for_agent
+from systems.tempo.engine import SYSTEM
+from systems.tempo.engine.conflict import apply_event, new_conflict
+from systems.tempo.engine.roll import roll, roll_for_agent
 
 from .helpers import Scripted, agent
 

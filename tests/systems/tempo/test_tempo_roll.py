@@ -5,8 +5,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from characters.systems.base import RuleError
-from characters.systems.tempo import roll as tempo_roll
-from characters.systems.tempo.roll import (
+from systems.tempo.engine import roll as tempo_roll
+from systems.tempo.engine.roll import (
     band_for,
     help_die,
     numeric_modifier,

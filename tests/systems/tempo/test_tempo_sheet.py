@@ -1,6 +1,6 @@
 import json
 
-from characters.systems.tempo import SYSTEM
+from systems.tempo.engine import SYSTEM
 
 from .helpers import SLOTS, agent
 
