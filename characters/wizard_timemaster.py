@@ -24,6 +24,8 @@ from characters.forms import (
     attach_violations,
 )
 from characters.systems import RuleError, RuleViolation
+from characters.systems.timemaster import SYSTEM as TIMEMASTER
+from characters.systems.timemaster import Timemaster
 from characters.systems.timemaster import abilities as tm_abilities
 from characters.systems.timemaster import settings as tm_settings
 from characters.systems.timemaster import tables as tm
@@ -54,8 +56,10 @@ FIELD_STEP = {
 }
 
 
-def _system():
-    return services.system_of("timemaster")
+def _system() -> Timemaster:
+    """The TIMEMASTER engine itself: this wizard also uses its step checks (``validate_step``),
+    which are TIMEMASTER's own and not part of the Engine contract."""
+    return TIMEMASTER
 
 
 def _settings(character) -> dict:
