@@ -45,7 +45,7 @@ lint: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports
-	$(VENV)/bin/mypy --strict characters/systems
+	$(VENV)/bin/mypy --strict
 	$(DEV_ENV) $(PY) manage.py makemigrations --check --dry-run
 
 # Against PostgreSQL and Redis (DATABASE_URL and CELERY_BROKER_URL must point at them). Serial:
