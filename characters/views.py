@@ -41,7 +41,7 @@ class _Wizards(Mapping[str, ModuleType]):
 # Each system's web builder (same interface: STEP_KEYS, resume_url, wizard_step).
 WIZARDS = _Wizards(
     {
-        "timemaster": "characters.wizard_timemaster",
+        "timemaster": "systems.timemaster.wizard",
         "tempo": "systems.tempo.wizard",
         "d6": "systems.d6.wizard",
         "time_to_kill": "systems.time_to_kill.wizard",

@@ -54,6 +54,7 @@ INSTALLED_APPS = [
     "systems.time_to_kill",
     "systems.tempo",
     "systems.d6",
+    "systems.timemaster",
     "archive",
 ]
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Any
 
 from characters.systems import SheetData
-from characters.systems.timemaster.tables import ABILITY_NAMES, SHEET_ABILITY_ORDER, WOUND_BOXES_ON_SHEET
 from systems.d6.engine import sheet as d6_sheet
 from systems.d6.engine.derived import map_strip
 from systems.d6.engine.tables import DEFAULT_ACTION_ALLOTMENT, REQUIRED_SKILLS
@@ -30,6 +29,7 @@ from systems.time_to_kill.engine.tables import (
     TURN_STEPS,
     action_table_rows,
 )
+from systems.timemaster.engine.tables import ABILITY_NAMES, SHEET_ABILITY_ORDER, WOUND_BOXES_ON_SHEET
 
 TITLE = "Blank sheet"
 

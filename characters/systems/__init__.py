@@ -11,7 +11,7 @@ from .base import GameSystem, RuleError, RuleViolation, SettingSpec, SheetData
 
 # key -> module that defines a module-level ``SYSTEM`` (a GameSystem instance)
 _MODULES = {
-    "timemaster": "characters.systems.timemaster",
+    "timemaster": "systems.timemaster.engine",
     "time_to_kill": "systems.time_to_kill.engine",
     "tempo": "systems.tempo.engine",
     "d6": "systems.d6.engine",
