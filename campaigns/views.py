@@ -29,7 +29,7 @@ from campaigns.forms import (
     settings_form_class,
 )
 from campaigns.models import Campaign, Invitation, Membership, Role, Roll
-from characters import display_names
+from characters import display_names, registry
 from characters.models import Character
 from characters.systems import get_system
 from config.abuse import SignupThrottle, throttle_web_post
@@ -138,6 +138,7 @@ def campaign_create(request):
 def campaign_detail(request, pk):
     campaign, membership = get_campaign_for_user(request.user, pk)
     system = get_system(campaign.system)
+    system_app = registry.get(campaign.system)
     settings_rows = [
         {
             "label": spec.label,
@@ -164,6 +165,8 @@ def campaign_detail(request, pk):
         "settings_rows": settings_rows,
         "missions": campaign.missions.all()[:20],
         "characters": characters,
+        # The system's builder, if its app registered one (characters.registry).
+        "builder_label": system_app.new_label if system_app and system_app.wizard else "",
     }
     return render(request, "campaigns/detail.html", context)
 

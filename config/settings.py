@@ -51,10 +51,10 @@ INSTALLED_APPS = [
     "characters",
     "campaigns",
     "sheets",
+    "systems.timemaster",
     "systems.time_to_kill",
     "systems.tempo",
     "systems.d6",
-    "systems.timemaster",
     "archive",
 ]
 

@@ -29,6 +29,16 @@ class UnknownSystem(KeyError):
     pass
 
 
+def register_engine(key: str, module_name: str) -> None:
+    """Add (or confirm) the engine of a system app: its AppConfig.ready() calls this through
+    characters.registry.register, so a new system needs no line here."""
+    _MODULES[key] = module_name
+
+
+def unregister_engine(key: str) -> None:
+    _MODULES.pop(key, None)
+
+
 def get_system(key: str) -> GameSystem:
     try:
         module_name = _MODULES[key]
@@ -51,4 +61,6 @@ __all__ = [
     "UnknownSystem",
     "all_systems",
     "get_system",
+    "register_engine",
+    "unregister_engine",
 ]

@@ -14,3 +14,18 @@ class TimemasterConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "systems.timemaster"
     label = "timemaster"
+
+    def ready(self):
+        from characters import registry
+
+        registry.register(
+            registry.SystemApp(
+                key="timemaster",
+                name="TIMEMASTER",
+                engine="systems.timemaster.engine",
+                wizard="systems.timemaster.wizard",
+                new_label="New agent",
+                play_pages=(registry.PlayPage("Missions", "missions-list"),),
+                archive_sections=("mission_records",),
+            )
+        )
