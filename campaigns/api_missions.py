@@ -19,7 +19,7 @@ from campaigns import missions
 from campaigns.access import get_campaign_for_user
 from campaigns.models import NPC, Mission, SignificanceEntry
 from characters.models import Character
-from characters.systems.timemaster.advancement_tables import SEP_ITEMS, TALLY_KINDS
+from systems.timemaster.engine.advancement_tables import SEP_ITEMS, TALLY_KINDS
 
 ID_MAX = 10**18 - 1
 

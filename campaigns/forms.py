@@ -261,7 +261,8 @@ class NPCForm(forms.Form):
 class CheckForm(forms.Form):
     """A TIMEMASTER check in the dice roller: an agent, one of its scores, and how to read the roll.
 
-    ``scores`` are the chosen agent's (campaigns.checks.Score); the agent select reloads them."""
+    ``scores`` are the chosen agent's (systems.timemaster.action_checks.Score); the agent select
+    reloads them."""
 
     character = forms.TypedChoiceField(label="Agent", coerce=int)
     score = forms.ChoiceField(label="Score")

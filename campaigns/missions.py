@@ -1,6 +1,6 @@
 """TIMEMASTER missions: destination, significance tally, closing, publishing and corrections.
 
-The rules are the engine's (characters/systems/timemaster/significance.py, times_visited.py,
+The rules are the engine's (systems/timemaster/engine/significance.py, times_visited.py,
 advancement.py; timemaster-characters.md §6.1-§6.2, §7, §9.5 and rulings 2-5). This module only
 turns the stored rows into engine states and events, asks the engine, and writes what it returns:
 tally rows, the secret significance roll, the outcome and every agent's ledger entries. Each
@@ -26,8 +26,8 @@ from campaigns.services import record_roll
 from characters import services as character_services
 from characters.models import AdvancementEntry, Character
 from characters.systems import RuleError
-from characters.systems.timemaster import advancement, significance, times_visited
-from characters.systems.timemaster.advancement_tables import CORPS_PRESENT_YEAR, SEP_ITEMS, TALLY_KINDS
+from systems.timemaster.engine import advancement, significance, times_visited
+from systems.timemaster.engine.advancement_tables import CORPS_PRESENT_YEAR, SEP_ITEMS, TALLY_KINDS
 
 SYSTEM = "timemaster"
 NON_FIELD = "non_field_errors"

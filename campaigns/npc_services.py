@@ -16,8 +16,8 @@ from django.db import transaction
 from campaigns.models import NPC, Campaign
 from characters.systems import RuleError
 from characters.systems.dice import system_rng
-from characters.systems.timemaster import npcs as tm_npcs
-from characters.systems.timemaster.tables import (
+from systems.timemaster.engine import npcs as tm_npcs
+from systems.timemaster.engine.tables import (
     ABILITY_NAMES,
     NPC_ABILITY_CODES,
     NPC_KINDS,
@@ -31,7 +31,7 @@ STAT_FIELDS = ("kind", "abilities", "significance_rating", "status_rating", "ski
 
 
 class TimemasterNPCRules:
-    """timemaster-characters.md §8 through characters.systems.timemaster.npcs."""
+    """timemaster-characters.md §8 through systems.timemaster.engine.npcs."""
 
     kinds = NPC_KINDS
     ability_names = {code: ABILITY_NAMES[code] for code in NPC_ABILITY_CODES}

@@ -50,22 +50,4 @@ urlpatterns += [
     path("campaigns/<id:pk>/npcs/<id:npc_pk>/delete/", npc_views.npc_delete, name="npc-delete"),
 ]
 
-from campaigns import mission_views as mv  # noqa: E402
-
-MISSION = "campaigns/<id:pk>/missions/<id:mission_pk>/"
-urlpatterns += [
-    path("campaigns/<id:pk>/missions/", mv.mission_list, name="missions-list"),
-    path("campaigns/<id:pk>/missions/new/", mv.mission_create, name="missions-new"),
-    path("campaigns/<id:pk>/missions/audit/", mv.campaign_mission_audit, name="missions-campaign-audit"),
-    path(MISSION, mv.mission_detail, name="missions-detail"),
-    path(f"{MISSION}edit/", mv.mission_edit, name="missions-edit"),
-    path(f"{MISSION}delete/", mv.mission_delete, name="missions-delete"),
-    path(f"{MISSION}start/", mv.mission_start, name="missions-start"),
-    path(f"{MISSION}tally/", mv.mission_tally, name="missions-tally"),
-    path(f"{MISSION}tally/<id:entry_pk>/reverse/", mv.mission_reverse, name="missions-reverse"),
-    path(f"{MISSION}tally/<id:entry_pk>/shown/", mv.mission_entry_shown, name="missions-shown"),
-    path(f"{MISSION}close/", mv.mission_close, name="missions-close"),
-    path(f"{MISSION}publish/", mv.mission_publish, name="missions-publish"),
-    path(f"{MISSION}report/", mv.mission_report, name="missions-report"),
-    path(f"{MISSION}audit/", mv.mission_audit, name="missions-audit"),
-]
+# TIMEMASTER's mission pages are in systems/timemaster/urls.py.

@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST
 
-from campaigns import checks, services
+from campaigns import services
 from campaigns.access import get_campaign_for_user, get_timemaster_campaign_for_user, require
 from campaigns.demo import demo_logins
 from campaigns.forms import (
@@ -29,10 +29,11 @@ from campaigns.forms import (
     settings_form_class,
 )
 from campaigns.models import Campaign, Invitation, Membership, Role, Roll
-from characters import display_names
+from characters import display_names, registry
 from characters.models import Character
 from characters.systems import get_system
 from config.abuse import SignupThrottle, throttle_web_post
+from systems.timemaster import action_checks as checks
 
 ROLL_LOG_SIZE = 50
 # The roll fields the dice log shows or filters on.
@@ -137,6 +138,7 @@ def campaign_create(request):
 def campaign_detail(request, pk):
     campaign, membership = get_campaign_for_user(request.user, pk)
     system = get_system(campaign.system)
+    system_app = registry.get(campaign.system)
     settings_rows = [
         {
             "label": spec.label,
@@ -163,6 +165,8 @@ def campaign_detail(request, pk):
         "settings_rows": settings_rows,
         "missions": campaign.missions.all()[:20],
         "characters": characters,
+        # The system's builder, if its app registered one (characters.registry).
+        "builder_label": system_app.new_label if system_app and system_app.wizard else "",
     }
     return render(request, "campaigns/detail.html", context)
 
@@ -405,7 +409,8 @@ def dice(request, pk):
 @login_required
 @require_POST
 def dice_check(request, pk):
-    """Roll a TIMEMASTER check of an agent's score (campaigns/checks.py); it goes into the log."""
+    """Roll a TIMEMASTER check of an agent's score (systems/timemaster/action_checks.py); it goes into
+    the log."""
     campaign, membership = get_timemaster_campaign_for_user(request.user, pk)
     require(membership, "player")
     form = _check_form(campaign, membership, request, request.POST)

@@ -2,11 +2,12 @@
 
 from rest_framework.routers import SimpleRouter
 
-from characters import api, api_advancement
+from characters import api
 
 router = SimpleRouter()
 router.register(
     r"campaigns/(?P<campaign_pk>[0-9]{1,18})/characters", api.CharacterViewSet, basename="api-character"
 )
 
-urlpatterns: list = router.urls + api_advancement.urlpatterns
+# TIMEMASTER advancement routes are in systems/timemaster/api_urls.py.
+urlpatterns: list = router.urls

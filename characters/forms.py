@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterable
 from django import forms
 
 from characters.systems import RuleViolation
-from characters.systems.timemaster import tables as tm
+from systems.timemaster.engine import tables as tm
 
 NUMBER_COUNT = tm.ABILITY_COUNT
 

@@ -18,7 +18,7 @@ class CharacterIdConverter:
 # Its own name: campaigns registers "id", and this module is imported before campaigns.urls.
 register_converter(CharacterIdConverter, "chid")
 
-from characters import advancement_views, views  # noqa: E402  (after the converter, like campaigns.urls)
+from characters import views  # noqa: E402  (after the converter, like campaigns.urls)
 
 urlpatterns: list = [
     path("campaigns/<chid:pk>/characters/", views.character_list, name="character-list"),
@@ -31,9 +31,5 @@ urlpatterns: list = [
         views.entry_revert,
         name="character-entry-revert",
     ),
-    path("characters/<chid:pk>/shop/", advancement_views.shop, name="character-shop"),
-    path("characters/<chid:pk>/shop/buy/", advancement_views.shop_buy, name="character-shop-buy"),
-    path("characters/<chid:pk>/free-pick/", advancement_views.free_pick, name="character-free-pick"),
-    path("characters/<chid:pk>/violations/new/", advancement_views.violation, name="character-violation"),
-    path("characters/<chid:pk>/bonus/", advancement_views.bonus, name="character-bonus"),
 ]
+# TIMEMASTER advancement pages (shop, free pick, violations, bonus) are in systems/timemaster/urls.py.

@@ -3,10 +3,6 @@
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Iterator, Mapping
-from types import ModuleType
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -16,43 +12,18 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import select_template
 from django.views.decorators.http import require_http_methods, require_POST
 
-from characters import access, services
+from characters import access, registry, services
 from characters.forms import ReasonForm
 from characters.models import AdvancementEntry, Character
 
-
-class _Wizards(Mapping[str, ModuleType]):
-    """system key -> that system's builder module, imported on first use: the builders live in the
-    system apps (systems/<system>/wizard.py), above this platform app, so no static import."""
-
-    def __init__(self, modules: dict[str, str]):
-        self._modules = modules
-
-    def __getitem__(self, key: str) -> ModuleType:
-        return importlib.import_module(self._modules[key])
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._modules)
-
-    def __len__(self) -> int:
-        return len(self._modules)
+# Each installed system's web builder (same interface: STEP_KEYS, resume_url, wizard_step), from
+# the registry its app filled in AppConfig.ready().
+WIZARDS = registry.Wizards()
 
 
-# Each system's web builder (same interface: STEP_KEYS, resume_url, wizard_step).
-WIZARDS = _Wizards(
-    {
-        "timemaster": "characters.wizard_timemaster",
-        "tempo": "systems.tempo.wizard",
-        "d6": "systems.d6.wizard",
-        "time_to_kill": "systems.time_to_kill.wizard",
-    }
-)
-NEW_LABEL = {
-    "timemaster": "New agent",
-    "tempo": "New agent",
-    "d6": "New character",
-    "time_to_kill": "New ninja",
-}
+def new_label(system: str) -> str:
+    app = registry.get(system)
+    return app.new_label if app else "New character"
 
 
 def _membership_or_404(user, campaign_id):
@@ -72,7 +43,7 @@ def character_list(request, pk):
         "membership": membership,
         "characters": characters,
         "can_create": membership.role != access.OBSERVER and campaign.system in WIZARDS,
-        "new_label": NEW_LABEL.get(campaign.system, "New character"),
+        "new_label": new_label(campaign.system),
     }
     return render(request, "characters/list.html", context)
 
@@ -87,7 +58,7 @@ def character_new(request, pk):
     if campaign.system not in WIZARDS:
         raise Http404("This system has no web wizard yet.")
     if request.method == "GET":
-        context = {"campaign": campaign, "membership": membership, "new_label": NEW_LABEL[campaign.system]}
+        context = {"campaign": campaign, "membership": membership, "new_label": new_label(campaign.system)}
         return render(request, "characters/new.html", context)
     draft = services.create_draft(campaign, request.user, is_gm=membership.role == access.GM)
     return redirect("character-wizard-step", draft.pk, WIZARDS[campaign.system].STEP_KEYS[0])

@@ -51,6 +51,7 @@ INSTALLED_APPS = [
     "characters",
     "campaigns",
     "sheets",
+    "systems.timemaster",
     "systems.time_to_kill",
     "systems.tempo",
     "systems.d6",

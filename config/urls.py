@@ -5,10 +5,10 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 from rest_framework.routers import SimpleRouter
 
 from campaigns import api as campaigns_api
-from campaigns import api_checks as campaigns_api_checks
 from campaigns import api_npcs as campaigns_api_npcs
 from campaigns import tokens
 from config import health, metrics
+from systems.timemaster import api_checks as campaigns_api_checks
 
 router = SimpleRouter()
 router.register("campaigns", campaigns_api.CampaignViewSet, basename="campaign")
@@ -47,6 +47,7 @@ api_v1 = [
     path("", include("systems.time_to_kill.api_urls")),
     path("", include("systems.tempo.api_urls")),
     path("", include("systems.d6.api_urls")),
+    path("", include("systems.timemaster.api_urls")),
     path("", include("archive.api_urls")),
 ]
 
@@ -69,6 +70,7 @@ urlpatterns = [
     path("", include("systems.time_to_kill.urls")),
     path("", include("systems.tempo.urls")),
     path("", include("systems.d6.urls")),
+    path("", include("systems.timemaster.urls")),
     path("", include("archive.urls")),
     path("", include("campaigns.urls")),
 ]

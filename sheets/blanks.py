@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Any
 
 from characters.systems import SheetData
-from characters.systems.timemaster.tables import ABILITY_NAMES, SHEET_ABILITY_ORDER, WOUND_BOXES_ON_SHEET
 from systems.d6.engine import sheet as d6_sheet
 from systems.d6.engine.derived import map_strip
 from systems.d6.engine.tables import DEFAULT_ACTION_ALLOTMENT, REQUIRED_SKILLS
@@ -18,6 +17,7 @@ from systems.tempo.engine import sheet as tempo_sheet
 from systems.tempo.engine.modules import FLASHPOINTS, get_module, module_keys
 from systems.time_to_kill.engine import sheet as ttk_sheet
 from systems.time_to_kill.engine.tables import ABILITIES, ABILITY_KEYS, GAME_TITLE, NON_COMBAT
+from systems.timemaster.engine.tables import ABILITY_NAMES, SHEET_ABILITY_ORDER, WOUND_BOXES_ON_SHEET
 
 TITLE = "Blank sheet"
 

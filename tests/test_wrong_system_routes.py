@@ -33,10 +33,10 @@ SYSTEM_MODULES = {
     "systems.tempo.api": "tempo",
     "systems.d6.views": "d6",
     "systems.d6.api": "d6",
-    "campaigns.mission_views": "timemaster",
-    "campaigns.api_checks": "timemaster",
-    "characters.advancement_views": "timemaster",
-    "characters.api_advancement": "timemaster",
+    "systems.timemaster.mission_views": "timemaster",
+    "systems.timemaster.api_checks": "timemaster",
+    "systems.timemaster.advancement_views": "timemaster",
+    "systems.timemaster.api_advancement": "timemaster",
 }
 #: Routes of a platform module that belong to one system: the TIMEMASTER significance tally, its
 #: result and audit on the missions API (plain missions exist in every system), and the check roll.

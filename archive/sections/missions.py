@@ -8,7 +8,7 @@ from __future__ import annotations
 from archive import timestamps
 from archive.problems import Checker, Problem, join
 from campaigns.models import Mission
-from characters.systems.timemaster import significance
+from systems.timemaster.engine import significance
 
 KEY = "missions"
 MAX_MISSIONS = 10_000

@@ -8,6 +8,20 @@ class TempoConflictsConfig(AppConfig):
     label = "tempo_conflicts"
 
     def ready(self):
+        from characters import registry
+
+        registry.register(
+            registry.SystemApp(
+                key="tempo",
+                name="Tempo",
+                engine="systems.tempo.engine",
+                wizard="systems.tempo.wizard",
+                new_label="New agent",
+                play_pages=(registry.PlayPage("Conflicts", "tempo-conflict-list"),),
+                archive_sections=("tempo_conflicts",),
+            )
+        )
+
         from campaigns.models import HIDDEN_ROLLS
         from systems.tempo.services import hidden_conflict_rolls
 

@@ -8,8 +8,9 @@ import random
 import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
-from campaigns import checks, services
+from campaigns import services
 from campaigns.models import Mission, Roll
+from systems.timemaster import action_checks as checks
 from tests.characters.conftest import make_agent  # noqa: F401  (fixture)
 from tests.systems.timemaster.helpers import ASSIGNMENT
 

@@ -14,7 +14,7 @@ from campaigns.models import NPC, Mission, Roll, SignificanceEntry
 from characters import services as character_services
 from characters.models import AdvancementEntry
 from characters.systems import RuleError, RuleViolation
-from characters.systems.timemaster import significance
+from systems.timemaster.engine import significance
 from tests.characters.conftest import agent_choices
 
 

@@ -19,7 +19,7 @@ from campaigns import missions
 from campaigns.models import Membership, Mission, Role, Roll
 from characters import services as character_services
 from characters.models import AdvancementEntry
-from characters.systems.timemaster import significance
+from systems.timemaster.engine import significance
 from tests.campaigns.test_missions import AWARD_KINDS, gm_membership, new_agent, roll_of, started
 
 pytestmark = [pytest.mark.services, pytest.mark.django_db(transaction=True)]

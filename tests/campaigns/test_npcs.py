@@ -493,7 +493,7 @@ def test_npc_lists_run_as_many_queries_for_30_npcs_as_for_3(world, api, client, 
 
 # --- skills and talents on the GM's form ---------------------------------------------------------
 def test_the_gms_npc_form_offers_the_whole_skills_chart_with_levels_and_every_talent(world, client):
-    from characters.systems.timemaster.tables import SKILLS, TALENTS
+    from systems.timemaster.engine.tables import SKILLS, TALENTS
 
     client.force_login(world.users["gm"])
     html = client.get(f"/campaigns/{world.campaign.pk}/npcs/").content.decode()

@@ -67,7 +67,7 @@ def test_every_advancement_endpoint_answers_each_role_as_it_must(world, api, rea
 
 
 def test_the_walk_covers_every_advancement_route():
-    from characters import api_advancement
+    from systems.timemaster import api_advancement
 
     assert {p.name for p in api_advancement.urlpatterns} == WALKED_ROUTES == {e[0] for e in ENDPOINTS}
 

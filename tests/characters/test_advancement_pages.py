@@ -74,9 +74,11 @@ def test_every_advancement_page_answers_each_role_as_it_must(world, client, read
 
 
 def test_the_walk_covers_every_advancement_page():
-    from characters import urls
+    from systems.timemaster import urls
 
-    names = {p.name for p in urls.urlpatterns if p.callback.__module__ == "characters.advancement_views"}
+    names = {
+        p.name for p in urls.urlpatterns if p.callback.__module__ == "systems.timemaster.advancement_views"
+    }
     assert names == WALKED_PAGES == {p[0] for p in PAGES}
 
 
@@ -111,7 +113,7 @@ def test_the_standing_notes_unaged_demoted_and_top_ranks(world, client, make_age
             "Lifer",
         ]
     agent.save()
-    from characters import advancement_services as adv
+    from systems.timemaster import advancement_services as adv
 
     adv.record_violation(agent, world.users["gm"], 4)
     html = _as(client, world, "player").get(reverse("character-detail", args=[agent.pk])).content.decode()

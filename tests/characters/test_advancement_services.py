@@ -10,10 +10,10 @@ from django.core.exceptions import ValidationError
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from characters import advancement_services as adv
 from characters import services
 from characters.models import AdvancementEntry, Character
-from characters.systems.timemaster.advancement_tables import RANK_NAMES
+from systems.timemaster import advancement_services as adv
+from systems.timemaster.engine.advancement_tables import RANK_NAMES
 from tests.systems.timemaster.helpers import ASSIGNMENT
 
 

@@ -138,7 +138,7 @@ def campaign_world(transactional_db):
 def test_main_pages_have_labels_one_h1_a_main_landmark_and_keyboard_reachable_submit(
     new_page, campaign_world
 ):
-    from characters.wizard_timemaster import STEP_KEYS
+    from systems.timemaster.wizard import STEP_KEYS
 
     c = campaign_world["campaign"].pk
     agent, draft, npc = campaign_world["agent"].pk, campaign_world["draft"].pk, campaign_world["npc"].pk

@@ -58,7 +58,7 @@ def _page(sheet: SheetData, character: str = "", revision: int | None = None, ca
 
 # -- character builds ------------------------------------------------------------------------------
 def timemaster_build(variant: str) -> dict:
-    from characters.systems.timemaster.advancement import apply_entry, times_visited_entry
+    from systems.timemaster.engine.advancement import apply_entry, times_visited_entry
     from tests.systems.timemaster.helpers import background
 
     if variant == "empty":

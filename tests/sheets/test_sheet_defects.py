@@ -46,7 +46,7 @@ def timemaster_reports():
 
 
 def test_the_timemaster_check_column_reads_as_words_not_keys():
-    from characters.systems.timemaster import SYSTEM
+    from systems.timemaster.engine import SYSTEM
     from tests.systems.timemaster.helpers import make_build
 
     build = make_build()

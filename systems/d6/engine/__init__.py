@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from characters.systems.base import Build, GameSystem, RuleViolation
+from characters.systems.base import Build, Engine, GameSystem, RuleViolation
 
 from . import creation, derived, ledger
 from . import sheet as sheet_module
@@ -32,6 +32,7 @@ class D6System(GameSystem):
         return creation.validate(build)
 
 
-SYSTEM = D6System()
+# Typed as the contract, so mypy --strict checks this engine against the Engine protocol.
+SYSTEM: Engine = D6System()
 
 __all__ = ["SYSTEM", "D6System"]

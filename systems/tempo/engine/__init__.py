@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from characters.systems.base import Build, GameSystem, RuleViolation
+from characters.systems.base import Build, Engine, GameSystem, RuleViolation
 
 from . import creation, derived, ledger
 from . import sheet as sheet_module
@@ -39,6 +39,7 @@ class Tempo(GameSystem):
         return creation.validate_partial(choices)
 
 
-SYSTEM = Tempo()
+# Typed as the contract, so mypy --strict checks this engine against the Engine protocol.
+SYSTEM: Engine = Tempo()
 
 __all__ = ["SYSTEM", "Tempo"]

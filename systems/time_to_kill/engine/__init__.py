@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from characters.systems.base import Build, GameSystem, RuleViolation
+from characters.systems.base import Build, Engine, GameSystem, RuleViolation
 
 from . import creation, derived, ledger, mission, visibility
 from . import sheet as sheet_module
@@ -50,7 +50,8 @@ class TimeToKill(GameSystem):
     sheet = staticmethod(sheet_module.sheet)  # mission_view: a player_view fills the mission boxes
 
 
-SYSTEM = TimeToKill()
+# Typed as the contract, so mypy --strict checks this engine against the Engine protocol.
+SYSTEM: Engine = TimeToKill()
 
 __all__ = [
     "SYSTEM",

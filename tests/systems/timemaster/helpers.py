@@ -6,7 +6,7 @@ import copy
 import random
 from typing import Any
 
-from characters.systems.timemaster import creation
+from systems.timemaster.engine import creation
 
 #: A legal roll record: eight even numbers 26-80 whose dice add up.
 ROLL: dict[str, Any] = {

@@ -10,8 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from characters.systems.base import RuleError
-from characters.systems.timemaster import SYSTEM, advancement, creation
-from characters.systems.timemaster import significance as sig
+from systems.timemaster.engine import SYSTEM, advancement, creation
+from systems.timemaster.engine import significance as sig
 
 from ..junk import JUNK_SETTINGS, Case, json_junk, junk, one_field_junk
 from ..timemaster_advancement.builds import BASE_BUILD

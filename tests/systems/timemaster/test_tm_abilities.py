@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from characters.systems.base import RuleError
-from characters.systems.timemaster import abilities
+from systems.timemaster.engine import abilities
 
 from .helpers import ROLL
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from characters.systems.base import RuleError
-from characters.systems.timemaster import action_table
+from systems.timemaster.engine import action_table
 
 
 @pytest.mark.parametrize(

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from characters.systems.base import RuleError
-from characters.systems.timemaster import abilities, creation, tables
+from systems.timemaster.engine import abilities, creation, tables
 
 from .helpers import choices, fields_of, make_build
 

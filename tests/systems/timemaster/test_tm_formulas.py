@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from characters.systems.timemaster import formulas, tables
-from characters.systems.timemaster.action_table import column_for_score
+from systems.timemaster.engine import formulas, tables
+from systems.timemaster.engine.action_table import column_for_score
 
 # The digest's formulas (timemaster-characters.md §4.4 and §5.2-5.3), as printed there.
 DIGEST_SKILL_FORMULAS = {

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from characters.systems.base import RuleError
-from characters.systems.timemaster import npcs
+from systems.timemaster.engine import npcs
 
 from .helpers import fields_of
 

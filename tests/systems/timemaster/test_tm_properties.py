@@ -9,7 +9,7 @@ import string
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from characters.systems.timemaster import SYSTEM, abilities, creation, derived, skills, tables
+from systems.timemaster.engine import SYSTEM, abilities, creation, derived, skills, tables
 
 LEGAL_SKILL_CANDIDATES = [
     key

@@ -11,7 +11,7 @@ import copy
 import pytest
 
 from characters.systems.base import RuleError
-from characters.systems.timemaster import abilities, condition, creation, derived
+from systems.timemaster.engine import abilities, condition, creation, derived
 
 from .helpers import background, choices, fields_of, make_build, rules_of
 

@@ -3,7 +3,7 @@
 
 import pytest
 
-from characters.systems.timemaster import formulas
+from systems.timemaster.engine import formulas
 
 
 @pytest.mark.parametrize(

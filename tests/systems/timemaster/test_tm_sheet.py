@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from characters.systems.timemaster import SYSTEM, condition
+from systems.timemaster.engine import SYSTEM, condition
 
 from .helpers import make_build
 

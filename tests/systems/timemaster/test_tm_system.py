@@ -9,7 +9,7 @@ import pytest
 
 from characters.systems import get_system
 from characters.systems.base import RuleError
-from characters.systems.timemaster import SYSTEM
+from systems.timemaster.engine import SYSTEM
 
 from .helpers import choices, make_build
 
@@ -41,14 +41,14 @@ def test_system_methods_agree_with_the_modules():
 
 
 def test_engine_works_without_the_advancement_module(monkeypatch):
-    monkeypatch.setitem(sys.modules, "characters.systems.timemaster.advancement", None)
+    monkeypatch.setitem(sys.modules, "systems.timemaster.engine.advancement", None)
     assert SYSTEM.entry_kinds == ()
     with pytest.raises(ImportError):
         SYSTEM.apply(make_build(), {"kind": "mission_started", "mission": "m1"})
 
 
 def test_apply_hands_entries_to_the_advancement_engine_and_the_result_still_validates():
-    pytest.importorskip("characters.systems.timemaster.advancement")
+    pytest.importorskip("systems.timemaster.engine.advancement")
     build = make_build()
     after = SYSTEM.apply(build, {"kind": "mission_started", "mission": "m1"})
     assert after is not build

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from characters.systems.timemaster import tables
+from systems.timemaster.engine import tables
 
 DATA = Path(__file__).resolve().parents[4] / "shared" / "rules" / "timemaster-data.json"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 
-from characters.systems.timemaster import advancement
+from systems.timemaster.engine import advancement
 
 BASE_BUILD = {
     "name": "Ada Quill",

@@ -3,8 +3,8 @@ import json
 import pytest
 
 from characters.systems.base import RuleError
-from characters.systems.timemaster import advancement
-from characters.systems.timemaster import regulations as regs
+from systems.timemaster.engine import advancement
+from systems.timemaster.engine import regulations as regs
 
 from .builds import at, finish_mission, make_build, run
 

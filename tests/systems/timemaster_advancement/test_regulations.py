@@ -1,9 +1,9 @@
 import pytest
 
 from characters.systems.base import RuleError
-from characters.systems.timemaster import advancement
-from characters.systems.timemaster import regulations as regs
-from characters.systems.timemaster.advancement_tables import REGULATIONS
+from systems.timemaster.engine import advancement
+from systems.timemaster.engine import regulations as regs
+from systems.timemaster.engine.advancement_tables import REGULATIONS
 
 from .builds import at, finish_mission, make_build, run
 

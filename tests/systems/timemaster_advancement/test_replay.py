@@ -6,8 +6,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from characters.systems.base import RuleError
-from characters.systems.timemaster import advancement
-from characters.systems.timemaster import regulations as regs
+from systems.timemaster.engine import advancement
+from systems.timemaster.engine import regulations as regs
 
 from .builds import at, make_build
 
@@ -172,7 +172,7 @@ def _legal(build, entry):
 
 def _validator():
     try:
-        from characters.systems.timemaster import creation
+        from systems.timemaster.engine import creation
     except ImportError:  # the creation engine is written separately
         return None
     return creation.validate

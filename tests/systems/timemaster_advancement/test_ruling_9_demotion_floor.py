@@ -4,8 +4,8 @@
 import pytest
 
 from characters.systems.base import RuleError
-from characters.systems.timemaster import advancement
-from characters.systems.timemaster import regulations as regs
+from systems.timemaster.engine import advancement
+from systems.timemaster.engine import regulations as regs
 
 from .builds import at, make_build
 

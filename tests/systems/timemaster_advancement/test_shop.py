@@ -1,8 +1,8 @@
 import pytest
 
 from characters.systems.base import RuleError
-from characters.systems.timemaster import advancement
-from characters.systems.timemaster.advancement_tables import SP_COSTS
+from systems.timemaster.engine import advancement
+from systems.timemaster.engine.advancement_tables import SP_COSTS
 
 from .builds import finish_mission, make_build, run, shop_open
 

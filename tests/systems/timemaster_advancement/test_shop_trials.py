@@ -6,7 +6,7 @@ import copy
 
 import pytest
 
-from characters.systems.timemaster import advancement
+from systems.timemaster.engine import advancement
 
 from .builds import finish_mission, make_build, run, shop_open
 

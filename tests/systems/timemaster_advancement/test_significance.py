@@ -5,7 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from characters.systems.base import RuleError
-from characters.systems.timemaster import significance as sig
+from systems.timemaster.engine import significance as sig
 
 
 def mission(significance=600, agents=("a", "b", "c"), year=1580, **statuses):
@@ -298,7 +298,7 @@ def test_mission_state_round_trips_through_json():
 
 
 def test_the_outcome_ledger_applies_cleanly_to_every_agent():
-    from characters.systems.timemaster import advancement
+    from systems.timemaster.engine import advancement
 
     from .builds import at, make_build, run
 

@@ -1,8 +1,8 @@
 import pytest
 
 from characters.systems.base import RuleError
-from characters.systems.timemaster import advancement
-from characters.systems.timemaster import times_visited as tv
+from systems.timemaster.engine import advancement
+from systems.timemaster.engine import times_visited as tv
 
 from .builds import make_build, run
 

@@ -1,0 +1,80 @@
+"""The registry of game-system apps: each system's Django app (systems/<system>/) registers one
+``SystemApp`` from its ``AppConfig.ready()``, and the platform (campaigns, characters, sheets,
+archive) asks here which systems are installed and what each offers instead of naming them.
+
+The pure engines have their own registry (characters.systems.get_system), which needs no Django.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from types import ModuleType
+
+from characters.systems import register_engine, unregister_engine
+
+
+@dataclass(frozen=True)
+class PlayPage:
+    """A page of a system's play, linked from the campaign page: its label and URL name (reversed
+    with the campaign id)."""
+
+    label: str
+    url_name: str
+
+
+@dataclass(frozen=True)
+class SystemApp:
+    key: str  # the value stored in Campaign.system and Character.system
+    name: str  # shown to people
+    engine: str  # module of the pure engine (a module-level SYSTEM)
+    wizard: str = ""  # module of the web builder (STEP_KEYS, resume_url, wizard_step); "" = none
+    new_label: str = "New character"  # the builder's button
+    sheet_kinds: tuple[str, ...] = ()  # print documents besides the character sheet
+    play_pages: tuple[PlayPage, ...] = ()
+    archive_sections: tuple[str, ...] = ()  # keys of the campaign archive this system fills
+
+
+_APPS: dict[str, SystemApp] = {}
+
+
+def register(app: SystemApp) -> None:
+    _APPS[app.key] = app
+    register_engine(app.key, app.engine)
+
+
+def unregister(key: str) -> None:
+    """Forget a system (a test's toy system, once its app is uninstalled again)."""
+    _APPS.pop(key, None)
+    unregister_engine(key)
+
+
+def get(key: str) -> SystemApp | None:
+    return _APPS.get(key)
+
+
+def installed() -> list[SystemApp]:
+    """The registered systems, in INSTALLED_APPS order."""
+    return list(_APPS.values())
+
+
+def system_choices() -> list[tuple[str, str]]:
+    return [(app.key, app.name) for app in _APPS.values()]
+
+
+class Wizards(Mapping[str, ModuleType]):
+    """system key -> that system's builder module, imported on first use (the builders live in the
+    system apps, above the platform, so nothing here imports them by name)."""
+
+    def __getitem__(self, key: str) -> ModuleType:
+        app = _APPS.get(key)
+        if app is None or not app.wizard:
+            raise KeyError(key)
+        return importlib.import_module(app.wizard)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter([key for key, app in _APPS.items() if app.wizard])
+
+    def __len__(self) -> int:
+        return sum(1 for app in _APPS.values() if app.wizard)

@@ -1,0 +1,252 @@
+"""TIMEMASTER checks from the dice roller: an agent's score, a percent roll, the Action Table.
+
+The engine does the rules (systems/timemaster/engine/action_table.py: general_check,
+specific_check; timemaster-play.md §2-§5); this module picks the score from the agent's derived
+values, decides who may roll for which agent, and appends the roll, with its reading in
+``Roll.detail``, to the campaign's dice log through ``services.record_roll``.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+
+from campaigns import services
+from campaigns.models import Membership, Mission, Roll
+from characters.models import Character
+from characters.systems import RuleError, get_system
+from systems.timemaster.engine import action_table
+from systems.timemaster.engine.tables import ABILITY_CODES, ABILITY_NAMES, RESULTS_KEYS
+
+SYSTEM = "timemaster"
+CHECK_KINDS = ("general", "specific")
+# Default defense columns for a specific check: Ability checks use column 2, non-combat skill
+# checks column 3 (timemaster-play.md §2.3, §2.5); a talent names its own where it has one.
+ABILITY_COLUMN, SKILL_COLUMN = 2, 3
+OTHER_SCORES = {
+    "unskilled_melee": "Unskilled Melee",
+    "basic_driving": "Basic driving",
+    "basic_riding": "Basic riding",
+    "bombardier": "Bombardier",
+}
+RESULTS_KEY_NAMES = {
+    "ability": "Ability checks",
+    "armed": "Armed combat",
+    "unarmed": "Unarmed combat",
+    "direct_action": "Direct action",
+    "vehicle_fire": "Vehicle fire",
+    "battle_fire": "Battle fire",
+}
+MODIFIER_LIMIT = 200
+
+
+class NoSuchAgent(ValidationError):
+    """No agent with that id in this campaign that the member may see (a 400 in a request body,
+    a 404 in a URL)."""
+
+    def __init__(self):
+        super().__init__({"character": "No agent with this id in this campaign."})
+
+
+@dataclass(frozen=True)
+class Score:
+    """One score an agent can be checked against, as offered in the dice roller."""
+
+    key: str  # "ability:DEX", "skill:pistol", "talent:telepathic_probe", "other:unskilled_melee"
+    group: str  # "Abilities", "Skills", "Talents", "Other scores"
+    name: str
+    value: int
+    column: int | None  # default defense column of a specific check, None when the rule names none
+
+    @property
+    def label(self) -> str:
+        return f"{self.name} ({self.value})"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "key": self.key,
+            "group": self.group,
+            "name": self.name,
+            "score": self.value,
+            "default_column": self.column,
+        }
+
+
+def _talent_column(value: Any) -> int | None:
+    return int(value) if isinstance(value, str) and value.isdigit() else None
+
+
+def scores_of(derived: dict[str, Any]) -> list[Score]:
+    """Every checkable score of an agent, from the engine's ``derive()`` (automatic talents, which
+    have no score, are left out)."""
+    out = [
+        Score(f"ability:{code}", "Abilities", ABILITY_NAMES[code], derived["abilities"][code], ABILITY_COLUMN)
+        for code in ABILITY_CODES
+    ]
+    for key, skill in derived.get("skills", {}).items():
+        if skill.get("score") is not None:
+            name = f"{skill['name']} ({skill['level_name']})"
+            out.append(Score(f"skill:{key}", "Skills", name, skill["score"], SKILL_COLUMN))
+    for key, talent in derived.get("talents", {}).items():
+        if talent.get("score") is not None:
+            column = _talent_column(talent.get("defense_column"))
+            out.append(Score(f"talent:{key}", "Talents", talent["name"], talent["score"], column))
+    for key, name in OTHER_SCORES.items():
+        if isinstance(derived.get(key), int):
+            column = None if key == "unskilled_melee" else ABILITY_COLUMN
+            out.append(Score(f"other:{key}", "Other scores", name, derived[key], column))
+    return out
+
+
+def agent_scores(character: Character) -> list[Score]:
+    """The agent's scores; ValidationError (field ``character``) when it cannot be checked."""
+    if character.system != SYSTEM:
+        raise ValidationError({"character": "Checks on the Action Table are for TIMEMASTER agents."})
+    if character.is_draft:
+        raise ValidationError({"character": f"{character.name} is a draft: finish the agent first."})
+    try:
+        derived = get_system(SYSTEM).derive(character.build)
+    except RuleError as error:
+        raise ValidationError({"character": f"{character.name} cannot be checked: {error}"}) from None
+    return scores_of(derived)
+
+
+def checkable_agents(membership: Membership):
+    """Agents this member may roll checks for: the GM any finished agent of the campaign, a player
+    their own; observers none."""
+    agents = Character.objects.filter(
+        campaign_id=membership.campaign_id, system=SYSTEM, status__in=["active", "retired", "dead"]
+    )
+    if membership.is_gm:
+        return agents.order_by("name", "id")
+    if not membership.at_least("player"):
+        return agents.none()
+    return agents.filter(owner_id=membership.user_id).order_by("name", "id")
+
+
+def agent_for_check(membership: Membership, character_id: Any) -> Character:
+    """The agent a member asked to check. Not an agent of this campaign the member may see:
+    ValidationError on ``character`` (the same words whether or not it exists elsewhere);
+    someone else's agent for a player: PermissionDenied."""
+    try:
+        character_id = int(character_id)
+    except (TypeError, ValueError):
+        raise NoSuchAgent() from None
+    character = (
+        Character.objects.filter(campaign_id=membership.campaign_id, pk=character_id)
+        .select_related("owner")
+        .first()
+    )
+    hidden_draft = character is not None and character.is_draft and not membership.is_gm
+    if character is None or (hidden_draft and character.owner_id != membership.user_id):
+        raise NoSuchAgent()
+    if not membership.is_gm and character.owner_id != membership.user_id:
+        raise PermissionDenied("Players roll checks for their own agents only.")
+    return character
+
+
+def _choose(scores: list[Score], score_key: str) -> Score:
+    for score in scores:
+        if score.key == score_key:
+            return score
+    offered = ", ".join(s.key for s in scores)
+    raise ValidationError({"score": f"This agent has no score {score_key!r}; choose one of: {offered}."})
+
+
+def reading(
+    score: Score, kind: str, target: int, roll: int, defense_column: int | None, results_key: str
+) -> dict[str, Any]:
+    """What goes into ``Roll.detail``: the engine's result for this roll, with the score named."""
+    if kind == "general":
+        result = action_table.general_check(target, roll)
+    else:
+        result = action_table.specific_check(target, roll, defense_column, results_key)
+    return {
+        "check": kind,
+        "score_key": score.key,
+        "score_name": score.name,
+        "score": score.value,
+        "target": target,
+        "roll": roll,
+        "success": result.success,
+        "margin": result.margin,
+        "row": result.row,
+        "column": result.column,
+        "code": result.code,
+        "letter": result.letter,
+        "knockdown": result.knockdown,
+        "results_key": result.key,
+        "result_name": result.name,
+    }
+
+
+def _check_arguments(
+    kind: Any, defense_column: Any, results_key: Any, modifier: Any, score: Score
+) -> tuple[int | None, str, int]:
+    problems: dict[str, str] = {}
+    if kind not in CHECK_KINDS:
+        problems["kind"] = "A check is general or specific."
+    if isinstance(modifier, bool) or not isinstance(modifier, int) or abs(modifier) > MODIFIER_LIMIT:
+        problems["modifier"] = f"The modifier is a whole number from -{MODIFIER_LIMIT} to {MODIFIER_LIMIT}."
+    column = None
+    key = results_key or "ability"
+    if kind == "specific":
+        column = score.column if defense_column in (None, "") else defense_column
+        if column is None:
+            problems["defense_column"] = (
+                f"{score.name} has no usual column: give the defense column (1 to 10)."
+            )
+        elif isinstance(column, bool) or not isinstance(column, int) or not 1 <= column <= 10:
+            problems["defense_column"] = "Defense columns run from 1 to 10."
+        if key not in RESULTS_KEYS:
+            problems["results_key"] = f"Choose a results key: one of {', '.join(RESULTS_KEYS)}."
+    if problems:
+        raise ValidationError(problems)
+    return column, key, modifier
+
+
+def roll_check(
+    membership: Membership,
+    character: Character,
+    score_key: str,
+    *,
+    kind: str = "general",
+    defense_column: int | None = None,
+    results_key: str = "ability",
+    modifier: int = 0,
+    secret: bool = False,
+    mission: Mission | None = None,
+    purpose: str = "",
+    rng: random.Random | None = None,
+) -> Roll:
+    """Roll a general or specific check of the agent's score and log it.
+
+    The modifier changes the score before the roll (timemaster-play.md §2.1); the percent roll,
+    the margin, the column and the result letter go into the roll's ``detail``. ValidationError
+    naming the field, or PermissionDenied, and nothing is logged.
+    """
+    if not membership.at_least("player"):
+        raise PermissionDenied("Observers cannot roll; it needs a player or the game master.")
+    if not membership.is_gm and character.owner_id != membership.user_id:
+        raise PermissionDenied("Players roll checks for their own agents only.")
+    if mission is not None and mission.campaign_id != membership.campaign_id:
+        raise ValidationError({"mission": "No mission with this id in this campaign."})
+    score = _choose(agent_scores(character), score_key)
+    column, key, modifier = _check_arguments(kind, defense_column, results_key, modifier, score)
+    target = score.value + modifier
+    what = f"{score.name} check" + (f" ({modifier:+d})" if modifier else "")
+    with transaction.atomic():
+        return services.record_roll(
+            membership,
+            kind="percent",
+            purpose=(purpose or what)[:200],
+            secret=secret,
+            mission=mission,
+            character=character,
+            rng=rng,
+            detail=lambda dice: reading(score, kind, target, dice.total, column, key),
+        )

@@ -1,0 +1,31 @@
+from django.apps import AppConfig
+
+
+class TimemasterConfig(AppConfig):
+    """TIMEMASTER's Django side: the agent builder, advancement (shop, free pick, violations,
+    bonus points), the mission pages (significance tally, close, publish, after-action record,
+    audit) and Action Table checks from the dice roller.
+
+    It has no models and no migrations: the rows it reads and writes are the platform's
+    (campaigns.models.Mission and SignificanceEntry, characters.models.Character and
+    AdvancementEntry), which stay where their tables are so the move changed no table.
+    """
+
+    default_auto_field = "django.db.models.BigAutoField"
+    name = "systems.timemaster"
+    label = "timemaster"
+
+    def ready(self):
+        from characters import registry
+
+        registry.register(
+            registry.SystemApp(
+                key="timemaster",
+                name="TIMEMASTER",
+                engine="systems.timemaster.engine",
+                wizard="systems.timemaster.wizard",
+                new_label="New agent",
+                play_pages=(registry.PlayPage("Missions", "missions-list"),),
+                archive_sections=("mission_records",),
+            )
+        )

@@ -1,0 +1,70 @@
+"""A new game system is one folder plus one line in INSTALLED_APPS (issue 19): the toy system in
+tests/toy_system/ registers itself from its AppConfig.ready(), and the campaign creation choices,
+the systems API, the campaign page's builder button and the builder list offer it, with no
+change to the platform's code."""
+
+from __future__ import annotations
+
+import pytest
+from django.test.utils import modify_settings
+from django.urls import reverse
+
+from campaigns.models import Campaign
+from characters import registry
+from characters.systems import all_systems
+
+
+@pytest.fixture
+def toy_installed(db):
+    with modify_settings(INSTALLED_APPS={"append": "tests.toy_system"}):
+        yield
+    registry.unregister("toy")
+
+
+@pytest.fixture
+def gm(db, django_user_model, client):
+    user = django_user_model.objects.create_user("toy-gm", password="a-long-toy-password")
+    client.force_login(user)
+    return user
+
+
+def test_without_the_app_there_is_no_toy_system(gm, client):
+    assert registry.get("toy") is None
+    assert "toy" not in [system.key for system in all_systems()]
+    page = client.get(reverse("campaign-create")).content.decode()
+    assert 'value="toy"' not in page
+
+
+def test_the_toy_system_is_offered_everywhere_once_its_app_is_installed(toy_installed, gm, client):
+    from characters.views import WIZARDS
+
+    # The campaign creation choices.
+    page = client.get(reverse("campaign-create")).content.decode()
+    assert 'value="toy"' in page and "Toy Game" in page
+    # The systems API.
+    listed = client.get("/api/v1/systems/").json()
+    assert {"key": "toy", "label": "Toy Game"}.items() <= next(s for s in listed if s["key"] == "toy").items()
+    # A campaign of the toy system, created from the form.
+    response = client.post(reverse("campaign-create"), {"name": "Toy night", "system": "toy"})
+    assert response.status_code == 302, response.content.decode()[:2000]
+    campaign = Campaign.objects.get(name="Toy night")
+    assert campaign.system == "toy"
+    # The builder list and the campaign page's builder button.
+    assert WIZARDS["toy"].STEP_KEYS == ("name",)
+    assert "toy" in list(WIZARDS)
+    detail = client.get(reverse("campaign-detail", args=[campaign.pk])).content.decode()
+    assert "New toy hero" in detail and reverse("character-new", args=[campaign.pk]) in detail
+    listing = client.get(reverse("character-list", args=[campaign.pk])).content.decode()
+    assert "New toy hero" in listing
+
+
+def test_every_installed_system_app_is_registered_with_its_builder():
+    assert [app.key for app in registry.installed()] == ["timemaster", "time_to_kill", "tempo", "d6"]
+    assert registry.system_choices() == [
+        ("timemaster", "TIMEMASTER"),
+        ("time_to_kill", "Time to Kill"),
+        ("tempo", "Tempo"),
+        ("d6", "D6 System"),
+    ]
+    for app in registry.installed():
+        assert app.wizard and app.engine == f"systems.{app.key}.engine"
