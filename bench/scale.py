@@ -63,7 +63,7 @@ def seed_world(size: int) -> dict:
 
     from django.contrib.auth import get_user_model
     from django.db import transaction
-    from rest_framework.authtoken.models import Token
+    from knox.models import AuthToken
 
     from campaigns import services
     from campaigns.models import NPC, Campaign, Membership, Mission, Role, Roll
@@ -122,7 +122,7 @@ def seed_world(size: int) -> dict:
     roll = Roll.objects.filter(campaign=campaign).order_by("-id").first()
     return {
         "gm": gm.pk,
-        "token": Token.objects.create(user=gm).key,
+        "token": AuthToken.objects.create(user=gm)[1],  # knox hands the key out once, here
         "campaign": campaign.pk,
         "agent": agent.pk,
         "mission": missions[0].pk,
