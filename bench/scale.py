@@ -196,7 +196,7 @@ def fill(route: str, name: str | None, world: dict) -> tuple[str | None, str]:
         return None, "does not reverse"
 
 
-def measure(world: dict, repeat: int, skip: tuple[str, ...] = ()) -> dict:
+def measure(world: dict, repeat: int, skip: tuple[str, ...] = (), only: tuple[str, ...] = ()) -> dict:
     """{label: {"ms", "queries", "status"}} for every GET route of the URL conf."""
     from django.db import connection
     from django.test import Client
@@ -212,7 +212,7 @@ def measure(world: dict, repeat: int, skip: tuple[str, ...] = ()) -> dict:
     for route, name in walk():
         if route.startswith("admin/") or (route, name) in seen:
             continue
-        if name in skip:
+        if name in skip or (only and name not in only):
             continue
         seen.add((route, name))
         path, why = fill(route, name, world)
@@ -265,7 +265,9 @@ def pause_autovacuum() -> None:
             cursor.execute(f'ALTER TABLE "{table}" SET (autovacuum_enabled = false)')
 
 
-def child(size: int, database_url: str | None, repeat: int, skip: tuple[str, ...] = ()) -> None:
+def child(
+    size: int, database_url: str | None, repeat: int, skip: tuple[str, ...] = (), only: tuple[str, ...] = ()
+) -> None:
     """One world in this process: seed, measure, ANALYZE, measure; one JSON line on stdout."""
     from pages import setup_django
 
@@ -275,9 +277,9 @@ def child(size: int, database_url: str | None, repeat: int, skip: tuple[str, ...
         started = time.perf_counter()
         world = seed_world(size)
         seeded = time.perf_counter() - started
-        plain = measure(world, repeat, skip)
+        plain = measure(world, repeat, skip, only)
         analyze()
-        analyzed = measure(world, repeat, skip)
+        analyzed = measure(world, repeat, skip, only)
         from django.db import connection
 
         figures = {"plain": plain, "analyzed": analyzed}
@@ -296,7 +298,9 @@ def child(size: int, database_url: str | None, repeat: int, skip: tuple[str, ...
 
 
 # -- the parent: one process per world, then the table ---------------------------------------------
-def run_world(size: int, database: str, pg_url: str, repeat: int, skip: list[str]) -> dict | None:
+def run_world(
+    size: int, database: str, pg_url: str, repeat: int, skip: list[str], only: list[str] = ()
+) -> dict | None:
     env = dict(os.environ)
     url = None
     if database == "postgresql":
@@ -310,6 +314,7 @@ def run_world(size: int, database: str, pg_url: str, repeat: int, skip: list[str
             subprocess.run([*args, *(["--if-exists"] if command == "dropdb" else []), name], check=True)
     command = [sys.executable, __file__, "--child", str(size), "--repeat", str(repeat)]
     command += [f"--skip={name}" for name in skip]
+    command += [f"--only={name}" for name in only]
     if url:
         command += ["--database-url", url]
     done = subprocess.run(command, env=env, capture_output=True, text=True, cwd=ROOT)
@@ -450,7 +455,7 @@ def main(argv: list[str] | None = None) -> None:
         print(compare(before, after))
         return
     if args.child is not None:
-        child(args.child, args.database_url, args.repeat, tuple(args.skip))
+        child(args.child, args.database_url, args.repeat, tuple(args.skip), tuple(args.only))
         return
     databases = args.databases
     pg_url = args.database_url or DEFAULT_PG
@@ -461,7 +466,7 @@ def main(argv: list[str] | None = None) -> None:
     for database in databases:
         for size in args.sizes:
             started = time.perf_counter()
-            result = run_world(size, database, pg_url, args.repeat, args.skip)
+            result = run_world(size, database, pg_url, args.repeat, args.skip, args.only)
             if result is None:
                 print(f"   {database} {size}x failed")
                 continue
@@ -491,6 +496,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--json", help="also write the raw figures to this file")
     parser.add_argument(
         "--skip", action="append", default=[], help="leave out the route of this URL name (repeatable)"
+    )
+    parser.add_argument(
+        "--only",
+        action="append",
+        default=[],
+        help="time only the route of this URL name (repeatable): a second, longer look at noisy rows",
     )
     parser.add_argument(
         "--compare", nargs=2, metavar=("BEFORE", "AFTER"), help="the before/after table of two --json files"
