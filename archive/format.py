@@ -14,6 +14,7 @@ from typing import Any
 
 from django.conf import settings
 
+from archive import upgrades
 from archive.problems import ArchiveRefused, Problem
 from config import input_boundary
 
@@ -21,10 +22,10 @@ CHARACTER = "dossier.character"
 CAMPAIGN = "dossier.campaign"
 KINDS = (CHARACTER, CAMPAIGN)
 
-FORMAT_VERSION = 1
-#: from_version -> function turning a document of that version into one of from_version + 1.
-#: Adding version 2 is: set FORMAT_VERSION = 2 and register ``1: upgrade_v1_to_v2`` here.
-UPGRADES: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
+FORMAT_VERSION = 2
+#: from_version -> function turning a document of that version into one of from_version + 1
+#: (archive/upgrades.py; 1 -> 2: a TIMEMASTER build's bonus sessions, bounded).
+UPGRADES: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: upgrades.upgrade_v1_to_v2}
 #: The oldest version still read (every later one reaches FORMAT_VERSION through UPGRADES).
 OLDEST_VERSION = 1
 

@@ -5,8 +5,8 @@
                                                            # PostgreSQL (EXPLAIN ANALYZE); create it first
 
 Each query is the one the view runs, built with the same queryset: the roll log's first page
-(game master and player), a page of the campaign list, a page of the character history, and one
-chunk of the export's roll reader. Figures and plans only.
+(game master and player), the first and a later page of the campaign list and of the character
+history (page and API), and one chunk of the export's roll reader. Figures and plans only.
 """
 
 from __future__ import annotations
@@ -23,27 +23,41 @@ for entry in (str(HERE.parent), str(HERE)):
 
 
 def queries(world: dict) -> dict:
-    from django.db.models import F
-
     from archive.sections import rolls as roll_section
-    from campaigns.models import Campaign, Roll
+    from campaigns.models import Campaign, Membership, Roll
     from characters.models import AdvancementEntry
 
     campaign = world["campaign"]
     log = Roll.objects.filter(campaign_id=campaign).order_by("-created_at", "-id")
     empty = Campaign.objects.exclude(pk=campaign).order_by("id").first().pk
+    # positions deep in the lists, as a "next" link gives them
+    deep_membership = Membership.objects.filter(user_id=world["gm"]).order_by("id")[10].pk
+    deep_entry = AdvancementEntry.objects.filter(character_id=world["agent"]).order_by("id")[20].pk
     return {
         "roll log, GM, first page": log[:51],
         "roll log of an empty campaign": Roll.objects.filter(campaign_id=empty).order_by(
             "-created_at", "-id"
         )[:51],
         "roll log, player, first page": log.filter(secret=False)[:51],
-        "campaign list, first page": Campaign.objects.filter(memberships__user_id=world["gm"])
-        .annotate(my_role=F("memberships__role"))
-        .order_by("name", "id")[:50],
-        "character history, first page": AdvancementEntry.objects.filter(character_id=world["agent"])
+        "campaign list, first page": Membership.objects.filter(user_id=world["gm"])
+        .select_related("campaign")
+        .order_by("-id")[:51],
+        "campaign list, a later page": Membership.objects.filter(user_id=world["gm"], id__lt=deep_membership)
+        .select_related("campaign")
+        .order_by("-id")[:51],
+        "character history page, first page": AdvancementEntry.objects.filter(character_id=world["agent"])
         .select_related("recorded_by", "mission")
-        .order_by("-id")[:50],
+        .order_by("-id")[:51],
+        "character history page, a later page": AdvancementEntry.objects.filter(
+            character_id=world["agent"], id__lt=deep_entry
+        )
+        .select_related("recorded_by", "mission")
+        .order_by("-id")[:51],
+        "history API, a page by cursor": AdvancementEntry.objects.filter(
+            character_id=world["agent"], id__gt=deep_entry
+        )
+        .select_related("recorded_by")
+        .order_by("id")[:51],
         "export, roll reader": Roll.objects.filter(campaign_id=campaign)
         .order_by("created_at", "id")
         .values_list(*roll_section.COLUMNS)[: roll_section.CHUNK],

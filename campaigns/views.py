@@ -7,8 +7,6 @@ from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.core.paginator import Paginator
-from django.db.models import F
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
@@ -28,11 +26,12 @@ from campaigns.forms import (
     SignupForm,
     settings_form_class,
 )
-from campaigns.models import Campaign, Invitation, Membership, Role, Roll
+from campaigns.models import Invitation, Membership, Role, Roll
 from characters import display_names, registry
 from characters.models import Character
 from characters.systems import get_system
 from config.abuse import SignupThrottle, throttle_web_post
+from config.keyset import keyset_page
 from systems.timemaster import action_checks as checks
 
 ROLL_LOG_SIZE = 50
@@ -95,18 +94,19 @@ ROLE_LABELS = dict(Role.choices)
 
 @login_required
 def campaign_list(request):
-    # A page at a time: a player of many years is in hundreds of campaigns.
-    campaigns = (
-        Campaign.objects.filter(memberships__user=request.user)
-        .annotate(my_role=F("memberships__role"))
-        .order_by("name", "id")
-    )
-    page = Paginator(campaigns, CAMPAIGNS_PER_PAGE).get_page(request.GET.get("page"))
-    for campaign in page:
+    # A page at a time, newest membership first, by position: a player of many years is in
+    # hundreds of campaigns, and the (user, id) index of memberships holds this order, so a page
+    # reads 51 memberships and their campaigns, with no sort and no count, at any length or depth.
+    memberships = Membership.objects.filter(user=request.user).select_related("campaign")
+    page = keyset_page(memberships, request.GET, CAMPAIGNS_PER_PAGE)
+    campaigns = []
+    for membership in page:
+        campaign = membership.campaign
         # The label here: the template asking for a get_my_role_display the model lacks cost a
         # failed attribute lookup per card.
-        campaign.my_role_label = ROLE_LABELS.get(campaign.my_role, campaign.my_role)
-    return render(request, "campaigns/list.html", {"campaigns": page, "page": page})
+        campaign.my_role_label = ROLE_LABELS.get(membership.role, membership.role)
+        campaigns.append(campaign)
+    return render(request, "campaigns/list.html", {"campaigns": campaigns, "page": page})
 
 
 @login_required

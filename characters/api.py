@@ -15,6 +15,8 @@ from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
+from rest_framework.exceptions import NotFound
+from rest_framework.pagination import CursorPagination
 from rest_framework.response import Response
 
 from characters import access, services
@@ -100,6 +102,33 @@ class EntrySerializer(serializers.ModelSerializer):
 
     def get_reversed(self, entry) -> bool:
         return entry.pk in self.context.get("reversed_ids", set())
+
+
+class HistoryPagination(CursorPagination):
+    """The ledger pages by position (oldest first, by id), not by page number: a page costs the
+    same for an agent of 10 entries as for one of 10,000, at any depth; page numbers paid an exact
+    COUNT(*) of the ledger and an OFFSET that grows with the depth (issue 22). Follow ``next`` /
+    ``previous``; there is no ``count``, and ``?page=`` is refused with a 400."""
+
+    ordering = ("id",)
+    page_size = 50
+    page_size_query_param = "page_size"
+    max_page_size = 200
+
+    def paginate_queryset(self, queryset, request, view=None):
+        if "page" in request.query_params:
+            raise serializers.ValidationError(
+                {"page": "The history has no page numbers: follow the next link (its cursor parameter)."}
+            )
+        return super().paginate_queryset(queryset, request, view)
+
+    def decode_cursor(self, request):
+        try:
+            return super().decode_cursor(request)
+        except NotFound:
+            raise serializers.ValidationError(
+                {"cursor": "This is not a cursor of the history: use the next or previous link as given."}
+            ) from None
 
 
 class RevertSerializer(serializers.Serializer):
@@ -195,15 +224,19 @@ class CharacterViewSet(
         return Response(CharacterDetailSerializer(character).data)
 
     @extend_schema(responses=EntrySerializer(many=True))
-    @action(detail=True, methods=["get"])
+    @action(detail=True, methods=["get"], pagination_class=HistoryPagination)
     def history(self, request, campaign_pk=None, pk=None):
-        """The advancement ledger, oldest first; reverted entries are marked."""
+        """The advancement ledger, oldest first, a page at a time by cursor (follow ``next``; no
+        ``count``); reverted entries are marked."""
         character = self._character()
-        entries = character.entries.select_related("recorded_by").order_by("id")
-        reversed_ids = set(
-            character.entries.filter(reverses__isnull=False).values_list("reverses_id", flat=True)
-        )
+        entries = character.entries.select_related("recorded_by")
         page = self.paginate_queryset(entries)
+        # Which of this page's entries were reverted: only theirs, not every reversal of the ledger.
+        reversed_ids = set(
+            AdvancementEntry.objects.filter(reverses__in=[entry.pk for entry in page]).values_list(
+                "reverses_id", flat=True
+            )
+        )
         data = EntrySerializer(page, many=True, context={"reversed_ids": reversed_ids}).data
         return self.get_paginated_response(data)
 

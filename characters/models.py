@@ -97,6 +97,9 @@ class AdvancementEntry(models.Model):
                 fields=["reverses"], condition=Q(reverses__isnull=False), name="an_entry_is_reversed_once"
             )
         ]
+        # The history's order (page and API, either way): a page walks this index from its
+        # position and stops after 51 entries, however long the ledger (issue 22).
+        indexes = [models.Index(fields=["character", "id"], name="ledger_order")]
 
     def __str__(self) -> str:
         return f"{self.kind} on {self.character_id} (revision {self.revision_after})"

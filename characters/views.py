@@ -6,7 +6,6 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.core.paginator import Paginator
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import select_template
@@ -15,6 +14,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from characters import access, registry, services
 from characters.forms import ReasonForm
 from characters.models import AdvancementEntry, Character
+from config.keyset import keyset_page
 
 # Each installed system's web builder (same interface: STEP_KEYS, resume_url, wizard_step), from
 # the registry its app filled in AppConfig.ready().
@@ -115,9 +115,11 @@ HISTORY_PER_PAGE = 50
 @login_required
 def character_history(request, pk):
     character, membership = access.get_character_for_user(request.user, pk)
-    # Newest first, a page at a time: an agent played for years has a ledger of thousands.
-    newest_first = character.entries.select_related("recorded_by", "mission").order_by("-id")
-    page = Paginator(newest_first, HISTORY_PER_PAGE).get_page(request.GET.get("page"))
+    # Newest first, a page at a time, by position: an agent played for years has a ledger of
+    # thousands; the page reads 51 entries down the primary key from where it stands, with no count
+    # and no OFFSET, so it costs the same at any length and depth (issue 22).
+    newest_first = character.entries.select_related("recorded_by", "mission")
+    page = keyset_page(newest_first, request.GET, HISTORY_PER_PAGE)
     entries = list(page)
     # Which of these were reverted: their reversals may sit on any page.
     reversed_ids = set(
@@ -131,7 +133,6 @@ def character_history(request, pk):
         "membership": membership,
         "entries": [{"entry": entry, "reversed": entry.pk in reversed_ids} for entry in entries],
         "page": page,
-        "first_number": page.paginator.count - page.start_index() + 1,
         "is_gm": membership.role == access.GM,
         "reason_form": ReasonForm(),
     }

@@ -67,7 +67,7 @@ def test_a_truncated_campaign_archive_is_refused(world, campaign_document):
     assert "line 1" in messages(problems) and "truncated" in messages(problems)
 
 
-@pytest.mark.parametrize("version", [2, 99, 0, -1, "1", None, True])
+@pytest.mark.parametrize("version", [3, 99, 0, -1, "1", None, True])
 def test_an_unknown_format_version_is_refused(world, campaign_document, version):
     campaign_document["format_version"] = version
     problems, _ = refused_campaign(world, json.dumps(campaign_document).encode())
@@ -201,17 +201,18 @@ def test_a_refused_npc_leaves_no_campaign_behind(world, campaign_document):
 
 
 def test_an_upgrade_step_runs_for_each_older_version(world, hero_document, monkeypatch):
-    """v1 -> v2 is one function: pretend the current version is 2 and register the step."""
+    """vN -> vN+1 is one function: pretend the current version is one more and register the step."""
+    current = archive_format.FORMAT_VERSION
 
-    def v1_to_v2(document):
+    def one_step(document):
         upgraded = copy.deepcopy(document)
         upgraded["name"] = document["name"].upper()
         return upgraded
 
-    monkeypatch.setattr(archive_format, "FORMAT_VERSION", 2)
-    monkeypatch.setitem(archive_format.UPGRADES, 1, v1_to_v2)
+    monkeypatch.setattr(archive_format, "FORMAT_VERSION", current + 1)
+    monkeypatch.setitem(archive_format.UPGRADES, current, one_step)
     document = archive_format.upgrade(hero_document, archive_format.CHARACTER)
-    assert document["format_version"] == 2 and document["name"] == "HARRY ADAMS"
+    assert document["format_version"] == current + 1 and document["name"] == "HARRY ADAMS"
 
 
 def test_bad_mission_records_are_refused_at_their_path(world, campaign_document):

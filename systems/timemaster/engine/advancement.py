@@ -24,6 +24,7 @@ from characters.systems.base import reversed_ids as base_reversed_ids
 from . import regulations as regs
 from .advancement_tables import (
     ABILITY_MAX,
+    BONUS_SESSIONS_KEPT,
     BONUS_SP_MAX_PER_SESSION,
     BONUS_SP_STEP,
     CORPS_PRESENT_YEAR,
@@ -148,13 +149,12 @@ def _working_copy(build: dict[str, Any]) -> dict[str, Any]:
 # What a build accumulates over a campaign's life that a spend in the shop neither writes nor
 # replaces (_sp_spent touches Success Points, abilities, skills, talents and their state keys).
 # A shop trial shares these with the build instead of copying them: shop_offer tries about 80
-# purchases, and an agent played for years has a bonus_by_session key per game session.
+# purchases, and an agent played for years has a long list of missions, offences and visits.
 _GROWN_STATE = (
     "missions_closed",
     "missions_awarded",
     "qualifying_missions",
     "missions_advanced",
-    "bonus_by_session",
     "ranks_rewarded",
     "pending_free_choices",
     "offence_log",
@@ -319,7 +319,8 @@ def _bonus_award(build: dict[str, Any], entry: dict[str, Any]) -> None:
         raise refuse(
             "amount", f"Bonus Success Points come in multiples of {BONUS_SP_STEP}, more than 0.", RULE_SP
         )
-    already = state["bonus_by_session"].get(session, 0)
+    sessions = _bonus_sessions(state)
+    already = dict(sessions).get(session, 0)
     if already + amount > BONUS_SP_MAX_PER_SESSION:
         raise refuse(
             "amount",
@@ -338,7 +339,38 @@ def _bonus_award(build: dict[str, Any], entry: dict[str, Any]) -> None:
         )
     build["success_points"] += amount
     state["sp_earned_bonus"] += amount
-    state["bonus_by_session"][session] = already + amount
+    state["bonus_sessions"] = kept_bonus_sessions(sessions, session, already + amount)
+
+
+def _bonus_sessions(state: dict) -> list[list]:
+    """The remembered per-session bonus totals; a build stored before they were bounded (a map of
+    every session, archive format 1) is read as that map, trimmed on this award."""
+    if "bonus_by_session" in state:
+        old = state.pop("bonus_by_session") or {}
+        return [[str(key), value] for key, value in old.items()][-BONUS_SESSIONS_KEPT:]
+    return [list(pair) for pair in state.get("bonus_sessions") or []]
+
+
+def kept_bonus_sessions(sessions: list[list], session: str, total: int) -> list[list]:
+    """``sessions`` with ``session`` now at ``total`` and moved last, the oldest dropped past
+    BONUS_SESSIONS_KEPT: the bonus bookkeeping stays the same size whatever the agent's age."""
+    kept = [pair for pair in sessions if pair[0] != session]
+    kept.append([session, total])
+    return kept[-BONUS_SESSIONS_KEPT:]
+
+
+def bonus_sessions_of(awards: Iterable[tuple[Any, int]]) -> tuple[dict[str, int], list[list]]:
+    """From the bonus awards a ledger keeps, in order ((session, amount), reversed ones left out):
+    every session's total, and the ``bonus_sessions`` the replayed build holds. For upgrading
+    builds stored in the old shape (a data migration, the archive's format 1 -> 2 step)."""
+    totals: dict[str, int] = {}
+    kept: list[list] = []
+    for session, amount in awards:
+        key = str(session)
+        totals[key] = totals.get(key, 0) + amount
+        # as _bonus_award: a session no longer remembered starts again from 0
+        kept = kept_bonus_sessions(kept, key, dict(kept).get(key, 0) + amount)
+    return totals, kept
 
 
 # -- rank and grade ----------------------------------------------------------------------------

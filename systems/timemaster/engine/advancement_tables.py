@@ -38,6 +38,10 @@ ADVENTURE_SIGNIFICANCE_MIN = 1
 ADVENTURE_SIGNIFICANCE_MAX = 1000
 BONUS_SP_STEP = 10
 BONUS_SP_MAX_PER_SESSION = 50
+# How many game sessions' bonus totals a build remembers for that cap (the most recently awarded
+# ones): the build must not grow by a key per session over years of play (issue 22). An award
+# naming a session further back than these is checked as a session of its own.
+BONUS_SESSIONS_KEPT = 20
 
 # What each purchase costs (§6.4 cost table).
 SP_COSTS: dict[str, int] = {
@@ -149,7 +153,9 @@ STATE_DEFAULTS: dict[str, Any] = {
     "missions_advanced": [],  # missions that already advanced the grade
     "skills_acquired_in": {},  # skill key -> adventures_closed when bought or granted
     "skills_raised_in": {},  # skill key -> adventures_closed when last raised
-    "bonus_by_session": {},  # session id (str) -> bonus SP awarded in that session
+    # [[session id (str), bonus SP awarded in it], ...] for the BONUS_SESSIONS_KEPT sessions most
+    # recently awarded, the latest last (a list: PostgreSQL's jsonb would not keep a map's order)
+    "bonus_sessions": [],
     "ranks_rewarded": [START_RANK],  # ranks whose free pick was already granted
     "pending_free_choices": [],  # [{"rank": str, "reason": str}]
     "offences": 0,

@@ -123,7 +123,49 @@ def test_bonus_points_are_capped_at_fifty_per_character_per_session():
         advancement.apply_entry(build, bonus("s1", 10))
     build = advancement.apply_entry(build, bonus("s2", 50))
     assert build["success_points"] == 100
-    assert build["state"]["bonus_by_session"] == {"s1": 50, "s2": 50}
+    assert build["state"]["bonus_sessions"] == [["s1", 50], ["s2", 50]]
+
+
+def test_the_build_remembers_a_bounded_number_of_sessions_however_many_were_played():
+    """The cap needs the totals of the sessions an award may still name; the build keeps the
+    latest BONUS_SESSIONS_KEPT of them, so it does not grow by a key per game session (issue 22)."""
+    kept = advancement.BONUS_SESSIONS_KEPT
+    build = run(make_build(), *(bonus(f"s{i}", 30) for i in range(kept * 5)))
+    assert build["success_points"] == 30 * kept * 5
+    sessions = build["state"]["bonus_sessions"]
+    assert sessions == [[f"s{i}", 30] for i in range(kept * 4, kept * 5)]
+    later = run(build, bonus("later", 30))
+    assert (
+        len(later["state"]["bonus_sessions"]) == kept
+        and later["state"]["bonus_sessions"][0][0] != f"s{kept * 4}"
+    )
+    # a session still remembered keeps its cap, and an award to it moves it last
+    latest = f"s{kept * 5 - 1}"
+    with pytest.raises(RuleError, match="At most 50"):
+        advancement.apply_entry(build, bonus(latest, 30))
+    again = advancement.apply_entry(build, bonus(f"s{kept * 4}", 20))
+    assert again["state"]["bonus_sessions"][-1] == [f"s{kept * 4}", 50]
+    assert len(again["state"]["bonus_sessions"]) == kept
+
+
+def test_a_build_stored_with_the_per_session_map_is_read_and_trimmed_on_the_next_award():
+    build = make_build()
+    build["state"] = {"bonus_by_session": {"s1": 50, "s2": 20}}
+    with pytest.raises(RuleError, match="At most 50"):
+        advancement.apply_entry(build, bonus("s1", 10))
+    after = advancement.apply_entry(build, bonus("s2", 30))
+    assert "bonus_by_session" not in after["state"]
+    assert after["state"]["bonus_sessions"] == [["s1", 50], ["s2", 50]]
+
+
+def test_bonus_sessions_of_a_ledger_are_what_the_replay_keeps():
+    awards = [(f"s{i}", 10) for i in range(25)] + [(f"s{i}", 10) for i in range(20, 25)] + [("s0", 10)]
+    totals, kept = advancement.bonus_sessions_of(awards)
+    assert totals == {**{f"s{i}": 10 for i in range(20)}, **{f"s{i}": 20 for i in range(20, 25)}, "s0": 20}
+    build = run(make_build(), *(bonus(session, amount) for session, amount in awards))
+    assert build["state"]["bonus_sessions"] == kept
+    # s0 had fallen out of the 20 remembered sessions: its late award counts from 0 again
+    assert kept[-1] == ["s0", 10] and ["s20", 20] in kept and len(kept) == advancement.BONUS_SESSIONS_KEPT
 
 
 def test_bonus_points_come_even_when_the_mission_earned_no_regular_points():

@@ -49,6 +49,6 @@ def test_the_offer_is_the_one_full_copies_gave_and_the_build_is_untouched(name, 
     if name == "expert skill, little money":
         assert any(line["reason"] for line in offer["new_talents"])  # refusals compared too
     if name == "long played":
-        assert len(build["state"]["bonus_by_session"]) == 120 and build["state"]["offence_log"]
+        assert build["state"]["sp_earned_bonus"] == 1200 and build["state"]["offence_log"]
         assert any(line["allowed"] for line in offer["abilities"])
         assert offer["open"] and offer["balance"] == 900
