@@ -14,7 +14,7 @@ bonus points per session, offences, the standing held before a demotion, pending
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from types import ModuleType
 from typing import Any, cast
 
@@ -339,10 +339,10 @@ def _bonus_award(build: dict[str, Any], entry: dict[str, Any]) -> None:
         )
     build["success_points"] += amount
     state["sp_earned_bonus"] += amount
-    state["bonus_sessions"] = kept_bonus_sessions(sessions, session, already + amount)
+    state["bonus_sessions"] = kept_bonus_sessions(sessions, str(session), already + amount)
 
 
-def _bonus_sessions(state: dict) -> list[list]:
+def _bonus_sessions(state: dict[str, Any]) -> list[list[Any]]:
     """The remembered per-session bonus totals; a build stored before they were bounded (a map of
     every session, archive format 1) is read as that map, trimmed on this award."""
     if "bonus_by_session" in state:
@@ -351,7 +351,7 @@ def _bonus_sessions(state: dict) -> list[list]:
     return [list(pair) for pair in state.get("bonus_sessions") or []]
 
 
-def kept_bonus_sessions(sessions: list[list], session: str, total: int) -> list[list]:
+def kept_bonus_sessions(sessions: list[list[Any]], session: str, total: int) -> list[list[Any]]:
     """``sessions`` with ``session`` now at ``total`` and moved last, the oldest dropped past
     BONUS_SESSIONS_KEPT: the bonus bookkeeping stays the same size whatever the agent's age."""
     kept = [pair for pair in sessions if pair[0] != session]
@@ -359,12 +359,12 @@ def kept_bonus_sessions(sessions: list[list], session: str, total: int) -> list[
     return kept[-BONUS_SESSIONS_KEPT:]
 
 
-def bonus_sessions_of(awards: Iterable[tuple[Any, int]]) -> tuple[dict[str, int], list[list]]:
+def bonus_sessions_of(awards: Iterable[tuple[Any, int]]) -> tuple[dict[str, int], list[list[Any]]]:
     """From the bonus awards a ledger keeps, in order ((session, amount), reversed ones left out):
     every session's total, and the ``bonus_sessions`` the replayed build holds. For upgrading
     builds stored in the old shape (a data migration, the archive's format 1 -> 2 step)."""
     totals: dict[str, int] = {}
-    kept: list[list] = []
+    kept: list[list[Any]] = []
     for session, amount in awards:
         key = str(session)
         totals[key] = totals.get(key, 0) + amount
