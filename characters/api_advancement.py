@@ -13,7 +13,6 @@ Thin views: access through characters.access, writes through characters.advancem
 from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
-from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404
 from django.urls import re_path
 from drf_spectacular.utils import OpenApiResponse, extend_schema
@@ -23,9 +22,8 @@ from rest_framework.views import APIView
 
 from characters import access
 from characters import advancement_services as adv
-from characters.api import EntrySerializer, as_drf
+from characters.api import EntrySerializer
 from characters.systems.timemaster.advancement_tables import PUNISHMENTS
-from config.api import error_response
 
 MAX_REVISION = 2**31 - 1
 
@@ -116,12 +114,7 @@ class AgentView(APIView):
 
     @staticmethod
     def write(character, call):
-        try:
-            row = call()
-        except adv.RevisionConflict as conflict:
-            return error_response(409, [{"field": "revision", "message": str(conflict)}])
-        except DjangoValidationError as error:
-            raise as_drf(error) from None
+        row = call()
         data = {
             "entry": EntrySerializer(row, context={"reversed_ids": set()}).data,
             "revision": character.revision,
