@@ -38,6 +38,10 @@ class AgentSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
+#: What every member and the GM read of a mission, in this order; the GM's answer has more.
+SHARED_FIELDS = ["id", "title", "briefing", "status", "parallel", "place", "start_year", "end_year", "agents"]
+
+
 class MissionPublicSerializer(serializers.ModelSerializer):
     """What every member may read: no significance, chart, tally, roll or result."""
 
@@ -47,19 +51,7 @@ class MissionPublicSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Mission
-        fields = [
-            "id",
-            "title",
-            "briefing",
-            "status",
-            "parallel",
-            "place",
-            "start_year",
-            "end_year",
-            "agents",
-            "published",
-            "created_at",
-        ]
+        fields = [*SHARED_FIELDS, "published", "created_at"]
         read_only_fields = fields
 
     def get_status(self, mission) -> str:
@@ -74,15 +66,7 @@ class MissionGMSerializer(serializers.ModelSerializer):
     class Meta:
         model = Mission
         fields = [
-            "id",
-            "title",
-            "briefing",
-            "status",
-            "parallel",
-            "place",
-            "start_year",
-            "end_year",
-            "agents",
+            *SHARED_FIELDS,
             "significance_rating",
             "historical_changes_chart",
             "success",

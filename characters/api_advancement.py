@@ -106,6 +106,18 @@ class AgentView(APIView):
             raise PermissionDenied("Only the agent's player or the game master can do this.")
         return character, membership
 
+    def offer(self, what) -> Response:
+        """What the agent may choose now (``what(character)``), at which revision, and whether the
+        user may choose it."""
+        character, membership = self.agent()
+        return Response(
+            {
+                **what(character),
+                "revision": character.revision,
+                "can_spend": adv.can_spend(character, membership),
+            }
+        )
+
     @staticmethod
     def body(serializer_class, data):
         body = serializer_class(data=data)
@@ -138,11 +150,7 @@ class ShopView(AgentView):
     )
     def get(self, request, campaign_pk=None, pk=None):
         """What the agent can buy now, with costs, limits and the reason for each refusal."""
-        character, membership = self.agent()
-        offer = adv.shop(character)
-        return Response(
-            {**offer, "revision": character.revision, "can_spend": adv.can_spend(character, membership)}
-        )
+        return self.offer(adv.shop)
 
     @extend_schema(request=PurchaseSerializer, responses={201: WriteResultSerializer})
     def post(self, request, campaign_pk=None, pk=None):
@@ -159,11 +167,7 @@ class FreePickView(AgentView):
     @extend_schema(responses=OpenApiResponse(description="pending free picks and what each may take"))
     def get(self, request, campaign_pk=None, pk=None):
         """The pending free picks and the skills and talents they may take."""
-        character, membership = self.agent()
-        options = adv.free_pick_options(character)
-        return Response(
-            {**options, "revision": character.revision, "can_spend": adv.can_spend(character, membership)}
-        )
+        return self.offer(adv.free_pick_options)
 
     @extend_schema(request=FreePickSerializer, responses={201: WriteResultSerializer})
     def post(self, request, campaign_pk=None, pk=None):
