@@ -13,7 +13,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 from rest_framework.views import set_rollback
 
-from config.errors import Conflict, problems
+from config.errors import Conflict, Refusal, problems
 from config.input_boundary import InputRefused
 
 
@@ -73,6 +73,9 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         code = status.HTTP_409_CONFLICT if isinstance(exc, Conflict) else status.HTTP_400_BAD_REQUEST
         set_rollback()
         return error_response(code, problems(exc))
+    if isinstance(exc, Refusal):
+        set_rollback()
+        return error_response(exc.status, exc.errors(), exc.detail)
     if isinstance(exc, RequestDataTooBig):
         return error_response(413, [{"field": "", "message": "The request body is too large."}])
     if isinstance(exc, SuspiciousOperation):

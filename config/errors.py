@@ -7,6 +7,8 @@ answered as 409. ``PermissionDenied`` and ``Http404`` keep their Django meaning 
 
     ValidationError (django)          400  the request asks for something the rules refuse
       Conflict                        409  the state moved on (a stale revision, a run already over)
+    Refusal                           its own status, problems and title (an archive's import, a
+                                      sheet request: refusals that are not a form's)
 """
 
 from __future__ import annotations
@@ -18,6 +20,17 @@ NON_FIELD_KEYS = ("__all__", "non_field_errors")
 
 class Conflict(ValidationError):
     """The request was right when the client looked, but the state moved on: HTTP 409."""
+
+
+class Refusal(Exception):
+    """A refusal that carries its own HTTP status and problems; ``detail`` is its title (None: the
+    status's own)."""
+
+    status: int = 400
+    detail: str | None = None
+
+    def errors(self) -> list[dict[str, str]]:
+        return [{"field": "", "message": str(self)}]
 
 
 def problems(error: ValidationError) -> list[dict[str, str]]:

@@ -16,6 +16,7 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 from rest_framework.views import APIView
 
+from archive.problems import ArchiveRefused, Problem
 from config.errors import Conflict
 from tests.hardening.test_no_foreign_names import api_routes, fill
 
@@ -45,6 +46,19 @@ DOMAIN_ERRORS = {
             "status": 409,
             "detail": "That conflicts with the current state.",
             "errors": [{"field": "revision", "message": "It changed since you looked."}],
+        },
+    ),
+    "refusal-of-its-own": (
+        lambda: ArchiveRefused(
+            [Problem("characters[0].name", "Missing."), Problem("", "Too old.")], status=422
+        ),
+        {
+            "status": 422,
+            "detail": "The archive was refused; nothing was imported.",
+            "errors": [
+                {"field": "characters[0].name", "message": "Missing."},
+                {"field": "", "message": "Too old."},
+            ],
         },
     ),
     "permission": (
