@@ -19,10 +19,8 @@ from archive.models import ExportStatus
 from archive.problems import ArchiveRefused, Problem
 from campaigns.models import Membership, Role
 from config.abuse import ImportThrottle, throttle_api
-from config.api import error_response
+from config.errors import Conflict
 from config.parsers import FormParser, MultiPartParser
-
-REFUSED = "The archive was refused; nothing was imported."
 
 
 class ArchiveJSONParser(BaseParser):
@@ -37,10 +35,6 @@ class ArchiveJSONParser(BaseParser):
 
 
 PARSERS = [ArchiveJSONParser, MultiPartParser, FormParser]
-
-
-def refused(error: ArchiveRefused) -> Response:
-    return error_response(error.status, [p.as_dict() for p in error.problems], REFUSED)
 
 
 def _raw_archive(request: Request) -> bytes:
@@ -110,14 +104,11 @@ def export_character(request: Request, campaign_pk: str, character_pk: str) -> R
 def import_character(request: Request, campaign_pk: str) -> Response:
     campaign, _ = access.campaign_for_gm(request.user, campaign_pk)
     throttle_api(request, ImportThrottle)  # after the access check: a stranger's campaign stays a 404
-    try:
-        owner = _owner(request, campaign, request.user)
-        warnings: list[str] = []
-        character = services.import_character(
-            _raw_archive(request), campaign, owner, request.user, warnings=warnings
-        )
-    except ArchiveRefused as error:
-        return refused(error)
+    owner = _owner(request, campaign, request.user)
+    warnings: list[str] = []
+    character = services.import_character(
+        _raw_archive(request), campaign, owner, request.user, warnings=warnings
+    )
     body = {
         "id": character.pk,
         "name": character.name,
@@ -145,7 +136,7 @@ def export_campaign(request: Request, campaign_pk: str) -> HttpResponse:
             f"This campaign has more than {services.DIRECT_EXPORT_ROLLS} rolls: POST to "
             f"/api/v1/campaigns/{campaign.pk}/exports/ to prepare its archive, then download it when done."
         )
-        return error_response(409, [{"field": "", "message": message}])
+        raise Conflict(message)
     # The bytes JSONRenderer wrote for the whole document, from the streaming writer a job uses too.
     text = "".join(services.stream_campaign(campaign, request.user, streaming.COMPACT))
     response = HttpResponse(text.encode(), content_type="application/json")
@@ -199,7 +190,7 @@ def campaign_export_job(request: Request, campaign_pk: str, export_pk: str) -> R
 def campaign_export_download(request: Request, campaign_pk: str, export_pk: str):
     campaign, export = services.export_for_gm(request.user, campaign_pk, export_pk)
     if export.status != ExportStatus.DONE:
-        return error_response(409, [{"field": "", "message": f"The archive is not ready ({export.status})."}])
+        raise Conflict(f"The archive is not ready ({export.status}).")
     return FileResponse(
         export.file.open("rb"),
         as_attachment=True,
@@ -227,9 +218,6 @@ def import_campaign(request: Request) -> Response:
     """The one view of an API campaign import (a rate limit decorates it as a whole)."""
     warnings: list[str] = []
     throttle_api(request, ImportThrottle)
-    try:
-        campaign = services.import_campaign(_raw_archive(request), request.user, warnings=warnings)
-    except ArchiveRefused as error:
-        return refused(error)
+    campaign = services.import_campaign(_raw_archive(request), request.user, warnings=warnings)
     body = {"id": campaign.pk, "name": campaign.name, "warnings": warnings}
     return Response(body, status=status.HTTP_201_CREATED)

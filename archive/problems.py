@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from config.errors import Refusal
+
 
 @dataclass(frozen=True)
 class Problem:
@@ -19,13 +21,18 @@ class Problem:
         return f"{self.path or '(document)'}: {self.message}"
 
 
-class ArchiveRefused(Exception):
+class ArchiveRefused(Refusal):
     """The archive cannot be imported; ``problems`` says everything that is wrong."""
+
+    detail = "The archive was refused; nothing was imported."
 
     def __init__(self, problems: list[Problem] | Problem, status: int = 400):
         self.problems = [problems] if isinstance(problems, Problem) else list(problems)
         self.status = status
         super().__init__("; ".join(str(p) for p in self.problems))
+
+    def errors(self) -> list[dict[str, str]]:
+        return [problem.as_dict() for problem in self.problems]
 
 
 def join(path: str, key: str | int) -> str:

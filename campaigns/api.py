@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from django.core.exceptions import ValidationError as DjangoValidationError
 from django.shortcuts import get_object_or_404
 from django_filters import rest_framework as filters
 from drf_spectacular.utils import extend_schema, inline_serializer
@@ -20,12 +19,6 @@ from campaigns.models import Campaign, Invitation, Membership, Mission, Role, Ro
 from characters.models import Character
 from characters.systems import SYSTEM_CHOICES, all_systems
 from characters.systems.dice import ROLLER_KINDS
-
-
-def as_drf(error: DjangoValidationError) -> serializers.ValidationError:
-    if hasattr(error, "message_dict"):
-        return serializers.ValidationError(error.message_dict)
-    return serializers.ValidationError({"non_field_errors": error.messages})
 
 
 # --- serializers ---------------------------------------------------------------------------------
@@ -236,10 +229,7 @@ class CampaignViewSet(
 
     def perform_create(self, serializer):
         data = serializer.validated_data
-        try:
-            campaign = services.create_campaign(self.request.user, **data)
-        except DjangoValidationError as error:
-            raise as_drf(error) from None
+        campaign = services.create_campaign(self.request.user, **data)
         campaign.my_role = Role.GM
         serializer.instance = campaign
 
@@ -249,11 +239,8 @@ class CampaignViewSet(
         update = CampaignUpdateSerializer(data=request.data, partial=True)
         update.is_valid(raise_exception=True)
         data = update.validated_data
-        try:
-            if "settings" in data:
-                services.update_campaign_settings(campaign, data["settings"])
-        except DjangoValidationError as error:
-            raise as_drf(error) from None
+        if "settings" in data:
+            services.update_campaign_settings(campaign, data["settings"])
         for field in ("name", "description"):
             if field in data:
                 setattr(campaign, field, data[field])
@@ -277,19 +264,13 @@ class MembershipViewSet(viewsets.GenericViewSet, mixins.ListModelMixin):
         get_object_or_404(Membership, campaign=campaign, pk=pk)
         body = RoleSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        try:
-            member = services.change_role(campaign, int(pk), body.validated_data["role"])
-        except DjangoValidationError as error:
-            raise as_drf(error) from None
+        member = services.change_role(campaign, int(pk), body.validated_data["role"])
         return Response(MembershipSerializer(member).data)
 
     def destroy(self, request, campaign_pk=None, pk=None):
         campaign, _ = get_campaign_for_user(request.user, campaign_pk, need="gm")
         get_object_or_404(Membership, campaign=campaign, pk=pk)
-        try:
-            services.remove_member(campaign, int(pk))
-        except DjangoValidationError as error:
-            raise as_drf(error) from None
+        services.remove_member(campaign, int(pk))
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -396,10 +377,7 @@ class RollViewSet(viewsets.GenericViewSet, mixins.ListModelMixin, mixins.Retriev
                     {"character": "No character with this id in this campaign."}
                 )
         membership.user = request.user  # the same user (the membership was found by it): no query for it
-        try:
-            roll = services.record_roll(membership, mission=mission, character=character, **data)
-        except DjangoValidationError as error:
-            raise as_drf(error) from None
+        roll = services.record_roll(membership, mission=mission, character=character, **data)
         return Response(RollSerializer(roll).data, status=status.HTTP_201_CREATED)
 
 
@@ -409,10 +387,7 @@ class RollViewSet(viewsets.GenericViewSet, mixins.ListModelMixin, mixins.Retriev
 def accept_invitation(request):
     body = AcceptSerializer(data=request.data)
     body.is_valid(raise_exception=True)
-    try:
-        membership = services.accept_invitation(request.user, body.validated_data["code"])
-    except DjangoValidationError as error:
-        raise as_drf(error) from None
+    membership = services.accept_invitation(request.user, body.validated_data["code"])
     return Response({**MembershipSerializer(membership).data, "campaign": membership.campaign_id})
 
 

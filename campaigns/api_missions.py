@@ -7,7 +7,6 @@ or the result; the after-action record holds those only once the GM has publishe
 
 from __future__ import annotations
 
-from django.core.exceptions import ValidationError as DjangoValidationError
 from django.db.models import Prefetch
 from django.http import Http404
 from drf_spectacular.utils import extend_schema, inline_serializer
@@ -22,12 +21,6 @@ from characters.models import Character
 from systems.timemaster.engine.advancement_tables import SEP_ITEMS, TALLY_KINDS
 
 ID_MAX = 10**18 - 1
-
-
-def as_drf(error: DjangoValidationError) -> serializers.ValidationError:
-    if hasattr(error, "message_dict"):
-        return serializers.ValidationError(error.message_dict)
-    return serializers.ValidationError({"non_field_errors": error.messages})
 
 
 def public_status(mission: Mission, is_gm: bool) -> str:
@@ -45,6 +38,10 @@ class AgentSerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
+#: What every member and the GM read of a mission, in this order; the GM's answer has more.
+SHARED_FIELDS = ["id", "title", "briefing", "status", "parallel", "place", "start_year", "end_year", "agents"]
+
+
 class MissionPublicSerializer(serializers.ModelSerializer):
     """What every member may read: no significance, chart, tally, roll or result."""
 
@@ -54,19 +51,7 @@ class MissionPublicSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Mission
-        fields = [
-            "id",
-            "title",
-            "briefing",
-            "status",
-            "parallel",
-            "place",
-            "start_year",
-            "end_year",
-            "agents",
-            "published",
-            "created_at",
-        ]
+        fields = [*SHARED_FIELDS, "published", "created_at"]
         read_only_fields = fields
 
     def get_status(self, mission) -> str:
@@ -81,15 +66,7 @@ class MissionGMSerializer(serializers.ModelSerializer):
     class Meta:
         model = Mission
         fields = [
-            "id",
-            "title",
-            "briefing",
-            "status",
-            "parallel",
-            "place",
-            "start_year",
-            "end_year",
-            "agents",
+            *SHARED_FIELDS,
             "significance_rating",
             "historical_changes_chart",
             "success",
@@ -257,10 +234,7 @@ class MissionViewSet(viewsets.GenericViewSet):
         campaign, membership = self._access("gm")  # access before validation
         body = MissionWriteSerializer(data=request.data, campaign=campaign)
         body.is_valid(raise_exception=True)
-        try:
-            mission = missions.create_mission(campaign, dict(body.validated_data))
-        except DjangoValidationError as error:
-            raise as_drf(error) from None
+        mission = missions.create_mission(campaign, dict(body.validated_data))
         return Response(self._out(mission, membership), status=status.HTTP_201_CREATED)
 
     @extend_schema(request=MissionWriteSerializer, responses=MissionGMSerializer)
@@ -269,18 +243,12 @@ class MissionViewSet(viewsets.GenericViewSet):
         mission = self._mission(campaign, pk)
         body = MissionWriteSerializer(data=request.data, partial=True, campaign=campaign)
         body.is_valid(raise_exception=True)
-        try:
-            mission = missions.update_mission(mission, dict(body.validated_data))
-        except DjangoValidationError as error:
-            raise as_drf(error) from None
+        mission = missions.update_mission(mission, dict(body.validated_data))
         return Response(self._out(mission, membership))
 
     def destroy(self, request, campaign_pk=None, pk=None):
         campaign, _ = self._access("gm")
-        try:
-            missions.delete_mission(self._mission(campaign, pk))
-        except DjangoValidationError as error:
-            raise as_drf(error) from None
+        missions.delete_mission(self._mission(campaign, pk))
         return Response(status=status.HTTP_204_NO_CONTENT)
 
     @extend_schema(
@@ -298,10 +266,7 @@ class MissionViewSet(viewsets.GenericViewSet):
         """Send the agents: Times Visited through each agent's ledger; loop traps refused."""
         campaign, membership = self._access("gm")
         mission = self._mission(campaign, pk)
-        try:
-            warnings = missions.start_mission(mission, request.user)
-        except DjangoValidationError as error:
-            raise as_drf(error) from None
+        warnings = missions.start_mission(mission, request.user)
         mission.refresh_from_db()
         return Response({"mission": self._out(mission, membership), "warnings": warnings})
 
@@ -323,10 +288,7 @@ class MissionViewSet(viewsets.GenericViewSet):
             if npc is None:
                 raise serializers.ValidationError({"npc": "No NPC with this id in this campaign."})
             data["npc"] = npc
-        try:
-            entry = missions.record_mistake(mission, request.user, data)
-        except DjangoValidationError as error:
-            raise as_drf(error) from None
+        entry = missions.record_mistake(mission, request.user, data)
         return Response(TallyEntrySerializer(entry).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(request=ReversalSerializer, responses={201: TallyEntrySerializer})
@@ -337,12 +299,7 @@ class MissionViewSet(viewsets.GenericViewSet):
         mission = self._mission(campaign, pk)
         body = ReversalSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        try:
-            entry = missions.reverse_mistake(
-                mission, int(entry_pk), request.user, body.validated_data["reason"]
-            )
-        except DjangoValidationError as error:
-            raise as_drf(error) from None
+        entry = missions.reverse_mistake(mission, int(entry_pk), request.user, body.validated_data["reason"])
         return Response(TallyEntrySerializer(entry).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(request=CloseSerializer, responses=MissionGMSerializer)
@@ -354,10 +311,7 @@ class MissionViewSet(viewsets.GenericViewSet):
         mission = self._mission(campaign, pk)
         body = CloseSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        try:
-            closed = missions.close_mission(membership, mission, body.validated_data["result"])
-        except DjangoValidationError as error:
-            raise as_drf(error) from None
+        closed = missions.close_mission(membership, mission, body.validated_data["result"])
         return Response(self._out(closed, membership))
 
     @extend_schema(request=None, responses=MissionGMSerializer)
@@ -367,10 +321,7 @@ class MissionViewSet(viewsets.GenericViewSet):
         can read the after-action record."""
         campaign, membership = self._access("gm")
         mission = self._mission(campaign, pk)
-        try:
-            published = missions.publish_mission(mission, request.user)
-        except DjangoValidationError as error:
-            raise as_drf(error) from None
+        published = missions.publish_mission(mission, request.user)
         return Response(self._out(published, membership))
 
     @extend_schema(responses=AFTER_ACTION)

@@ -7,7 +7,6 @@ the statistics are not even keys in their responses; a hidden NPC is a 404 to th
 
 from __future__ import annotations
 
-from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status, viewsets
@@ -18,14 +17,6 @@ from rest_framework.response import Response
 from campaigns import npc_services
 from campaigns.access import get_campaign_for_user
 from campaigns.models import NPC, Membership
-
-
-def _as_drf(error: DjangoValidationError) -> serializers.ValidationError:
-    if hasattr(error, "message_dict"):
-        return serializers.ValidationError(
-            {("non_field_errors" if k == "__all__" else k): v for k, v in error.message_dict.items()}
-        )
-    return serializers.ValidationError({"non_field_errors": error.messages})
 
 
 # --- serializers ---------------------------------------------------------------------------------
@@ -180,10 +171,7 @@ class NPCViewSet(viewsets.GenericViewSet):
         campaign, _ = get_campaign_for_user(request.user, campaign_pk, need="gm")
         body = NPCWriteSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        try:
-            npc = npc_services.create_npc(campaign, request.user, dict(body.validated_data))
-        except DjangoValidationError as error:
-            raise _as_drf(error) from None
+        npc = npc_services.create_npc(campaign, request.user, dict(body.validated_data))
         return Response(NPCGMSerializer(npc).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(request=NPCWriteSerializer, responses=NPCGMSerializer)
@@ -194,10 +182,7 @@ class NPCViewSet(viewsets.GenericViewSet):
             raise Http404
         body = NPCWriteSerializer(data=request.data, partial=True)
         body.is_valid(raise_exception=True)
-        try:
-            npc = npc_services.update_npc(npc, dict(body.validated_data))
-        except DjangoValidationError as error:
-            raise _as_drf(error) from None
+        npc = npc_services.update_npc(npc, dict(body.validated_data))
         return Response(NPCGMSerializer(npc).data)
 
     def destroy(self, request, campaign_pk=None, pk=None):

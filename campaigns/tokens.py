@@ -31,7 +31,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from config.abuse import TokenThrottle
-from config.api import error_response
+from config.errors import Conflict
 
 
 def active_tokens(user):
@@ -87,15 +87,9 @@ class TokenCreateView(APIView):
         user = serializer.validated_data["user"]
         limit = knox_settings.TOKEN_LIMIT_PER_USER
         if limit is not None and active_tokens(user).count() >= limit:
-            return error_response(
-                409,
-                [
-                    {
-                        "field": "",
-                        "message": f"You already have {limit} active tokens, the most allowed: "
-                        "revoke one first (GET /api/v1/auth/tokens/).",
-                    }
-                ],
+            raise Conflict(
+                f"You already have {limit} active tokens, the most allowed: "
+                "revoke one first (GET /api/v1/auth/tokens/)."
             )
         instance, token = AuthToken.objects.create(user=user, expiry=knox_settings.TOKEN_TTL)
         user_logged_in.send(sender=user.__class__, request=django_request, user=user)

@@ -21,12 +21,7 @@ from rest_framework.response import Response
 
 from characters import access, services
 from characters.models import AdvancementEntry, Character
-
-
-def as_drf(error: DjangoValidationError) -> serializers.ValidationError:
-    if hasattr(error, "message_dict"):
-        return serializers.ValidationError(error.message_dict)
-    return serializers.ValidationError({"non_field_errors": error.messages})
+from config.errors import problems
 
 
 # --- serializers ---------------------------------------------------------------------------------
@@ -66,11 +61,7 @@ class CharacterDetailSerializer(CharacterSerializer):
         try:
             services.preview_build(character, random.Random(0))
         except DjangoValidationError as error:
-            return [
-                {"field": "" if field == services.NON_FIELD else field, "message": message}
-                for field, messages in error.message_dict.items()
-                for message in messages
-            ]
+            return problems(error)
         return []
 
 
@@ -183,15 +174,12 @@ class CharacterViewSet(
         membership = self._membership(need_role="player")
         body = DraftSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        try:
-            character = services.create_draft(
-                membership.campaign,
-                request.user,
-                choices=body.validated_data.get("choices") or {},
-                is_gm=membership.role == access.GM,
-            )
-        except DjangoValidationError as error:
-            raise as_drf(error) from None
+        character = services.create_draft(
+            membership.campaign,
+            request.user,
+            choices=body.validated_data.get("choices") or {},
+            is_gm=membership.role == access.GM,
+        )
         return Response(CharacterDetailSerializer(character).data, status=status.HTTP_201_CREATED)
 
     @extend_schema(request=DraftSerializer, responses=CharacterDetailSerializer)
@@ -202,12 +190,9 @@ class CharacterViewSet(
         )
         body = DraftSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        try:
-            character = services.update_draft(
-                character, body.validated_data.get("choices") or {}, is_gm=membership.role == access.GM
-            )
-        except DjangoValidationError as error:
-            raise as_drf(error) from None
+        character = services.update_draft(
+            character, body.validated_data.get("choices") or {}, is_gm=membership.role == access.GM
+        )
         return Response(CharacterDetailSerializer(character).data)
 
     @extend_schema(request=None, responses=CharacterDetailSerializer)
@@ -217,10 +202,7 @@ class CharacterViewSet(
         character, membership = access.get_character_for_user(
             request.user, pk, need="edit", campaign_id=campaign_pk
         )
-        try:
-            character = services.finalize(character, is_gm=membership.role == access.GM)
-        except DjangoValidationError as error:
-            raise as_drf(error) from None
+        character = services.finalize(character, is_gm=membership.role == access.GM)
         return Response(CharacterDetailSerializer(character).data)
 
     @extend_schema(responses=EntrySerializer(many=True))
@@ -248,10 +230,7 @@ class CharacterViewSet(
         entry = get_object_or_404(AdvancementEntry, character=character, pk=entry_pk)
         body = RevertSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        try:
-            reversal = services.revert_entry(entry, request.user, body.validated_data["reason"])
-        except DjangoValidationError as error:
-            raise as_drf(error) from None
+        reversal = services.revert_entry(entry, request.user, body.validated_data["reason"])
         return Response(
             EntrySerializer(reversal, context={"reversed_ids": set()}).data, status=status.HTTP_201_CREATED
         )

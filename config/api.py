@@ -5,12 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.exceptions import PermissionDenied, RequestDataTooBig, SuspiciousOperation
+from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
+from rest_framework.views import set_rollback
 
+from config.errors import Conflict, Refusal, problems
 from config.input_boundary import InputRefused
 
 
@@ -63,6 +66,16 @@ def error_response(status_code: int, errors: list[dict[str, str]], detail: str |
 
 
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    """The one API error path: every refusal (DRF's, Django's and the domain's, config/errors.py)
+    answered as {status, detail, errors: [{field, message}]}. Views let the services' refusals
+    through instead of catching them."""
+    if isinstance(exc, DjangoValidationError):
+        code = status.HTTP_409_CONFLICT if isinstance(exc, Conflict) else status.HTTP_400_BAD_REQUEST
+        set_rollback()
+        return error_response(code, problems(exc))
+    if isinstance(exc, Refusal):
+        set_rollback()
+        return error_response(exc.status, exc.errors(), exc.detail)
     if isinstance(exc, RequestDataTooBig):
         return error_response(413, [{"field": "", "message": "The request body is too large."}])
     if isinstance(exc, SuspiciousOperation):

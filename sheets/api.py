@@ -12,7 +12,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from campaigns.access import get_campaign_for_user
-from config.api import error_response
+from config.errors import Conflict
 from sheets import access, services, storage
 from sheets.models import RenderStatus, SheetRender
 
@@ -106,19 +106,9 @@ def request_sheet(request: Request, campaign_pk: str) -> Response:
         access.mission_for_request(campaign, data["mission"]) if data["kind"] == "after_action" else None
     )
     run = access.run_for_request(campaign, data["run"]) if "run" in data else None
-    try:
-        render, created = services.request_render(
-            request.user,
-            data["kind"],
-            campaign,
-            membership,
-            character,
-            data["paper"],
-            mission=mission,
-            run=run,
-        )
-    except services.SheetRequestError as error:
-        return error_response(400, [{"field": error.field, "message": error.message}])
+    render, created = services.request_render(
+        request.user, data["kind"], campaign, membership, character, data["paper"], mission=mission, run=run
+    )
     code = status.HTTP_202_ACCEPTED if render.status != RenderStatus.DONE else status.HTTP_200_OK
     return Response(SheetRenderSerializer(render).data, status=code)
 
@@ -164,5 +154,5 @@ def download(request: Request, render_pk: str):
             message = "The PDF of this sheet is missing from the file storage."
         else:
             message = render.error or f"The sheet is {render.get_status_display().lower()}, not ready yet."
-        return error_response(409, [{"field": "status", "message": message}])
+        raise Conflict({"status": [message]})
     return response

@@ -18,6 +18,9 @@ from django.utils import timezone
 from campaigns.models import Campaign, Membership, Mission
 from characters.models import Character
 from characters.systems import SheetData, get_system
+from characters.systems.time_to_kill import fate_record_sheet_data
+from characters.systems.time_to_kill.views import FATE_SHEET_TEMPLATE
+from config.errors import Refusal
 from sheets import after_action, storage
 from sheets.blanks import BLANK_SHEETS, blank_sheet
 from sheets.models import RenderStatus, SheetKind, SheetRender
@@ -42,13 +45,16 @@ PAPERS = ("letter", "a4")
 BUNDLE_STATUSES = (Character.Status.ACTIVE,)
 
 
-class SheetRequestError(ValueError):
+class SheetRequestError(Refusal, ValueError):
     """The request cannot be rendered (wrong system, nothing to print ...); ``field`` says where."""
 
     def __init__(self, field: str, message: str):
         super().__init__(message)
         self.field = field
         self.message = message
+
+    def errors(self) -> list[dict[str, str]]:
+        return [{"field": self.field, "message": self.message}]
 
 
 @dataclass

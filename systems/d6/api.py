@@ -8,7 +8,6 @@ declarations of their own characters; NPC statistics are not even keys in their 
 
 from __future__ import annotations
 
-from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
@@ -21,14 +20,6 @@ from config.api import Pagination
 from systems.d6 import presenters, services
 from systems.d6.access import get_campaign_for_user
 from systems.d6.models import METHOD_CHOICES, Encounter, Participant
-
-
-def as_drf(error: DjangoValidationError) -> serializers.ValidationError:
-    if hasattr(error, "message_dict"):
-        return serializers.ValidationError(
-            {("non_field_errors" if k == "__all__" else k): v for k, v in error.message_dict.items()}
-        )
-    return serializers.ValidationError({"non_field_errors": error.messages})
 
 
 # --- serializers ---------------------------------------------------------------------------------
@@ -225,10 +216,7 @@ class EncounterList(_Base):
         campaign, _ = get_campaign_for_user(request.user, campaign_pk, need="gm")
         body = EncounterWriteSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        try:
-            encounter = services.create_encounter(campaign, request.user, **body.validated_data)
-        except DjangoValidationError as error:
-            raise as_drf(error) from None
+        encounter = services.create_encounter(campaign, request.user, **body.validated_data)
         return Response(EncounterSerializer(encounter).data, status=status.HTTP_201_CREATED)
 
 
@@ -243,10 +231,7 @@ class EncounterDetail(_Base):
         encounter, membership = self._encounter(request, campaign_pk, pk, need="gm")
         body = EncounterWriteSerializer(data=request.data, partial=True)
         body.is_valid(raise_exception=True)
-        try:
-            encounter = services.update_encounter(encounter, dict(body.validated_data))
-        except DjangoValidationError as error:
-            raise as_drf(error) from None
+        encounter = services.update_encounter(encounter, dict(body.validated_data))
         return Response(_detail(encounter, membership, request.user))
 
 
@@ -254,10 +239,7 @@ class EncounterStart(_Base):
     @extend_schema(request=None, responses=EncounterDetailSerializer)
     def post(self, request, campaign_pk, pk):
         encounter, membership = self._encounter(request, campaign_pk, pk, need="gm")
-        try:
-            encounter = services.start_encounter(encounter)
-        except DjangoValidationError as error:
-            raise as_drf(error) from None
+        encounter = services.start_encounter(encounter)
         return Response(_detail(encounter, membership, request.user))
 
 
@@ -274,13 +256,10 @@ class ParticipantList(_Base):
         body = ParticipantWriteSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         data = dict(body.validated_data)
-        try:
-            if "character" in data:
-                participant = services.add_character(encounter, data["character"])
-            else:
-                participant = services.add_npc(encounter, data)
-        except DjangoValidationError as error:
-            raise as_drf(error) from None
+        if "character" in data:
+            participant = services.add_character(encounter, data["character"])
+        else:
+            participant = services.add_npc(encounter, data)
         return Response(ParticipantGMSerializer(participant).data, status=status.HTTP_201_CREATED)
 
 
@@ -302,10 +281,7 @@ class ParticipantDetail(_Base):
     def delete(self, request, campaign_pk, pk, participant_pk):
         encounter, _ = self._encounter(request, campaign_pk, pk, need="gm")
         participant = self._participant(encounter, participant_pk)
-        try:
-            services.remove_participant(participant)
-        except DjangoValidationError as error:
-            raise as_drf(error) from None
+        services.remove_participant(participant)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -331,8 +307,5 @@ class EventList(_Base):
         data = request.data
         if hasattr(data, "dict"):  # a form-encoded body: one value per field, as plain JSON
             data = data.dict()
-        try:
-            services.record_event(encounter, membership, data)
-        except DjangoValidationError as error:
-            raise as_drf(error) from None
+        services.record_event(encounter, membership, data)
         return Response(_detail(encounter, membership, request.user), status=status.HTTP_201_CREATED)

@@ -5,13 +5,12 @@ engine."""
 from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
-from django.core.exceptions import ValidationError as DjangoValidationError
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from campaigns.api import RollSerializer, as_drf
+from campaigns.api import RollSerializer
 from campaigns.models import Role
 from systems.tempo import access, services
 from systems.tempo.access import get_campaign_for_user
@@ -127,10 +126,7 @@ class FateRefreshView(APIView):
     @extend_schema(request=None, responses={200: FateRefreshSerializer}, operation_id="tempo_fate_refresh")
     def post(self, request, campaign_pk):
         _, membership = get_campaign_for_user(request.user, campaign_pk)
-        try:
-            result = services.refresh_fate_points(membership)
-        except DjangoValidationError as error:
-            raise as_drf(error) from None
+        result = services.refresh_fate_points(membership)
         data = {
             "fate_refresh": result.fate_refresh,
             "fate_refresh_mode": result.fate_refresh_mode,
@@ -155,12 +151,9 @@ class TempoRollView(APIView):
         role, instead_of, purpose = data.pop("role"), data.pop("instead_of"), data.pop("purpose")
         if data.get("hurry") is None:
             data.pop("hurry", None)
-        try:
-            roll, ledger = services.roll_for_character(
-                membership, character, role, data, instead_of=instead_of, purpose=purpose
-            )
-        except DjangoValidationError as error:
-            raise as_drf(error) from None
+        roll, ledger = services.roll_for_character(
+            membership, character, role, data, instead_of=instead_of, purpose=purpose
+        )
         payload = {
             "roll": RollSerializer(roll).data,
             "fate_points": character.build.get("fate_points", 0),
@@ -192,10 +185,7 @@ class ConflictListView(APIView):
             raise PermissionDenied("Only the game master starts a conflict.")
         body = ConflictCreateSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        try:
-            conflict = services.create_conflict(membership, dict(body.validated_data))
-        except DjangoValidationError as error:
-            raise as_drf(error) from None
+        conflict = services.create_conflict(membership, dict(body.validated_data))
         settings = services.campaign_settings(campaign)
         return Response(conflict_data(conflict, membership, settings), status=status.HTTP_201_CREATED)
 
@@ -225,10 +215,7 @@ class ConflictEventsView(APIView):
         if not isinstance(request.data, dict) or len(request.data) > MAX_BODY_KEYS:
             raise serializers.ValidationError({"type": "An event is an object with a type."})
         EventSerializer(data=request.data).is_valid(raise_exception=True)
-        try:
-            event = services.add_event(membership, conflict, dict(request.data))
-        except DjangoValidationError as error:
-            raise as_drf(error) from None
+        event = services.add_event(membership, conflict, dict(request.data))
         state = access.view_of(conflict, membership, services.campaign_settings(conflict.campaign))
         return Response(
             {

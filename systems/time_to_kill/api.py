@@ -8,7 +8,6 @@ gets the engine's player view and the public log lines, nothing else.
 
 from __future__ import annotations
 
-from django.core.exceptions import ValidationError as DjangoValidationError
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.response import Response
@@ -18,12 +17,9 @@ from config.api import error_response
 from systems.time_to_kill import access, services
 from systems.time_to_kill.access import get_campaign_for_user
 from systems.time_to_kill.models import MissionRun
-
-
-def as_drf(error: DjangoValidationError) -> serializers.ValidationError:
-    if hasattr(error, "message_dict"):
-        return serializers.ValidationError(error.message_dict)
-    return serializers.ValidationError({"non_field_errors": error.messages})
+from ttk_missions import access, services
+from ttk_missions.access import get_campaign_for_user
+from ttk_missions.models import MissionRun
 
 
 def run_summary(run: MissionRun, side: str | None) -> dict:
@@ -103,17 +99,14 @@ class RunListView(APIView):
         form.is_valid(raise_exception=True)
         data = form.validated_data
         briefing = {key: data[key] for key in services.BRIEFING_FIELDS}
-        try:
-            run = services.start_run(
-                membership,
-                ninja=data["ninja"],
-                title=data["title"],
-                mission=data["mission"],
-                mission_stones=data["mission_stones"],
-                briefing=briefing,
-            )
-        except DjangoValidationError as error:
-            raise as_drf(error) from None
+        run = services.start_run(
+            membership,
+            ninja=data["ninja"],
+            title=data["title"],
+            mission=data["mission"],
+            mission_stones=data["mission_stones"],
+            briefing=briefing,
+        )
         return Response(run_summary(run, access.GM), status=status.HTTP_201_CREATED)
 
 
@@ -157,14 +150,7 @@ class EventsView(APIView):
             raise serializers.ValidationError({"event": ["Send an object with a type."]})
         data = {key: value for key, value in data.items()}
         after = data.pop("after", None)
-        try:
-            row = services.post_event(run, request.user, side, data, expected_count=after)
-        except services.StaleMove as error:
-            return error_response(
-                409, [{"field": f, "message": m} for f, ms in error.message_dict.items() for m in ms]
-            )
-        except DjangoValidationError as error:
-            raise as_drf(error) from None
+        row = services.post_event(run, request.user, side, data, expected_count=after)
         body = {"seq": row.seq, "log": row.public_log, "run": run_summary(run, side)}
         body["state"] = services.gm_state(run) if side == access.GM else services.player_state(run)
         return Response(body, status=status.HTTP_201_CREATED)
@@ -176,12 +162,7 @@ class AbandonView(APIView):
     @extend_schema(request=None, responses={200: SUMMARY}, operation_id="ttk_run_abandon")
     def post(self, request, pk):
         run, membership = access.get_run_for_user(request.user, pk, need="gm")
-        try:
-            services.abandon_run(run, membership)
-        except DjangoValidationError as error:
-            return error_response(
-                409, [{"field": f, "message": m} for f, ms in error.message_dict.items() for m in ms]
-            )
+        services.abandon_run(run, membership)
         return Response(run_summary(run, access.GM))
 
 

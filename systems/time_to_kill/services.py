@@ -29,6 +29,10 @@ from systems.time_to_kill.engine import (
 from systems.time_to_kill.engine.mission import whose_move
 from systems.time_to_kill.engine.tables import GM, MAX_LONG_TEXT, MAX_TEXT
 from systems.time_to_kill.models import MissionEvent, MissionRun
+from characters.systems.time_to_kill.mission import whose_move
+from characters.systems.time_to_kill.tables import GM, MAX_LONG_TEXT, MAX_TEXT
+from config.errors import Conflict
+from ttk_missions.models import MissionEvent, MissionRun
 
 SYSTEM_KEY = "time_to_kill"
 #: Event fields a client may send; "by" comes from who is logged in and "results" from the engine.
@@ -50,7 +54,7 @@ ABANDONED = "abandoned"
 ABANDONED_LABEL = "Abandoned by the GM (no result for the ninja)"
 
 
-class StaleMove(ValidationError):
+class StaleMove(Conflict):
     """The run moved on since the page was drawn (another tab, the other side, a double click)."""
 
 
@@ -246,7 +250,7 @@ def abandon_run(run: MissionRun, membership: Membership) -> MissionRun:
     with transaction.atomic():
         locked = MissionRun.objects.select_for_update().get(pk=run.pk)
         if locked.status != MissionRun.Status.RUNNING:
-            raise ValidationError({"status": ["This mission is already over."]})
+            raise Conflict({"status": ["This mission is already over."]})
         locked.status = MissionRun.Status.OVER
         locked.outcome = ABANDONED
         locked.save(update_fields=["status", "outcome", "updated_at"])

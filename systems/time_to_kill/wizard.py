@@ -176,7 +176,7 @@ def step_review(request, character, membership):
     if done:
         return done
     sheet, derived = None, None
-    build, problems = wizard_review.preview(character, None)
+    build, problems = wizard_review.preview(character, None, lambda field: "abilities", STEPS)
     if build is not None:
         sheet = _system().sheet(build).fields
         derived = _system().derive(build)

@@ -32,6 +32,7 @@ from systems.timemaster.engine.advancement_tables import (
     REGULATIONS,
     SP_COSTS,
 )
+from config.errors import Conflict
 
 SYSTEM = "timemaster"
 PURCHASES = tuple(SP_COSTS)
@@ -52,15 +53,19 @@ STATUS_LABELS = {
 }
 
 
-class RevisionConflict(Exception):
+class RevisionConflict(Conflict):
     """The character changed since the page or client read it (e.g. a double click)."""
 
     def __init__(self, expected: int, current: int):
         self.expected, self.current = expected, current
-        super().__init__(
+        self.text = (
             f"The character changed since you looked (revision {expected}, now {current}); "
             "reload and choose again."
         )
+        super().__init__({"revision": [self.text]})
+
+    def __str__(self) -> str:
+        return self.text
 
 
 # -- who may do what -----------------------------------------------------------------------------

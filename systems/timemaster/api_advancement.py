@@ -13,7 +13,6 @@ Thin views: access through characters.access, writes through systems.timemaster.
 from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
-from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404
 from django.urls import re_path
 from drf_spectacular.utils import OpenApiResponse, extend_schema
@@ -26,6 +25,9 @@ from characters.api import EntrySerializer, as_drf
 from config.api import error_response
 from systems.timemaster import advancement_services as adv
 from systems.timemaster.engine.advancement_tables import PUNISHMENTS
+from characters import advancement_services as adv
+from characters.api import EntrySerializer
+from characters.systems.timemaster.advancement_tables import PUNISHMENTS
 
 MAX_REVISION = 2**31 - 1
 
@@ -108,6 +110,18 @@ class AgentView(APIView):
             raise PermissionDenied("Only the agent's player or the game master can do this.")
         return character, membership
 
+    def offer(self, what) -> Response:
+        """What the agent may choose now (``what(character)``), at which revision, and whether the
+        user may choose it."""
+        character, membership = self.agent()
+        return Response(
+            {
+                **what(character),
+                "revision": character.revision,
+                "can_spend": adv.can_spend(character, membership),
+            }
+        )
+
     @staticmethod
     def body(serializer_class, data):
         body = serializer_class(data=data)
@@ -116,12 +130,7 @@ class AgentView(APIView):
 
     @staticmethod
     def write(character, call):
-        try:
-            row = call()
-        except adv.RevisionConflict as conflict:
-            return error_response(409, [{"field": "revision", "message": str(conflict)}])
-        except DjangoValidationError as error:
-            raise as_drf(error) from None
+        row = call()
         data = {
             "entry": EntrySerializer(row, context={"reversed_ids": set()}).data,
             "revision": character.revision,
@@ -145,11 +154,7 @@ class ShopView(AgentView):
     )
     def get(self, request, campaign_pk=None, pk=None):
         """What the agent can buy now, with costs, limits and the reason for each refusal."""
-        character, membership = self.agent()
-        offer = adv.shop(character)
-        return Response(
-            {**offer, "revision": character.revision, "can_spend": adv.can_spend(character, membership)}
-        )
+        return self.offer(adv.shop)
 
     @extend_schema(request=PurchaseSerializer, responses={201: WriteResultSerializer})
     def post(self, request, campaign_pk=None, pk=None):
@@ -166,11 +171,7 @@ class FreePickView(AgentView):
     @extend_schema(responses=OpenApiResponse(description="pending free picks and what each may take"))
     def get(self, request, campaign_pk=None, pk=None):
         """The pending free picks and the skills and talents they may take."""
-        character, membership = self.agent()
-        options = adv.free_pick_options(character)
-        return Response(
-            {**options, "revision": character.revision, "can_spend": adv.can_spend(character, membership)}
-        )
+        return self.offer(adv.free_pick_options)
 
     @extend_schema(request=FreePickSerializer, responses={201: WriteResultSerializer})
     def post(self, request, campaign_pk=None, pk=None):

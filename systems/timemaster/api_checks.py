@@ -17,6 +17,8 @@ from campaigns.access import get_timemaster_campaign_for_user, require
 from campaigns.api import RollSerializer, as_drf
 from systems.timemaster import action_checks as checks
 from systems.timemaster.engine.tables import RESULTS_KEYS
+from campaigns.api import RollSerializer
+from characters.systems.timemaster.tables import RESULTS_KEYS
 
 
 class CheckRequestSerializer(serializers.Serializer):
@@ -57,27 +59,24 @@ def roll_check(request, campaign_pk):
     body = CheckRequestSerializer(data=request.data)
     body.is_valid(raise_exception=True)
     data = body.validated_data
-    try:
-        character = checks.agent_for_check(membership, data["character"])
-        mission = None
-        if data.get("mission"):
-            mission = campaign.missions.filter(pk=data["mission"]).first()
-            if mission is None:
-                raise DjangoValidationError({"mission": "No mission with this id in this campaign."})
-        roll = checks.roll_check(
-            membership,
-            character,
-            data["score"],
-            kind=data["kind"],
-            defense_column=data["defense_column"],
-            results_key=data["results_key"],
-            modifier=data["modifier"],
-            secret=data["secret"],
-            mission=mission,
-            purpose=data["purpose"],
-        )
-    except DjangoValidationError as error:
-        raise as_drf(error) from None
+    character = checks.agent_for_check(membership, data["character"])
+    mission = None
+    if data.get("mission"):
+        mission = campaign.missions.filter(pk=data["mission"]).first()
+        if mission is None:
+            raise DjangoValidationError({"mission": "No mission with this id in this campaign."})
+    roll = checks.roll_check(
+        membership,
+        character,
+        data["score"],
+        kind=data["kind"],
+        defense_column=data["defense_column"],
+        results_key=data["results_key"],
+        modifier=data["modifier"],
+        secret=data["secret"],
+        mission=mission,
+        purpose=data["purpose"],
+    )
     return Response(RollSerializer(roll).data, status=status.HTTP_201_CREATED)
 
 
@@ -92,6 +91,4 @@ def check_scores(request, campaign_pk, character_pk):
         scores = checks.agent_scores(character)
     except checks.NoSuchAgent:
         raise Http404("No such agent.") from None
-    except DjangoValidationError as error:
-        raise as_drf(error) from None
     return Response([score.as_dict() for score in scores])
