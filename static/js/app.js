@@ -80,3 +80,32 @@ document.addEventListener("htmx:beforeRequest", function (event) {
     event.preventDefault();
   }
 });
+
+// On a phone the campaign tabs scroll sideways (app.css): show the current one.
+document.addEventListener("DOMContentLoaded", function () {
+  var current = document.querySelector("nav.tabs [aria-current=page]");
+  var tabs = current && current.closest("nav.tabs");
+  if (tabs && tabs.scrollWidth > tabs.clientWidth) {
+    var offset = current.getBoundingClientRect().left - tabs.getBoundingClientRect().left;
+    tabs.scrollLeft += offset - (tabs.clientWidth - current.offsetWidth) / 2;
+  }
+});
+
+// A box that scrolls sideways (a wide table in a card on a phone) can be reached with the keyboard
+// and scrolled with the arrow keys: it takes a tab stop while, and only while, it overflows.
+function markScrollers() {
+  document.querySelectorAll(".card, .table-wrap").forEach(function (box) {
+    var style = getComputedStyle(box);
+    var scrolls = /auto|scroll/.test(style.overflowX) && box.scrollWidth > box.clientWidth + 1;
+    if (scrolls && !box.hasAttribute("tabindex")) {
+      box.setAttribute("tabindex", "0");
+      box.setAttribute("data-scroll-stop", "");
+    } else if (!scrolls && box.hasAttribute("data-scroll-stop")) {
+      box.removeAttribute("tabindex");
+      box.removeAttribute("data-scroll-stop");
+    }
+  });
+}
+document.addEventListener("DOMContentLoaded", markScrollers);
+document.addEventListener("htmx:afterSettle", markScrollers);
+window.addEventListener("resize", markScrollers);

@@ -63,7 +63,20 @@ def test_player_buys_a_skill_level_in_the_shop(new_page, shot, transactional_db,
     assert not page.evaluate(OVERFLOW)
     shot(page, "shop-phone")
     page.get_by_role("button", name="Buy Pistol: Specialist to Expert for 100 Success Points").click()
+    # the confirm step: a modal dialog that holds the focus; Cancel sends nothing
+    dialog = page.get_by_role("dialog")
+    expect(dialog).to_contain_text("Buy Pistol: Specialist to Expert for 100 Success Points?")
+    expect(dialog.get_by_role("button", name="Cancel")).to_be_focused()
+    page.keyboard.press("Tab")
+    page.keyboard.press("Tab")
+    expect(dialog.get_by_role("button", name="Cancel")).to_be_focused()  # the focus stays inside
+    dialog.get_by_role("button", name="Cancel").click()
+    expect(dialog).to_be_hidden()
+    expect(page.get_by_test_id("shop-balance")).to_have_text("300")
+    page.get_by_role("button", name="Buy Pistol: Specialist to Expert for 100 Success Points").click()
+    dialog.get_by_role("button", name="Buy").click()
     expect(page.get_by_role("status")).to_contain_text("200 Success Points left")
+    expect(page.get_by_role("button", name="Undo the purchase")).to_be_visible()
     expect(page.get_by_test_id("shop-balance")).to_have_text("200")
     # one level per skill per adventure: the next raise is offered with the reason it is refused
     expect(page.get_by_test_id("shop-raises").get_by_role("row").filter(has_text="Pistol")).to_contain_text(
