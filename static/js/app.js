@@ -109,3 +109,21 @@ function markScrollers() {
 document.addEventListener("DOMContentLoaded", markScrollers);
 document.addEventListener("htmx:afterSettle", markScrollers);
 window.addEventListener("resize", markScrollers);
+
+// Live panels (htmx) are swapped whole, so a live region inside them would be replaced with them:
+// one region outside them (#announcer in base.html) says what an update brought, once: the
+// refusal or message it shows, else the new result, else what the panel marks [data-announce].
+var lastAnnounced = "";
+document.addEventListener("htmx:afterSettle", function (event) {
+  var announcer = document.getElementById("announcer");
+  var panel = event.detail.elt;
+  if (!announcer || !panel || !panel.querySelector) {
+    return;
+  }
+  var news = panel.querySelector("[role=alert], .messages li, .result, [data-announce]");
+  var text = news ? news.textContent.replace(/\s+/g, " ").trim() : "";
+  if (text && text !== lastAnnounced) {
+    lastAnnounced = text;
+    announcer.textContent = text;
+  }
+});

@@ -16,6 +16,7 @@ across lines (2).
 from __future__ import annotations
 
 import re
+import time
 from io import StringIO
 from pathlib import Path
 
@@ -52,11 +53,17 @@ def resize(page, width: int) -> None:
     page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
 
 
+AXE_SECONDS = [0.0]  # what axe costs the walk, printed at its end (never asserted)
+
+
 def axe_problems(page) -> list[str]:
     """axe-core's serious and critical violations on the page as it is now."""
+    started = time.perf_counter()
     if not page.evaluate("() => typeof window.axe !== 'undefined'"):
         page.evaluate(AXE_SCRIPT)
-    return page.evaluate(AXE_RUN)
+    found = page.evaluate(AXE_RUN)
+    AXE_SECONDS[0] += time.perf_counter() - started
+    return found
 
 
 # Which object a route's "pk" means, by the path segment before it.
@@ -284,7 +291,7 @@ def test_every_page_fits_a_phone_marks_its_tab_and_passes_axe_for_every_role(new
             if "/build/" in path and not page.locator("nav.tabs").count():
                 problems.append(f"{username} {path}: the builder step has no campaign tabs")
         page.context.close()
-    print(f"{len(paths)} paths, {visited} pages visited")
+    print(f"{len(paths)} paths, {visited} pages visited, axe-core took {AXE_SECONDS[0]:.0f} s of it")
     assert visited > 100
     assert "Remove" in seen and seen & {"Hide", "Show"}, seen  # the D6 and tally buttons were checked
     assert not problems, "\n".join(problems)
