@@ -4,7 +4,8 @@
 
 Makes a fresh SQLite database in var/, seeds the demo (plus one draft for the builder step),
 serves it on 127.0.0.1:<port> (default 8700) and saves `<page>-<width>-<tag>.png` beside this
-file: the first screen of each page only, so the files stay small.
+file: the first screen of each page only, so the files stay small. One more, builder-errors, is
+the builder step sent back with its fields empty.
 """
 
 from __future__ import annotations
@@ -95,6 +96,13 @@ def shoot(base: str, pages: dict, tag: str) -> None:
             for name, path in pages.items():
                 page.goto(path)
                 page.screenshot(path=str(HERE / f"{name}-{width}-{tag}.png"))
+            # the builder step sent with its fields empty: how the errors show (defect 4)
+            page.goto(pages["builder-step"])
+            page.get_by_label("Agent's name").fill("")
+            page.get_by_role("button", name="Save and continue").click()
+            page.wait_for_load_state()
+            page.locator("form .field").first.scroll_into_view_if_needed()
+            page.screenshot(path=str(HERE / f"builder-errors-{width}-{tag}.png"))
             context.close()
         browser.close()
 
