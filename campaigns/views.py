@@ -33,6 +33,7 @@ from characters.systems import get_system
 from config.abuse import SignupThrottle, throttle_web_post
 from config.keyset import keyset_page
 from systems.timemaster import action_checks as checks
+from config.confirm import confirm_first
 
 ROLL_LOG_SIZE = 50
 # The roll fields the dice log shows or filters on.
@@ -177,7 +178,8 @@ def campaign_settings(request, pk):
     campaign, membership = get_campaign_for_user(request.user, pk, need="gm")
     system = get_system(campaign.system)
     Form = settings_form_class(system.settings, campaign.system)
-    form = Form(request.POST or None, initial=campaign.settings)
+    # An empty POST is a bound form too (every field missing), not the page shown again.
+    form = Form(request.POST if request.method == "POST" else None, initial=campaign.settings)
     if request.method == "POST":
         if form.is_valid():
             try:
@@ -256,6 +258,15 @@ def member_role(request, pk, member_pk):
 def member_remove(request, pk, member_pk):
     campaign, _ = get_campaign_for_user(request.user, pk, need="gm")
     member = get_object_or_404(Membership, campaign=campaign, pk=member_pk)
+    ask = confirm_first(
+        request,
+        question=f"Remove {member.user.username} from {campaign.name}?",
+        detail="They lose access to the campaign at once; an invitation can bring them back.",
+        button=f"Remove {member.user.username}",
+        cancel=reverse("campaign-members", args=[campaign.pk]),
+    )
+    if ask:
+        return ask
     try:
         services.remove_member(campaign, member.pk)
         messages.success(request, f"{member.user.username} was removed from the campaign.")

@@ -18,8 +18,6 @@ from django.utils import timezone
 from campaigns.models import Campaign, Membership, Mission
 from characters.models import Character
 from characters.systems import SheetData, get_system
-from characters.systems.time_to_kill import fate_record_sheet_data
-from characters.systems.time_to_kill.views import FATE_SHEET_TEMPLATE
 from config.errors import Refusal
 from sheets import after_action, storage
 from sheets.blanks import BLANK_SHEETS, blank_sheet

@@ -3,13 +3,69 @@
 // forbids eval (settings.CONTENT_SECURITY_POLICY; htmx's allowEval is off in base.html).
 "use strict";
 
-// <form data-confirm="Question?">: ask before submitting.
-document.addEventListener("submit", function (event) {
-  var form = event.target.closest("[data-confirm]");
-  if (form && !window.confirm(form.getAttribute("data-confirm"))) {
-    event.preventDefault();
+// <form data-confirm="Question?" data-confirm-button="Delete">: ask in a modal <dialog> before
+// submitting (showModal keeps the focus inside it; Escape cancels). Yes submits the same form with
+// confirm=1, which the server wants (config/confirm.py); without JavaScript the server asks on a
+// page of its own. The listener runs in the capture phase, before htmx's own submit handler.
+var confirmDialog = null;
+
+function askToConfirm(form) {
+  if (!confirmDialog) {
+    confirmDialog = document.createElement("dialog");
+    confirmDialog.className = "confirm-dialog";
+    confirmDialog.setAttribute("aria-labelledby", "confirm-dialog-question");
+    var question = document.createElement("p");
+    question.id = "confirm-dialog-question";
+    var buttons = document.createElement("form");
+    buttons.method = "dialog";
+    buttons.className = "actions";
+    var yes = document.createElement("button");
+    yes.value = "yes";
+    yes.className = "danger";
+    var no = document.createElement("button");
+    no.value = "no";
+    no.className = "secondary";
+    no.textContent = "Cancel";
+    buttons.append(yes, no);
+    confirmDialog.append(question, buttons);
+    document.body.append(confirmDialog);
   }
-});
+  confirmDialog.querySelector("p").textContent = form.getAttribute("data-confirm");
+  confirmDialog.querySelector("button.danger").textContent =
+    form.getAttribute("data-confirm-button") || "Yes";
+  confirmDialog.returnValue = "";
+  confirmDialog.onclose = function () {
+    if (confirmDialog.returnValue !== "yes" || !form.isConnected) {
+      return;
+    }
+    var confirm = document.createElement("input");
+    confirm.type = "hidden";
+    confirm.name = "confirm";
+    confirm.value = "1";
+    form.append(confirm);
+    form.requestSubmit();
+    confirm.remove(); // the values were taken when the form was submitted
+  };
+  confirmDialog.showModal();
+  confirmDialog.querySelector("button.secondary").focus();
+}
+
+document.addEventListener(
+  "submit",
+  function (event) {
+    var form = event.target;
+    if (!form.matches || !form.matches("form[data-confirm]")) {
+      return;
+    }
+    if (form.querySelector("input[name=confirm]")) {
+      return;
+    }
+    event.preventDefault();
+    event.stopPropagation();
+    askToConfirm(form);
+  },
+  true
+);
 
 // [data-poll-pauses]: its polling waits while the page is hidden or someone is typing in a form
 // inside it, so a refresh never throws away what they were entering.
@@ -22,5 +78,52 @@ document.addEventListener("htmx:beforeRequest", function (event) {
   var editing = focused && poller.contains(focused) && focused.closest("form");
   if (document.visibilityState !== "visible" || editing) {
     event.preventDefault();
+  }
+});
+
+// On a phone the campaign tabs scroll sideways (app.css): show the current one.
+document.addEventListener("DOMContentLoaded", function () {
+  var current = document.querySelector("nav.tabs [aria-current=page]");
+  var tabs = current && current.closest("nav.tabs");
+  if (tabs && tabs.scrollWidth > tabs.clientWidth) {
+    var offset = current.getBoundingClientRect().left - tabs.getBoundingClientRect().left;
+    tabs.scrollLeft += offset - (tabs.clientWidth - current.offsetWidth) / 2;
+  }
+});
+
+// A box that scrolls sideways (a wide table in a card on a phone) can be reached with the keyboard
+// and scrolled with the arrow keys: it takes a tab stop while, and only while, it overflows.
+function markScrollers() {
+  document.querySelectorAll(".card, .table-wrap").forEach(function (box) {
+    var style = getComputedStyle(box);
+    var scrolls = /auto|scroll/.test(style.overflowX) && box.scrollWidth > box.clientWidth + 1;
+    if (scrolls && !box.hasAttribute("tabindex")) {
+      box.setAttribute("tabindex", "0");
+      box.setAttribute("data-scroll-stop", "");
+    } else if (!scrolls && box.hasAttribute("data-scroll-stop")) {
+      box.removeAttribute("tabindex");
+      box.removeAttribute("data-scroll-stop");
+    }
+  });
+}
+document.addEventListener("DOMContentLoaded", markScrollers);
+document.addEventListener("htmx:afterSettle", markScrollers);
+window.addEventListener("resize", markScrollers);
+
+// Live panels (htmx) are swapped whole, so a live region inside them would be replaced with them:
+// one region outside them (#announcer in base.html) says what an update brought, once: the
+// refusal or message it shows, else the new result, else what the panel marks [data-announce].
+var lastAnnounced = "";
+document.addEventListener("htmx:afterSettle", function (event) {
+  var announcer = document.getElementById("announcer");
+  var panel = event.detail.elt;
+  if (!announcer || !panel || !panel.querySelector) {
+    return;
+  }
+  var news = panel.querySelector("[role=alert], .messages li, .result, [data-announce]");
+  var text = news ? news.textContent.replace(/\s+/g, " ").trim() : "";
+  if (text && text !== lastAnnounced) {
+    lastAnnounced = text;
+    announcer.textContent = text;
   }
 });

@@ -14,6 +14,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from characters import display_names
@@ -22,6 +23,11 @@ from systems.d6 import presenters, services
 from systems.d6.access import get_campaign_for_user
 from systems.d6.engine.tables import ACTIONS, INITIATIVE_METHODS, MOVE_UP_REASONS, NON_ACTION_ROLLS
 from systems.d6.models import Encounter
+from characters.systems.d6.tables import ACTIONS, INITIATIVE_METHODS, MOVE_UP_REASONS, NON_ACTION_ROLLS
+from config.confirm import confirm_first
+from d6_encounters import presenters, services
+from d6_encounters.access import get_campaign_for_user
+from d6_encounters.models import Encounter
 
 POLL_SECONDS = 4
 INT_FIELDS = {"actions": "Number of actions", "character_points": "Character Points"}
@@ -316,6 +322,16 @@ def event_from_form(data, state: dict[str, Any]) -> dict[str, Any]:
 @require_POST
 def encounter_event(request, pk, encounter_pk):
     campaign, membership, encounter = _encounter(request, pk, encounter_pk, need="player")
+    if request.POST.get("type") == "end_scene":
+        ask = confirm_first(
+            request,
+            question=f"End the scene {encounter.name}?",
+            detail="The encounter is over for everyone; no more actions can be taken in it.",
+            button="End the scene",
+            cancel=reverse("d6-encounter-detail", args=[campaign.pk, encounter.pk]),
+        )
+        if ask:
+            return ask
     try:
         event = event_from_form(request.POST, encounter.state or {})
         services.record_event(encounter, membership, event)

@@ -11,6 +11,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import Http404
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from campaigns.models import Role, Roll
@@ -20,6 +21,11 @@ from systems.tempo import access, services
 from systems.tempo.access import get_campaign_for_user
 from systems.tempo.forms import SPEND_CHOICES, ConflictForm, FateGainForm, TempoRollForm
 from systems.tempo.models import Conflict
+from config.confirm import confirm_first
+from tempo_conflicts import access, services
+from tempo_conflicts.access import get_campaign_for_user
+from tempo_conflicts.forms import SPEND_CHOICES, ConflictForm, FateGainForm, TempoRollForm
+from tempo_conflicts.models import Conflict
 
 RECENT_ROLLS = 5
 
@@ -327,6 +333,16 @@ def event_from_post(post, order) -> dict:
 @require_POST
 def conflict_event(request, pk):
     conflict, membership = access.get_conflict_for_user(request.user, pk)
+    if request.POST.get("type") == "end":
+        ask = confirm_first(
+            request,
+            question="End the conflict?",
+            detail="The conflict is over for everyone; no more exchanges can be recorded in it.",
+            button="End the conflict",
+            cancel=reverse("tempo-conflict-detail", args=[conflict.pk]),
+        )
+        if ask:
+            return ask
     errors: list[str] = []
     status = 200
     try:

@@ -13,13 +13,9 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api import error_response
 from systems.time_to_kill import access, services
 from systems.time_to_kill.access import get_campaign_for_user
 from systems.time_to_kill.models import MissionRun
-from ttk_missions import access, services
-from ttk_missions.access import get_campaign_for_user
-from ttk_missions.models import MissionRun
 
 
 def run_summary(run: MissionRun, side: str | None) -> dict:

@@ -17,6 +17,7 @@ from characters import services as character_services
 from characters.models import Character
 from characters.systems import RuleError
 from characters.systems.dice import system_rng
+from config.errors import Conflict
 from systems.time_to_kill.engine import (
     apply_event,
     fate_record_sheet,
@@ -29,10 +30,6 @@ from systems.time_to_kill.engine import (
 from systems.time_to_kill.engine.mission import whose_move
 from systems.time_to_kill.engine.tables import GM, MAX_LONG_TEXT, MAX_TEXT
 from systems.time_to_kill.models import MissionEvent, MissionRun
-from characters.systems.time_to_kill.mission import whose_move
-from characters.systems.time_to_kill.tables import GM, MAX_LONG_TEXT, MAX_TEXT
-from config.errors import Conflict
-from ttk_missions.models import MissionEvent, MissionRun
 
 SYSTEM_KEY = "time_to_kill"
 #: Event fields a client may send; "by" comes from who is logged in and "results" from the engine.

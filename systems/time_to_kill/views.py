@@ -13,6 +13,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from campaigns.models import Mission, Role
@@ -23,6 +24,13 @@ from systems.time_to_kill.engine.mission import available_actions
 from systems.time_to_kill.engine.tables import ABILITIES, FATES, GM, MAX_LONG_TEXT, OUTCOMES, STEPS
 from systems.time_to_kill.engine.visibility import fate_record_sheet, player_view
 from systems.time_to_kill.models import MissionRun
+from characters.systems.time_to_kill.mission import available_actions
+from characters.systems.time_to_kill.tables import ABILITIES, FATES, GM, MAX_LONG_TEXT, OUTCOMES, STEPS
+from characters.systems.time_to_kill.views import fate_record_sheet, player_view
+from config.confirm import confirm_first
+from ttk_missions import access, services
+from ttk_missions.access import get_campaign_for_user
+from ttk_missions.models import MissionRun
 
 TARGET_LABEL = {"bag": "in the bag", "in_sight": "in sight", "out": "taken"}
 POLL_SECONDS = 3
@@ -302,6 +310,15 @@ def run_move(request, pk):
 @require_POST
 def run_abandon(request, pk):
     run, membership = access.get_run_for_user(request.user, pk, need="gm")
+    ask = confirm_first(
+        request,
+        question=f"Abandon {run.title}?",
+        detail="The ninja gets no result and is free for another mission.",
+        button="Abandon the mission",
+        cancel=reverse("ttk-run", args=[run.pk]),
+    )
+    if ask:
+        return ask
     try:
         services.abandon_run(run, membership)
     except ValidationError as refusal:

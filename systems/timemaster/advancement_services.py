@@ -21,6 +21,7 @@ from django.db import transaction
 from characters import access, services
 from characters.models import Character
 from characters.systems import RuleError
+from config.errors import Conflict
 from systems.timemaster.engine import advancement as engine
 from systems.timemaster.engine import regulations as regs
 from systems.timemaster.engine import tables as tm
@@ -32,7 +33,6 @@ from systems.timemaster.engine.advancement_tables import (
     REGULATIONS,
     SP_COSTS,
 )
-from config.errors import Conflict
 
 SYSTEM = "timemaster"
 PURCHASES = tuple(SP_COSTS)

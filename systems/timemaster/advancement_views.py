@@ -7,8 +7,10 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
 from django.http import Http404
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from characters import access
@@ -20,7 +22,13 @@ from systems.timemaster.advancement_forms import (
     ViolationForm,
     attach_errors,
 )
+from characters import advancement_services as adv
+from characters.advancement_forms import BonusForm, BuyForm, FreePickForm, ViolationForm, attach_errors
+from characters.services import revert_entry
+from config.confirm import confirm_first, confirmed
 
+UNDO_KEY = "shop_undo_entry"
+UNDO_REASON = "Undone by the buyer right after buying."
 SPEND_REFUSAL = "Only the agent's player or the game master can spend its Success Points."
 
 
@@ -54,8 +62,25 @@ def _context(character, membership, request, **extra):
 
 
 # -- the shop ------------------------------------------------------------------------------------
+def _undoable(request, character):
+    """The purchase this user just made on this character, while it can still be undone: the last
+    entry on the ledger, an sp_spent they recorded, not reverted."""
+    pk = request.session.get(UNDO_KEY)
+    last = character.entries.order_by("-id").first() if pk else None
+    if last is None or last.pk != pk or last.kind != "sp_spent" or last.recorded_by_id != request.user.pk:
+        return None
+    return last
+
+
 def _shop_response(request, character, membership, form=None, status=200):
-    context = _context(character, membership, request, offer=adv.shop(character), form=form)
+    context = _context(
+        character,
+        membership,
+        request,
+        offer=adv.shop(character),
+        form=form,
+        undo=_undoable(request, character),
+    )
     return render(request, "characters/advancement/shop.html", context, status=status)
 
 
@@ -63,6 +88,10 @@ def _shop_response(request, character, membership, form=None, status=200):
 def shop(request, pk):
     character, membership = _agent(request, pk)
     return _shop_response(request, character, membership)
+
+
+class _DryRun(Exception):
+    """Rolls back a purchase tried only to see whether the shop would take it."""
 
 
 @login_required
@@ -74,13 +103,27 @@ def shop_buy(request, pk):
     form = BuyForm(request.POST)
     if not form.is_valid():
         return _shop_response(request, character, membership, form=form, status=400)
+    label = adv.PURCHASE_LABELS[form.cleaned_data["purchase"]]
+    dry_run = not confirmed(request)  # a purchase the shop refuses is refused before asking
     try:
-        adv.buy(
-            character,
-            request.user,
-            form.cleaned_data["purchase"],
-            revision=form.cleaned_data["revision"],
-            **form.target(),
+        with transaction.atomic():
+            row = adv.buy(
+                character,
+                request.user,
+                form.cleaned_data["purchase"],
+                revision=form.cleaned_data["revision"],
+                **form.target(),
+            )
+            if dry_run:
+                raise _DryRun
+    except _DryRun:
+        character.refresh_from_db()
+        return confirm_first(
+            request,
+            question=f"Buy {label} for {character.name}?",
+            detail="The Success Points are spent at once; you can undo the purchase right after.",
+            button="Buy",
+            cancel=reverse("character-shop", args=[character.pk]),
         )
     except adv.RevisionConflict as conflict:
         form.add_error(None, str(conflict))
@@ -88,11 +131,33 @@ def shop_buy(request, pk):
     except ValidationError as error:
         attach_errors(form, error)
         return _shop_response(request, character, membership, form=form, status=400)
-    label = adv.PURCHASE_LABELS[form.cleaned_data["purchase"]]
+    request.session[UNDO_KEY] = row.pk  # the shop offers to undo this purchase, until the next one
     messages.success(
         request,
         f"Bought: {label}. {character.build['success_points']} Success Points left.",
     )
+    return redirect("character-shop", character.pk)
+
+
+@login_required
+@require_POST
+def shop_undo(request, pk):
+    """Undo the purchase just made, through the ledger's reversal (a new entry; nothing is erased)."""
+    character, membership = _agent(request, pk)
+    if not adv.can_spend(character, membership):
+        raise PermissionDenied(SPEND_REFUSAL)
+    entry = _undoable(request, character)
+    if entry is None or str(entry.pk) != request.POST.get("entry", ""):
+        messages.error(request, "Only the last purchase you made can be undone, right after buying it.")
+        return redirect("character-shop", character.pk)
+    try:
+        revert_entry(entry, request.user, UNDO_REASON)
+    except ValidationError as error:
+        for message in error.messages:
+            messages.error(request, message)
+    else:
+        request.session.pop(UNDO_KEY, None)
+        messages.success(request, "The purchase was undone; its Success Points are back.")
     return redirect("character-shop", character.pk)
 
 

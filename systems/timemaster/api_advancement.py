@@ -21,13 +21,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from characters import access
-from characters.api import EntrySerializer, as_drf
-from config.api import error_response
+from characters.api import EntrySerializer
 from systems.timemaster import advancement_services as adv
 from systems.timemaster.engine.advancement_tables import PUNISHMENTS
-from characters import advancement_services as adv
-from characters.api import EntrySerializer
-from characters.systems.timemaster.advancement_tables import PUNISHMENTS
 
 MAX_REVISION = 2**31 - 1
 

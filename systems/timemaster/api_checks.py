@@ -14,11 +14,9 @@ from rest_framework.decorators import api_view
 from rest_framework.response import Response
 
 from campaigns.access import get_timemaster_campaign_for_user, require
-from campaigns.api import RollSerializer, as_drf
+from campaigns.api import RollSerializer
 from systems.timemaster import action_checks as checks
 from systems.timemaster.engine.tables import RESULTS_KEYS
-from campaigns.api import RollSerializer
-from characters.systems.timemaster.tables import RESULTS_KEYS
 
 
 class CheckRequestSerializer(serializers.Serializer):

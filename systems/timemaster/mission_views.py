@@ -13,6 +13,7 @@ from django.core.exceptions import ValidationError
 from django.db.models import Prefetch
 from django.http import Http404
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from campaigns import missions
@@ -27,6 +28,9 @@ from systems.timemaster.mission_forms import (
     MistakeForm,
     ReverseForm,
 )
+from campaigns.models import NPC, Mission, SignificanceEntry
+from characters.models import AdvancementEntry, Character
+from config.confirm import confirm_first
 
 AWARD_REASONS = {
     "earned": "Earned",
@@ -197,6 +201,15 @@ def mission_edit(request, pk, mission_pk):
 def mission_delete(request, pk, mission_pk):
     campaign, _ = _campaign(request, pk, need="gm")
     mission = _mission(campaign, mission_pk)
+    ask = confirm_first(
+        request,
+        question=f"Delete the mission {mission.title}?",
+        detail="The mission and its briefing are removed; this cannot be undone.",
+        button="Delete mission",
+        cancel=reverse("missions-detail", args=[campaign.pk, mission.pk]),
+    )
+    if ask:
+        return ask
     try:
         missions.delete_mission(mission)
     except ValidationError as error:
@@ -349,6 +362,16 @@ def mission_close(request, pk, mission_pk):
 def mission_publish(request, pk, mission_pk):
     campaign, _ = _campaign(request, pk, need="gm")
     mission = _mission(campaign, mission_pk)
+    ask = confirm_first(
+        request,
+        question=f"Publish the result of {mission.title}?",
+        detail="The awards go onto the agents' records and the players can read the after-action record. "
+        "A published result is final.",
+        button="Publish the result",
+        cancel=reverse("missions-detail", args=[campaign.pk, mission.pk]),
+    )
+    if ask:
+        return ask
     try:
         missions.publish_mission(mission, request.user)
     except ValidationError as error:

@@ -25,6 +25,7 @@ urlpatterns: list = [
     path(f"{MISSION}audit/", mv.mission_audit, name="missions-audit"),
     path("characters/<chid:pk>/shop/", advancement_views.shop, name="character-shop"),
     path("characters/<chid:pk>/shop/buy/", advancement_views.shop_buy, name="character-shop-buy"),
+    path("characters/<chid:pk>/shop/undo/", advancement_views.shop_undo, name="character-shop-undo"),
     path("characters/<chid:pk>/free-pick/", advancement_views.free_pick, name="character-free-pick"),
     path("characters/<chid:pk>/violations/new/", advancement_views.violation, name="character-violation"),
     path("characters/<chid:pk>/bonus/", advancement_views.bonus, name="character-bonus"),

@@ -257,7 +257,33 @@ def _step_form(request, character, membership, step, form, engine_steps, field_f
                 for warning in warnings:
                     messages.warning(request, warning.message)
                 return _next(character, step)
+        else:
+            # Every error at once: what the engine says about the fields that were filled in
+            # well, next to the form's own errors (nothing is saved while the form has errors).
+            attach_violations(
+                form, _engine_errors_of_invalid(form, character, engine_steps, field_for), field_for
+            )
     return _render(request, character, membership, step, status=status, form=form, warnings=warnings)
+
+
+def _engine_errors_of_invalid(form, character, engine_steps, field_for) -> list[RuleViolation]:
+    """The engine's errors for an invalid form's choices (a field in error counts as empty),
+    leaving out those about a field the form already found fault with."""
+    cleaned = form.cleaned_data
+    form.cleaned_data = {name: cleaned.get(name) for name in form.fields}
+    try:
+        choices = {**character.choices, **form.as_choices()}
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return []
+    finally:
+        form.cleaned_data = cleaned
+    problems: list[RuleViolation] = []
+    for engine_step in engine_steps:
+        for violation in _system().validate_step(engine_step, choices, _settings(character)).errors:
+            name = field_for(violation.field)
+            if name not in form.errors and violation not in problems:
+                problems.append(violation)
+    return problems
 
 
 def step_background(request, character, membership):

@@ -98,6 +98,7 @@ def test_every_mission_page_answers_each_role_as_it_must(world, agents, client, 
         "result": "success",
         "mistake-kind": "other",
         "mistake-rating": "5",
+        "confirm": "1",  # the confirm step of publish and delete (tests/test_confirm_step.py)
     }
     response = getattr(as_role(client, world, role), method)(paths(world, mission, entry)[name], body)
     assert response.status_code == expected[role]
@@ -207,7 +208,7 @@ def test_the_gm_plans_starts_tallies_closes_and_publishes_through_the_pages(worl
     )
     mission.refresh_from_db()
     assert mission.status == Mission.Status.FAILED
-    assert client.post(f"/campaigns/{c}/missions/{mission.pk}/publish/").status_code == 302
+    assert client.post(f"/campaigns/{c}/missions/{mission.pk}/publish/", {"confirm": "1"}).status_code == 302
     mission.refresh_from_db()
     assert mission.is_published
 
@@ -310,10 +311,27 @@ def test_a_correction_after_closing_through_the_page_reworks_the_awards(world, a
     agents[0].refresh_from_db()
     assert agents[0].build["success_points"] == 0  # not published: the ledger waits
     html = client.post(
-        f"/campaigns/{world.campaign.pk}/missions/{mission.pk}/publish/", follow=True
+        f"/campaigns/{world.campaign.pk}/missions/{mission.pk}/publish/", {"confirm": "1"}, follow=True
     ).content.decode()
     assert "the awards are on the agents&#x27; records" in html
     agents[0].refresh_from_db()
     assert agents[0].build["success_points"] == 350  # 700 split two ways, same roll 250
     audit = client.get(f"/campaigns/{world.campaign.pk}/missions/{mission.pk}/audit/").content.decode()
     assert "Outcomes replaced by corrections" in audit and "A renegade did it" in audit
+
+
+def test_publishing_asks_first_and_the_confirm_page_posts_the_same_with_confirm(world, agents, client):
+    """Issue 21, defect 6: without JavaScript, a POST without confirm=1 answers a page that asks."""
+    mission = closed_unpublished(world, agents)
+    url = f"/campaigns/{world.campaign.pk}/missions/{mission.pk}/publish/"
+    client.force_login(world.users["gm"])
+    page = client.post(url)
+    html = page.content.decode()
+    assert page.status_code == 200 and f"Publish the result of {mission.title}?" in html
+    assert f'<form method="post" action="{url}"' in html
+    assert '<input type="hidden" name="confirm" value="1">' in html
+    mission.refresh_from_db()
+    assert not mission.is_published
+    assert client.post(url, {"confirm": "1"}).status_code == 302
+    mission.refresh_from_db()
+    assert mission.is_published

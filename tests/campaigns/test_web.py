@@ -87,8 +87,13 @@ def test_gm_manages_members_from_the_page(world, client):
     member = world.membership["observer"]
     client.post(f"/campaigns/{world.campaign.pk}/members/{member.pk}/role/", {"role": "player"})
     assert Membership.objects.get(pk=member.pk).role == "player"
-    client.post(f"/campaigns/{world.campaign.pk}/members/{member.pk}/remove/")
+    client.post(f"/campaigns/{world.campaign.pk}/members/{member.pk}/remove/", {"confirm": "1"})
     assert not Membership.objects.filter(pk=member.pk).exists()
     client.force_login(world.users["player"])
     other = world.membership["other_player"]
-    assert client.post(f"/campaigns/{world.campaign.pk}/members/{other.pk}/remove/").status_code == 403
+    assert (
+        client.post(
+            f"/campaigns/{world.campaign.pk}/members/{other.pk}/remove/", {"confirm": "1"}
+        ).status_code
+        == 403
+    )

@@ -4,6 +4,7 @@ their forms, bad input, and the standing panel on the character page."""
 from __future__ import annotations
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from characters import services
@@ -17,6 +18,7 @@ ROLES = ("gm", "player", "other_player", "observer", "outsider", "anonymous")
 WALKED_PAGES = {
     "character-shop",
     "character-shop-buy",
+    "character-shop-undo",
     "character-free-pick",
     "character-violation",
     "character-bonus",
@@ -32,11 +34,19 @@ OWNER_GET = {
     "anonymous": 302,
 }
 OWNER_POST = {**OWNER_GET, "gm": 302, "player": 302}
+# Undo with no purchase to undo: back to the shop with a message, nothing written.
+OWNER_POST_BACK = OWNER_POST
 GM_GET = {"gm": 200, "player": 403, "other_player": 403, "observer": 403, "outsider": 404, "anonymous": 302}
 GM_POST = {**GM_GET, "gm": 302}
 PAGES = [
     ("character-shop", "get", None, VIEW),
-    ("character-shop-buy", "post", {"purchase": "ability_point", "ability": "LUCK"}, OWNER_POST),
+    (
+        "character-shop-buy",
+        "post",
+        {"purchase": "ability_point", "ability": "LUCK", "confirm": "1"},
+        OWNER_POST,
+    ),
+    ("character-shop-undo", "post", {"entry": "0"}, OWNER_POST_BACK),
     ("character-free-pick", "get", None, OWNER_GET),
     ("character-free-pick", "post", {"pick": "talent:time_shift"}, OWNER_POST),
     ("character-violation", "get", None, GM_GET),
@@ -70,7 +80,8 @@ def test_every_advancement_page_answers_each_role_as_it_must(world, client, read
     if role == "anonymous":
         assert "/accounts/login/" in response["Location"]
     ready.refresh_from_db()
-    assert ready.revision == before + (1 if want == 302 and role != "anonymous" else 0)
+    writes = want == 302 and role != "anonymous" and name != "character-shop-undo"
+    assert ready.revision == before + (1 if writes else 0)
 
 
 def test_the_walk_covers_every_advancement_page():
@@ -142,7 +153,7 @@ def test_the_shop_page_lists_prices_and_buying_shows_the_new_balance(world, clie
     assert 'aria-label="Buy Pistol: Specialist to Expert for 100 Success Points"' in page
     response = client.post(
         reverse("character-shop-buy", args=[agent.pk]),
-        {"purchase": "specialist_to_expert", "skill": "pistol", "revision": agent.revision},
+        {"purchase": "specialist_to_expert", "skill": "pistol", "revision": agent.revision, "confirm": "1"},
         follow=True,
     )
     html = response.content.decode()
@@ -198,6 +209,7 @@ def test_the_shop_buys_a_further_historical_specialty(world, client, make_agent)
             "start_year": "1400",
             "end_year": "1450",
             "cultures": "France, Burgundy",
+            "confirm": "1",
         },
     )
     assert response.status_code == 302
@@ -302,3 +314,42 @@ def test_page_query_counts_do_not_grow_with_the_ledger(
     for name in ("character-shop", "character-detail"):
         with django_assert_max_num_queries(10):
             assert client.get(reverse(name, args=[agent.pk])).status_code == 200
+
+
+def test_a_purchase_asks_first_and_can_be_undone_right_after(world, client, make_agent):
+    """Issue 21, defect 6: the shop asks before spending (a page without JavaScript), refuses what
+    it would refuse at once, and offers to undo the purchase right after (a ledger reversal)."""
+    from characters.models import AdvancementEntry
+
+    agent = after_adventure(make_agent("player"), world.users["gm"], amount=300)
+    balance, revision = agent.build["success_points"], agent.revision
+    _as(client, world, "player")
+    shop = client.get(reverse("character-shop", args=[agent.pk])).content.decode()
+    assert 'data-confirm="Buy Pistol: Specialist to Expert for 100 Success Points?"' in shop
+    url = reverse("character-shop-buy", args=[agent.pk])
+    posted = {"purchase": "specialist_to_expert", "skill": "pistol", "revision": str(revision)}
+    asked = client.post(url, posted)
+    html = asked.content.decode()
+    assert asked.status_code == 200 and "Buy Skill from Specialist to Expert for" in html
+    assert '<input type="hidden" name="confirm" value="1">' in html
+    assert '<input type="hidden" name="skill" value="pistol">' in html
+    agent.refresh_from_db()
+    assert (agent.revision, agent.build["success_points"]) == (revision, balance)
+    assert client.post(url, {**posted, "revision": str(revision + 5)}).status_code == 409  # not asked
+
+    page = client.post(url, {**posted, "confirm": "1"}, follow=True).content.decode()
+    agent.refresh_from_db()
+    assert agent.revision == revision + 1 and agent.build["success_points"] == balance - 100
+    bought = agent.entries.order_by("-id").first()
+    assert 'data-testid="shop-undo"' in page and f'name="entry" value="{bought.pk}"' in page
+    undo = reverse("character-shop-undo", args=[agent.pk])
+    assert _as(Client(), world, "other_player").post(undo, {"entry": bought.pk}).status_code == 403
+
+    page = client.post(undo, {"entry": bought.pk}, follow=True).content.decode()
+    assert "The purchase was undone" in page and 'data-testid="shop-undo"' not in page
+    agent.refresh_from_db()
+    assert agent.build["success_points"] == balance
+    assert agent.build["skills"]["pistol"]["level"] == "specialist"
+    assert AdvancementEntry.objects.filter(reverses=bought, kind=AdvancementEntry.REVERSAL).exists()
+    again = client.post(undo, {"entry": bought.pk}, follow=True).content.decode()
+    assert "Only the last purchase you made can be undone" in again

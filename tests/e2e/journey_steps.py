@@ -181,6 +181,7 @@ def close_as_completed(gm: Page) -> tuple[str, dict[str, Award]]:
 
 def publish(gm: Page) -> None:
     gm.get_by_role("button", name="Publish the result to the players").click()
+    gm.get_by_role("dialog").get_by_role("button", name="Publish the result").click()  # confirm step
     expect(gm.get_by_role("status")).to_contain_text("Result published")
 
 

@@ -148,3 +148,16 @@ def test_two_rounds_with_three_participants(new_page, shot, transactional_db, ma
     expect(gm.get_by_test_id("log")).to_contain_text("Round 2 ends")
     expect(gm.get_by_test_id("order").locator("tbody tr").nth(0)).to_contain_text("Ada")
     shot(gm, "d6-encounter-gm-round-2")
+
+    # Ending the scene asks first, in a dialog over the live panel; Cancel keeps it running.
+    gm.get_by_label("Why the scene ends").fill("the thugs flee")
+    gm.get_by_role("button", name="End the scene").click()
+    dialog = gm.get_by_role("dialog")
+    expect(dialog).to_contain_text("End the scene?")
+    dialog.get_by_role("button", name="Cancel").click()
+    expect(dialog).to_be_hidden()
+    gm.get_by_role("button", name="End the scene").click()
+    dialog.get_by_role("button", name="End the scene").click()
+    expect(gm.get_by_test_id("log")).to_contain_text("the thugs flee")
+    encounter = Encounter.objects.get(campaign=campaign)
+    assert encounter.status != "running"

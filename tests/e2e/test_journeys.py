@@ -138,6 +138,7 @@ def test_a_campaign_group_plays_two_missions_and_sees_its_agents_advance(new_pag
         buy = player.get_by_role("button", name=re.compile(rf"^Buy {skill}: Specialist to Expert for \d+ "))
         cost = int(re.search(r"for (\d+) Success Points", buy.get_attribute("aria-label")).group(1))
         buy.click()
+        player.get_by_role("dialog").get_by_role("button", name="Buy").click()  # the confirm step
         expect(player.get_by_test_id("shop-balance")).to_have_text(str(250 - cost))
         player.get_by_role("link", name="back to the character").click()
         expect(player.get_by_test_id("skills").get_by_role("row").filter(has_text=skill)).to_contain_text(

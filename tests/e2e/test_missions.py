@@ -119,6 +119,7 @@ def test_gm_closes_and_publishes_a_mission_and_the_player_spends_the_award(
     expect(player.locator("main")).not_to_contain_text("Completed")
 
     gm.get_by_role("button", name="Publish the result to the players").click()
+    gm.get_by_role("dialog").get_by_role("button", name="Publish the result").click()  # confirm step
     expect(gm.get_by_role("status")).to_contain_text("Result published")
     shot(gm, "missions-gm-closed")
 
@@ -142,6 +143,7 @@ def test_gm_closes_and_publishes_a_mission_and_the_player_spends_the_award(
     player.get_by_test_id("shop-link").click()
     expect(player.get_by_test_id("shop-balance")).to_have_text("210")
     player.get_by_role("button", name="Buy Pistol: Specialist to Expert for 100 Success Points").click()
+    player.get_by_role("dialog").get_by_role("button", name="Buy").click()  # the confirm step
     expect(player.get_by_test_id("shop-balance")).to_have_text("110")
     shot(player, "missions-player-shop-phone")
     agent = agents["Ada Stone"]

@@ -41,6 +41,12 @@ def _pistol_row(page):
     return page.get_by_test_id("skills").get_by_role("row").filter(has_text="Pistol")
 
 
+FOCUS_IN_DIALOG_OR_NOWHERE = """() => {
+  const el = document.activeElement;
+  return !el || el === document.body || Boolean(el.closest('dialog[open]'));
+}"""
+
+
 def test_player_buys_a_skill_level_in_the_shop(new_page, shot, transactional_db, django_user_model):
     agent = _agent_after_an_adventure(django_user_model)
     before = get_system("timemaster").derive(agent.build)["skills"]["pistol"]["score"]
@@ -63,7 +69,20 @@ def test_player_buys_a_skill_level_in_the_shop(new_page, shot, transactional_db,
     assert not page.evaluate(OVERFLOW)
     shot(page, "shop-phone")
     page.get_by_role("button", name="Buy Pistol: Specialist to Expert for 100 Success Points").click()
+    # the confirm step: a modal dialog that holds the focus; Cancel sends nothing
+    dialog = page.get_by_role("dialog")
+    expect(dialog).to_contain_text("Buy Pistol: Specialist to Expert for 100 Success Points?")
+    expect(dialog.get_by_role("button", name="Cancel")).to_be_focused()
+    for _ in range(3):  # the page behind the modal dialog is inert: Tab never reaches it
+        page.keyboard.press("Tab")
+        assert page.evaluate(FOCUS_IN_DIALOG_OR_NOWHERE)
+    dialog.get_by_role("button", name="Cancel").click()
+    expect(dialog).to_be_hidden()
+    expect(page.get_by_test_id("shop-balance")).to_have_text("300")
+    page.get_by_role("button", name="Buy Pistol: Specialist to Expert for 100 Success Points").click()
+    dialog.get_by_role("button", name="Buy").click()
     expect(page.get_by_role("status")).to_contain_text("200 Success Points left")
+    expect(page.get_by_role("button", name="Undo the purchase")).to_be_visible()
     expect(page.get_by_test_id("shop-balance")).to_have_text("200")
     # one level per skill per adventure: the next raise is offered with the reason it is refused
     expect(page.get_by_test_id("shop-raises").get_by_role("row").filter(has_text="Pistol")).to_contain_text(

@@ -241,8 +241,8 @@ def test_the_missions_tab_is_on_time_to_kill_campaigns_only(ttk, make_user):
 def test_the_gm_abandons_a_mission_and_the_players_page_says_so(ttk, start):
     run = start()
     player = client_for(ttk.users["player"])
-    assert player.post(f"/ttk/{run.pk}/abandon/").status_code == 403
-    response = client_for(ttk.users["gm"]).post(f"/ttk/{run.pk}/abandon/")
+    assert player.post(f"/ttk/{run.pk}/abandon/", {"confirm": "1"}).status_code == 403
+    response = client_for(ttk.users["gm"]).post(f"/ttk/{run.pk}/abandon/", {"confirm": "1"})
     assert response.status_code == 302
     panel = player.get(f"/ttk/{run.pk}/panel/?after=0")
     assert panel.status_code == 200
