@@ -31,9 +31,9 @@ from characters import display_names, registry
 from characters.models import Character
 from characters.systems import get_system
 from config.abuse import SignupThrottle, throttle_web_post
+from config.confirm import confirm_first
 from config.keyset import keyset_page
 from systems.timemaster import action_checks as checks
-from config.confirm import confirm_first
 
 ROLL_LOG_SIZE = 50
 # The roll fields the dice log shows or filters on.

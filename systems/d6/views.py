@@ -19,15 +19,11 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from characters import display_names
 from characters.models import Character
+from config.confirm import confirm_first
 from systems.d6 import presenters, services
 from systems.d6.access import get_campaign_for_user
 from systems.d6.engine.tables import ACTIONS, INITIATIVE_METHODS, MOVE_UP_REASONS, NON_ACTION_ROLLS
 from systems.d6.models import Encounter
-from characters.systems.d6.tables import ACTIONS, INITIATIVE_METHODS, MOVE_UP_REASONS, NON_ACTION_ROLLS
-from config.confirm import confirm_first
-from d6_encounters import presenters, services
-from d6_encounters.access import get_campaign_for_user
-from d6_encounters.models import Encounter
 
 POLL_SECONDS = 4
 INT_FIELDS = {"actions": "Number of actions", "character_points": "Character Points"}

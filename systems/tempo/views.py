@@ -17,15 +17,11 @@ from django.views.decorators.http import require_http_methods, require_POST
 from campaigns.models import Role, Roll
 from characters.models import Character
 from characters.systems import get_system
+from config.confirm import confirm_first
 from systems.tempo import access, services
 from systems.tempo.access import get_campaign_for_user
 from systems.tempo.forms import SPEND_CHOICES, ConflictForm, FateGainForm, TempoRollForm
 from systems.tempo.models import Conflict
-from config.confirm import confirm_first
-from tempo_conflicts import access, services
-from tempo_conflicts.access import get_campaign_for_user
-from tempo_conflicts.forms import SPEND_CHOICES, ConflictForm, FateGainForm, TempoRollForm
-from tempo_conflicts.models import Conflict
 
 RECENT_ROLLS = 5
 

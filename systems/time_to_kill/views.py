@@ -18,19 +18,13 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from campaigns.models import Mission, Role
 from characters.models import Character
+from config.confirm import confirm_first
 from systems.time_to_kill import access, services
 from systems.time_to_kill.access import get_campaign_for_user
 from systems.time_to_kill.engine.mission import available_actions
 from systems.time_to_kill.engine.tables import ABILITIES, FATES, GM, MAX_LONG_TEXT, OUTCOMES, STEPS
 from systems.time_to_kill.engine.visibility import fate_record_sheet, player_view
 from systems.time_to_kill.models import MissionRun
-from characters.systems.time_to_kill.mission import available_actions
-from characters.systems.time_to_kill.tables import ABILITIES, FATES, GM, MAX_LONG_TEXT, OUTCOMES, STEPS
-from characters.systems.time_to_kill.views import fate_record_sheet, player_view
-from config.confirm import confirm_first
-from ttk_missions import access, services
-from ttk_missions.access import get_campaign_for_user
-from ttk_missions.models import MissionRun
 
 TARGET_LABEL = {"bag": "in the bag", "in_sight": "in sight", "out": "taken"}
 POLL_SECONDS = 3

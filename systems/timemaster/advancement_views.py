@@ -14,6 +14,8 @@ from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
 from characters import access
+from characters.services import revert_entry
+from config.confirm import confirm_first, confirmed
 from systems.timemaster import advancement_services as adv
 from systems.timemaster.advancement_forms import (
     BonusForm,
@@ -22,10 +24,6 @@ from systems.timemaster.advancement_forms import (
     ViolationForm,
     attach_errors,
 )
-from characters import advancement_services as adv
-from characters.advancement_forms import BonusForm, BuyForm, FreePickForm, ViolationForm, attach_errors
-from characters.services import revert_entry
-from config.confirm import confirm_first, confirmed
 
 UNDO_KEY = "shop_undo_entry"
 UNDO_REASON = "Undone by the buyer right after buying."

@@ -20,6 +20,7 @@ from campaigns import missions
 from campaigns.access import get_timemaster_campaign_for_user
 from campaigns.models import NPC, Mission, SignificanceEntry
 from characters.models import AdvancementEntry, Character
+from config.confirm import confirm_first
 from systems.timemaster.mission_forms import (
     SEP_NAMES,
     AuditFilterForm,
@@ -28,9 +29,6 @@ from systems.timemaster.mission_forms import (
     MistakeForm,
     ReverseForm,
 )
-from campaigns.models import NPC, Mission, SignificanceEntry
-from characters.models import AdvancementEntry, Character
-from config.confirm import confirm_first
 
 AWARD_REASONS = {
     "earned": "Earned",
