@@ -99,6 +99,7 @@ def tempo_build(variant: str) -> dict:
 
 
 def d6_build(variant: str) -> dict:
+    from characters.systems.d6.tables import MAX_MOVE
     from tests.systems.d6.helpers import build
 
     if variant == "demo":
@@ -134,6 +135,7 @@ def d6_build(variant: str) -> dict:
         ],
         equipment=[{"name": _text(200), "note": _text(200)} for _ in range(20)],
         notes=_text(5000),
+        move=MAX_MOVE,  # the largest Move the form accepts: the Move box must hold it
     )
 
 

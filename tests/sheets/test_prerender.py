@@ -116,3 +116,33 @@ def test_an_edit_succeeds_when_the_broker_is_down(
     before = agent.revision
     edit(world, agent, django_capture_on_commit_callbacks)
     assert agent.revision == before + 1 and not SheetRender.objects.exists()
+
+
+def test_the_character_page_shows_the_render_state(
+    world, party, client, scheduled, sent, django_capture_on_commit_callbacks
+):
+    """Issue 20, "show the render's state on the page": the character's own page says whether its
+    current revision's sheet is queued, rendering or ready, and links the PDF once it is."""
+    agent = party["player"]
+    edit(world, agent, django_capture_on_commit_callbacks)
+    client.force_login(world.users["player"])
+    url = f"/characters/{agent.pk}/"
+    page = client.get(url).content
+    assert b'data-status="none"' in page
+    with django_capture_on_commit_callbacks(execute=True):
+        prerender.run_prerender(agent.pk, agent.revision)
+    page = client.get(url).content
+    assert b'data-status="queued"' in page
+    assert b"hx-get=" in page  # polls until the render is finished
+    for render_id in sent:
+        run_render(render_id)
+    page = client.get(url).content.decode()
+    assert 'data-status="done"' in page and "hx-get=" not in page
+    renders = SheetRender.objects.filter(character=agent, revision=agent.revision)
+    render = renders.order_by("-queued_at", "-id")[0]
+    assert f"/sheets/{render.pk}/download/" in page
+    # Another player sees the character but not its print state (only the owner and the GM print it).
+    client.force_login(world.users["other_player"])
+    other = client.get(url)
+    if other.status_code == 200:
+        assert b"Printable sheet" not in other.content

@@ -173,3 +173,36 @@ def test_a_bundle_lays_out_each_page_once():
         page_layout.remake_page = original
     assert result.pages == 4
     assert len(made) == 4
+
+
+@pytest.mark.parametrize(
+    ("case_id", "faces"),
+    [
+        ("character-timemaster-demo", 3),
+        ("character-time_to_kill-demo", 2),
+        ("character-tempo-demo", 3),
+        ("character-d6-demo", 2),
+        ("fate_record-time_to_kill-demo", 2),
+    ],
+)
+def test_a_sheet_embeds_only_its_own_faces(case_id, faces):
+    """Every face a sheet uses is subset, compressed and embedded in each PDF (a cost per render):
+    the footer is set in the system's text face and TIMEMASTER's typed values in one Courier weight,
+    so no face is embedded for a few words alone."""
+    import re
+
+    from tests.sheets import samples
+
+    case = samples.cases_by_id()[case_id]
+    document = rendering._layout(
+        case.pages,
+        title="t",
+        author="t",
+        paper="letter",
+        rendered_at=None,
+        fetcher=rendering.SheetAssetFetcher(),
+    )
+    pdf = document.write_pdf(uncompressed_pdf=True)
+    names = {name.split(b"+")[-1] for name in re.findall(rb"/BaseFont\s*/([A-Za-z0-9+_-]+)", pdf)}
+    assert len(names) == faces, sorted(names)
+    assert not any(b"Inter" in name for name in names) or case.system == "tempo"
