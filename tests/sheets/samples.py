@@ -99,7 +99,7 @@ def tempo_build(variant: str) -> dict:
 
 
 def d6_build(variant: str) -> dict:
-    from characters.systems.d6.tables import MAX_MOVE
+    from systems.d6.engine.tables import MAX_MOVE
     from tests.systems.d6.helpers import build
 
     if variant == "demo":
