@@ -7,10 +7,14 @@ The pure engines have their own registry (characters.systems.get_system), which 
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
+import importlib.util
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from types import ModuleType
+
+from django.apps import AppConfig
 
 from characters.systems import register_engine, unregister_engine
 
@@ -28,8 +32,11 @@ class PlayPage:
 class SystemApp:
     key: str  # the value stored in Campaign.system and Character.system
     name: str  # shown to people
-    engine: str  # module of the pure engine (a module-level SYSTEM)
-    wizard: str = ""  # module of the web builder (STEP_KEYS, resume_url, wizard_step); "" = none
+    # module of the pure engine (a module-level SYSTEM); "" = the app's ``engine`` subpackage
+    engine: str = ""
+    # module of the web builder (STEP_KEYS, resume_url, wizard_step); "" = the app's ``wizard``
+    # module if it has one
+    wizard: str = ""
     new_label: str = "New character"  # the builder's button
     sheet_kinds: tuple[str, ...] = ()  # print documents besides the character sheet
     play_pages: tuple[PlayPage, ...] = ()
@@ -39,9 +46,38 @@ class SystemApp:
 _APPS: dict[str, SystemApp] = {}
 
 
-def register(app: SystemApp) -> None:
+def register(app: SystemApp, package: str = "") -> None:
+    """Add a system; ``package`` (its Django app's module) fills in the engine and the builder by
+    the folder's convention: ``<package>.engine`` and ``<package>.wizard``."""
+    if package and not app.engine:
+        app = dataclasses.replace(app, engine=f"{package}.engine")
+    if package and not app.wizard and importlib.util.find_spec(f"{package}.wizard") is not None:
+        app = dataclasses.replace(app, wizard=f"{package}.wizard")
+    if not app.engine:
+        raise ValueError(f"The system {app.key!r} names no engine.")
     _APPS[app.key] = app
     register_engine(app.key, app.engine)
+
+
+class SystemAppConfig(AppConfig):
+    """The AppConfig of a game system's folder: it registers ``system`` when Django is ready.
+
+    A system app sets ``name``, ``label`` and ``system`` (a SystemApp); override ``ready`` (calling
+    ``super().ready()``) for anything more.
+    """
+
+    default_auto_field = "django.db.models.BigAutoField"
+    system: SystemApp
+    # Not a candidate itself when Django looks for the one AppConfig of an apps.py that imports it;
+    # every subclass is.
+    default = False
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        cls.default = True
+
+    def ready(self) -> None:
+        register(self.system, package=self.name)
 
 
 def unregister(key: str) -> None:

@@ -1,27 +1,20 @@
-from django.apps import AppConfig
+from characters.registry import PlayPage, SystemApp, SystemAppConfig
 
 
-class TempoConflictsConfig(AppConfig):
-    default_auto_field = "django.db.models.BigAutoField"
+class TempoConflictsConfig(SystemAppConfig):
+    # The old label: the migrations, tables, URL namespace and template folder stay.
     name = "systems.tempo"
-    # The label (and so the migrations, tables, URL namespace and template folder) stays the old one.
     label = "tempo_conflicts"
+    system = SystemApp(
+        key="tempo",
+        name="Tempo",
+        new_label="New agent",
+        play_pages=(PlayPage("Conflicts", "tempo-conflict-list"),),
+        archive_sections=("tempo_conflicts",),
+    )
 
-    def ready(self):
-        from characters import registry
-
-        registry.register(
-            registry.SystemApp(
-                key="tempo",
-                name="Tempo",
-                engine="systems.tempo.engine",
-                wizard="systems.tempo.wizard",
-                new_label="New agent",
-                play_pages=(registry.PlayPage("Conflicts", "tempo-conflict-list"),),
-                archive_sections=("tempo_conflicts",),
-            )
-        )
-
+    def ready(self) -> None:
+        super().ready()
         from campaigns.models import HIDDEN_ROLLS
         from systems.tempo.services import hidden_conflict_rolls
 

@@ -1,7 +1,7 @@
-from django.apps import AppConfig
+from characters.registry import PlayPage, SystemApp, SystemAppConfig
 
 
-class TimemasterConfig(AppConfig):
+class TimemasterConfig(SystemAppConfig):
     """TIMEMASTER's Django side: the agent builder, advancement (shop, free pick, violations,
     bonus points), the mission pages (significance tally, close, publish, after-action record,
     audit) and Action Table checks from the dice roller.
@@ -11,21 +11,12 @@ class TimemasterConfig(AppConfig):
     AdvancementEntry), which stay where their tables are so the move changed no table.
     """
 
-    default_auto_field = "django.db.models.BigAutoField"
     name = "systems.timemaster"
     label = "timemaster"
-
-    def ready(self):
-        from characters import registry
-
-        registry.register(
-            registry.SystemApp(
-                key="timemaster",
-                name="TIMEMASTER",
-                engine="systems.timemaster.engine",
-                wizard="systems.timemaster.wizard",
-                new_label="New agent",
-                play_pages=(registry.PlayPage("Missions", "missions-list"),),
-                archive_sections=("mission_records",),
-            )
-        )
+    system = SystemApp(
+        key="timemaster",
+        name="TIMEMASTER",
+        new_label="New agent",
+        play_pages=(PlayPage("Missions", "missions-list"),),
+        archive_sections=("mission_records",),
+    )
