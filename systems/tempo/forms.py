@@ -1,5 +1,5 @@
 """Forms of the Tempo pages. They only collect input and shape it as the engine's requests; the
-rules are checked by the engine (characters/systems/tempo), whose words are shown to the user."""
+rules are checked by the engine (systems/tempo/engine), whose words are shown to the user."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Writes of Tempo play: a roll from the character page (the campaign's dice log plus the fate point
 ledger), fate points given or refreshed by the GM, and conflicts (state + append-only events). The
-rules are the engine's (characters/systems/tempo: roll.py, fate.py, conflict.py); this module stores
+rules are the engine's (systems/tempo/engine: roll.py, fate.py, conflict.py); this module stores
 what it returns.
 
 Engine refusals become ValidationErrors keyed by the field the engine names; every write runs in
