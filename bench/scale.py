@@ -49,6 +49,9 @@ ROLLS, ENTRIES, CAMPAIGNS = 2_000, 10, 5  # per unit of size
 # was mostly five times the rows shown, not a cost of the ledger's length (issue 22). The pages
 # compared are now alike: 50 rows and a next link at each size; 1x has 51 entries, 100x 1,000.
 HISTORY_PAGE = 50
+# Likewise the game master is in at least a full page of campaigns and one more (the campaign list
+# shows 50 a page): at 1x the 5 campaigns made a page of 5 cards against 50 at 100x.
+CAMPAIGN_PAGE = 50
 # Targets whose response is the whole ledger by nature (a character's archive document): besides
 # the request's CPU ms, the table gives the cost per ledger entry, which is what must stay flat.
 PER_ENTRY = ("character-export", "api-character-export")
@@ -98,7 +101,8 @@ def seed_world(size: int) -> dict:
     rng = random.Random(9)
     with transaction.atomic():
         others = Campaign.objects.bulk_create(
-            Campaign(name=f"Other campaign {i:04d}", system="timemaster") for i in range(CAMPAIGNS * size - 1)
+            Campaign(name=f"Other campaign {i:04d}", system="timemaster")
+            for i in range(max(CAMPAIGNS * size, CAMPAIGN_PAGE + 1) - 1)
         )
         Membership.objects.bulk_create(Membership(campaign=c, user=gm, role=Role.GM) for c in others)
 
