@@ -8,10 +8,11 @@
 A world at size N (1, 10, 100) is one TIMEMASTER campaign with 2,000 x N rolls, a finished agent
 with 10 x N ledger entries (bonus Success Points, one game session each: the entry that grew the
 build), and a game master who is a member of 5 x N campaigns (the entries and campaigns at least 51:
-a full page and one more, so that every size shows pages of the same length); seeded with bulk_create where the
-rows need no engine, so the 100x world (200,000 rolls, 1,000 entries, 500 campaigns) seeds in
-seconds. Each world lives in its own process and its own database (a temporary SQLite file, or
-``<database-url>_<N>x`` on PostgreSQL, dropped and made again), so sizes never share caches.
+a full page and one more, so that every size shows pages of the same length); seeded with
+bulk_create where the rows need no engine, so the 100x world (200,000 rolls, 1,000 entries, 500
+campaigns) seeds in seconds. Each world lives in its own process and its own database (a temporary
+SQLite file, or ``<database-url>_<N>x`` on PostgreSQL, dropped and made again), so sizes never share
+caches.
 
 The targets are not a hand list: the URL conf is walked (``get_resolver()``) and every route is
 asked with GET, its ids filled from the world by the parameter's name and the path segment in
