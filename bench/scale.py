@@ -6,11 +6,13 @@
     .venv/bin/python bench/run_all.py scale                  # as `make bench` runs it
 
 A world at size N (1, 10, 100) is one TIMEMASTER campaign with 2,000 x N rolls, a finished agent
-with 10 x N ledger entries (bonus Success Points, one game session each: the entry that grows the
-build), and a game master who is a member of 5 x N campaigns; seeded with bulk_create where the
-rows need no engine, so the 100x world (200,000 rolls, 1,000 entries, 500 campaigns) seeds in
-seconds. Each world lives in its own process and its own database (a temporary SQLite file, or
-``<database-url>_<N>x`` on PostgreSQL, dropped and made again), so sizes never share caches.
+with 10 x N ledger entries (bonus Success Points, one game session each: the entry that grew the
+build), and a game master who is a member of 5 x N campaigns (the entries and campaigns at least 51:
+a full page and one more, so that every size shows pages of the same length); seeded with
+bulk_create where the rows need no engine, so the 100x world (200,000 rolls, 1,000 entries, 500
+campaigns) seeds in seconds. Each world lives in its own process and its own database (a temporary
+SQLite file, or ``<database-url>_<N>x`` on PostgreSQL, dropped and made again), so sizes never share
+caches.
 
 The targets are not a hand list: the URL conf is walked (``get_resolver()``) and every route is
 asked with GET, its ids filled from the world by the parameter's name and the path segment in
@@ -49,6 +51,9 @@ ROLLS, ENTRIES, CAMPAIGNS = 2_000, 10, 5  # per unit of size
 # was mostly five times the rows shown, not a cost of the ledger's length (issue 22). The pages
 # compared are now alike: 50 rows and a next link at each size; 1x has 51 entries, 100x 1,000.
 HISTORY_PAGE = 50
+# Likewise the game master is in at least a full page of campaigns and one more (the campaign list
+# shows 50 a page): at 1x the 5 campaigns made a page of 5 cards against 50 at 100x.
+CAMPAIGN_PAGE = 50
 # Targets whose response is the whole ledger by nature (a character's archive document): besides
 # the request's CPU ms, the table gives the cost per ledger entry, which is what must stay flat.
 PER_ENTRY = ("character-export", "api-character-export")
@@ -98,7 +103,8 @@ def seed_world(size: int) -> dict:
     rng = random.Random(9)
     with transaction.atomic():
         others = Campaign.objects.bulk_create(
-            Campaign(name=f"Other campaign {i:04d}", system="timemaster") for i in range(CAMPAIGNS * size - 1)
+            Campaign(name=f"Other campaign {i:04d}", system="timemaster")
+            for i in range(max(CAMPAIGNS * size, CAMPAIGN_PAGE + 1) - 1)
         )
         Membership.objects.bulk_create(Membership(campaign=c, user=gm, role=Role.GM) for c in others)
 
