@@ -17,14 +17,14 @@ from campaigns.access import get_campaign_for_user, get_membership, require
 from campaigns.api_missions import MissionViewSet  # noqa: F401  (registered in config/urls.py)
 from campaigns.models import Campaign, Invitation, Membership, Mission, Role, Roll
 from characters.models import Character
-from characters.systems import SYSTEM_CHOICES, all_systems
+from characters.systems import all_systems, system_choices
 from characters.systems.dice import ROLLER_KINDS
 
 
 # --- serializers ---------------------------------------------------------------------------------
 class CampaignSerializer(serializers.ModelSerializer):
     name = serializers.CharField(max_length=120)
-    system = serializers.ChoiceField(choices=SYSTEM_CHOICES)
+    system = serializers.ChoiceField(choices=())
     module = serializers.CharField(max_length=40, required=False, allow_blank=True, default="")
     description = serializers.CharField(max_length=5000, required=False, allow_blank=True, default="")
     settings = serializers.JSONField(required=False, default=dict)
@@ -34,6 +34,11 @@ class CampaignSerializer(serializers.ModelSerializer):
         model = Campaign
         fields = ["id", "name", "system", "module", "description", "settings", "my_role", "created_at"]
         read_only_fields = ["id", "created_at", "my_role"]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # The systems installed now (the registry), not a list fixed when this module was imported.
+        self.fields["system"].choices = system_choices()
 
     def get_my_role(self, campaign) -> str:
         return getattr(campaign, "my_role", None) or self.context.get("my_role", "")

@@ -12,7 +12,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.utils import timezone
 
-from characters.systems import SYSTEM_CHOICES
+from characters.systems import system_choices
 from config.fields import ReadSafeJSONField
 
 
@@ -35,7 +35,7 @@ class CampaignQuerySet(models.QuerySet):
 
 class Campaign(models.Model):
     name = models.CharField(max_length=120)
-    system = models.CharField(max_length=20, choices=SYSTEM_CHOICES)
+    system = models.CharField(max_length=20, choices=system_choices)
     module = models.CharField(max_length=40, blank=True, default="")
     description = models.TextField(blank=True, default="", max_length=5000)
     settings = ReadSafeJSONField(default=dict, blank=True)
@@ -54,7 +54,7 @@ class Campaign(models.Model):
 
     @property
     def system_label(self) -> str:
-        label = dict(SYSTEM_CHOICES).get(self.system, self.system)
+        label = dict(system_choices()).get(self.system, self.system)
         return f"{label} ({self.module.title()})" if self.module else label
 
 
@@ -359,7 +359,7 @@ class NPC(models.Model):
     """
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="npcs")
-    system = models.CharField(max_length=20, choices=SYSTEM_CHOICES)
+    system = models.CharField(max_length=20, choices=system_choices)
     name = models.CharField(max_length=120)
     public_description = models.TextField(blank=True, default="", max_length=5000)
     gm_notes = models.TextField(blank=True, default="", max_length=20000)

@@ -6,7 +6,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from characters.systems import SYSTEM_CHOICES
+from characters.systems import system_choices
 from config.fields import ReadSafeJSONField
 
 
@@ -33,7 +33,7 @@ class Character(models.Model):
 
     campaign = models.ForeignKey("campaigns.Campaign", on_delete=models.CASCADE, related_name="characters")
     owner = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="characters")
-    system = models.CharField(max_length=20, choices=SYSTEM_CHOICES)
+    system = models.CharField(max_length=20, choices=system_choices)
     module = models.CharField(max_length=40, blank=True, default="")
     name = models.CharField(max_length=120)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.DRAFT)

@@ -17,12 +17,6 @@ _MODULES: dict[str, str] = {
     "d6": "systems.d6.engine",
 }
 
-SYSTEM_CHOICES = (
-    ("timemaster", "TIMEMASTER"),
-    ("time_to_kill", "Time to Kill"),
-    ("tempo", "Tempo"),
-    ("d6", "D6 System"),
-)
 
 
 class UnknownSystem(KeyError):
@@ -53,6 +47,12 @@ def all_systems() -> list[Engine]:
     return [get_system(key) for key in _MODULES]
 
 
+def system_choices() -> list[tuple[str, str]]:
+    """(key, label) of every registered system: the choices of the ``system`` fields. The model
+    fields take this function itself (Django calls it), so a new system needs no migration."""
+    return [(system.key, system.label) for system in all_systems()]
+
+
 __all__ = [
     "Engine",
     "GameSystem",
@@ -61,10 +61,10 @@ __all__ = [
     "RuleViolation",
     "SettingSpec",
     "SheetData",
-    "SYSTEM_CHOICES",
     "UnknownSystem",
     "all_systems",
     "get_system",
+    "system_choices",
     "register_engine",
     "unregister_engine",
 ]
