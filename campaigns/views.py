@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST
 
-from campaigns import services
+from campaigns import pending, services
 from campaigns.access import get_campaign_for_user, get_timemaster_campaign_for_user, require
 from campaigns.demo import demo_logins
 from campaigns.forms import (
@@ -155,11 +155,13 @@ def campaign_detail(request, pk):
         Character.objects.visible_to(request.user)
         .filter(campaign=campaign)
         .select_related("owner")
-        .only("id", "name", "status", "owner__username")
+        .only("id", "name", "status", "owner_id", "owner__username")
     )
+    characters = list(characters)
     context = {
         "campaign": campaign,
         "membership": membership,
+        "pending": pending.for_user(request.user, campaign, membership, characters),
         "members": campaign.memberships.select_related("user").only(
             "id", "campaign", "role", "user__username"
         ),

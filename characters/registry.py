@@ -26,6 +26,9 @@ class PlayPage:
 
     label: str
     url_name: str
+    # URL-name prefixes of the pages that belong to this tab (marked current on them); the
+    # url_name itself when empty.
+    prefixes: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -39,7 +42,9 @@ class SystemApp:
     wizard: str = ""
     new_label: str = "New character"  # the builder's button
     sheet_kinds: tuple[str, ...] = ()  # print documents besides the character sheet
-    play_pages: tuple[PlayPage, ...] = ()
+    play_pages: tuple[PlayPage, ...] = ()  # the campaign tabs this system adds
+    # URL-name prefixes of this system's pages that belong to the platform's Characters tab
+    character_page_prefixes: tuple[str, ...] = ()
     archive_sections: tuple[str, ...] = ()  # keys of the campaign archive this system fills
 
 

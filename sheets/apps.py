@@ -14,3 +14,10 @@ class SheetsConfig(AppConfig):
         from sheets import prerender
 
         post_save.connect(prerender.character_saved, sender=Character, dispatch_uid="sheets-prerender")
+
+        # The campaign page's "Waiting for you": sheets still rendering.
+        from campaigns import pending
+        from sheets.services import pending_renders
+
+        if pending_renders not in pending.SOURCES:
+            pending.SOURCES.append(pending_renders)

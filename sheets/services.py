@@ -296,3 +296,22 @@ def page_sources(render: SheetRender) -> list[PageSource]:
         else:
             raise ValueError(f"unknown page kind {page['kind']!r}")
     return sources
+
+
+def pending_renders(user, campaign: Campaign, membership: Membership) -> list:
+    """The campaign page's "Waiting for you" lines for sheets still rendering: the GM's for the
+    whole campaign, a player's for their own characters (campaigns.pending.SOURCES)."""
+    from django.urls import reverse
+
+    from campaigns.pending import Pending
+
+    renders = SheetRender.objects.filter(
+        campaign=campaign, status__in=(RenderStatus.QUEUED, RenderStatus.RUNNING)
+    )
+    if not membership.is_gm:
+        renders = renders.filter(character__owner=user)
+    count = renders.count()
+    if not count:
+        return []
+    text = "A sheet is rendering" if count == 1 else f"{count} sheets are rendering"
+    return [Pending(text, reverse("campaign-sheets", args=[campaign.pk]))]

@@ -1,32 +1,48 @@
-"""The campaign's tabs, with the one the page belongs to marked (aria-current="page")."""
+"""The campaign's tabs, with the one the page belongs to marked (aria-current="page"): the
+platform's own, and the play pages the campaign's system registered (characters.registry)."""
 
 from __future__ import annotations
 
 from django import template
 from django.urls import reverse
 
+from characters import registry
+
 register = template.Library()
 
-#: (tab label, URL name of its page, the systems that have it (None: all), URL-name prefixes of
-#: the pages that belong to it). The first tab whose prefix starts the page's URL name is current.
+#: The platform's tabs: (label, URL name of its page, URL-name prefixes of the pages that belong
+#: to it). A system's play pages come after the first SYSTEM_TABS_AFTER of them.
 TABS = (
-    ("Overview", "campaign-detail", None, ("campaign-detail", "campaign-settings")),
-    ("Characters", "character-list", None, ("character-", "tempo-roll", "tempo-fate-gain")),
-    ("Members", "campaign-members", None, ("campaign-members", "invitation-", "member-")),
-    ("Dice", "campaign-dice", None, ("campaign-dice",)),
-    ("NPCs", "npc-list", None, ("npc-",)),
-    ("Encounters", "d6-encounter-list", {"d6"}, ("d6-encounter-",)),
-    ("Missions", "missions-list", {"timemaster"}, ("missions-",)),
-    ("Conflicts", "tempo-conflict-list", {"tempo"}, ("tempo-conflict-", "tempo-fate-refresh")),
-    ("Missions", "ttk-run-list", {"time_to_kill"}, ("ttk-run",)),
-    ("Export", "campaign-archive", None, ("campaign-archive", "character-import", "character-export")),
-    ("Sheets", "campaign-sheets", None, ("campaign-sheets", "sheet-")),
+    ("Overview", "campaign-detail", ("campaign-detail", "campaign-settings")),
+    ("Characters", "character-list", ("character-",)),
+    ("Members", "campaign-members", ("campaign-members", "invitation-", "member-")),
+    ("Dice", "campaign-dice", ("campaign-dice",)),
+    ("NPCs", "npc-list", ("npc-",)),
+    ("Export", "campaign-archive", ("campaign-archive", "character-import", "character-export")),
+    ("Sheets", "campaign-sheets", ("campaign-sheets", "sheet-")),
 )
+SYSTEM_TABS_AFTER = 5
 
 
-def current_tab(url_name: str | None) -> str | None:
-    """The URL name of the tab a page belongs to (None for a page outside every tab)."""
-    for _label, tab_url, _systems, prefixes in TABS:
+def tabs_of(system: str) -> list[tuple[str, str, tuple[str, ...]]]:
+    """The campaign's tabs in order, for a campaign of ``system``."""
+    app = registry.get(system)
+    play = [
+        (page.label, page.url_name, page.prefixes or (page.url_name,))
+        for page in (app.play_pages if app else ())
+    ]
+    tabs = [
+        (label, url, prefixes + (app.character_page_prefixes if app and url == "character-list" else ()))
+        for label, url, prefixes in TABS
+    ]
+    return tabs[:SYSTEM_TABS_AFTER] + play + tabs[SYSTEM_TABS_AFTER:]
+
+
+def current_tab(url_name: str | None, system: str = "") -> str | None:
+    """The URL name of the tab a page belongs to (None for a page outside every tab). The system's
+    own tabs are asked first: their prefixes are the more specific ones."""
+    tabs = tabs_of(system)
+    for _label, tab_url, prefixes in tabs[SYSTEM_TABS_AFTER:-2] + tabs:
         if url_name and url_name.startswith(prefixes):
             return tab_url
     return None
@@ -36,10 +52,9 @@ def current_tab(url_name: str | None) -> str | None:
 def campaign_tabs(context, campaign):
     request = context.get("request")
     match = getattr(request, "resolver_match", None)
-    here = current_tab(match.url_name if match else None)
+    here = current_tab(match.url_name if match else None, campaign.system)
     tabs = [
         {"label": label, "url": reverse(tab_url, args=[campaign.pk]), "current": tab_url == here}
-        for label, tab_url, systems, _prefixes in TABS
-        if systems is None or campaign.system in systems
+        for label, tab_url, _prefixes in tabs_of(campaign.system)
     ]
     return {"tabs": tabs}

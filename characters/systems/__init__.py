@@ -18,7 +18,6 @@ _MODULES: dict[str, str] = {
 }
 
 
-
 class UnknownSystem(KeyError):
     pass
 

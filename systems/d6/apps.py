@@ -8,6 +8,6 @@ class D6EncountersConfig(SystemAppConfig):
     system = SystemApp(
         key="d6",
         name="D6 System",
-        play_pages=(PlayPage("Encounters", "d6-encounter-list"),),
+        play_pages=(PlayPage("Encounters", "d6-encounter-list", ("d6-encounter-",)),),
         archive_sections=("d6_encounters",),
     )

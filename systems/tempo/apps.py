@@ -9,7 +9,8 @@ class TempoConflictsConfig(SystemAppConfig):
         key="tempo",
         name="Tempo",
         new_label="New agent",
-        play_pages=(PlayPage("Conflicts", "tempo-conflict-list"),),
+        play_pages=(PlayPage("Conflicts", "tempo-conflict-list", ("tempo-conflict-", "tempo-fate-refresh")),),
+        character_page_prefixes=("tempo-roll", "tempo-fate-gain"),
         archive_sections=("tempo_conflicts",),
     )
 

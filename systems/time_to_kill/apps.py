@@ -10,6 +10,6 @@ class TtkMissionsConfig(SystemAppConfig):
         name="Time to Kill",
         new_label="New ninja",
         sheet_kinds=("fate_record",),
-        play_pages=(PlayPage("Mission runs", "ttk-run-list"),),
+        play_pages=(PlayPage("Missions", "ttk-run-list", ("ttk-run",)),),
         archive_sections=("ttk_runs",),
     )

@@ -17,6 +17,6 @@ class TimemasterConfig(SystemAppConfig):
         key="timemaster",
         name="TIMEMASTER",
         new_label="New agent",
-        play_pages=(PlayPage("Missions", "missions-list"),),
+        play_pages=(PlayPage("Missions", "missions-list", ("missions-",)),),
         archive_sections=("mission_records",),
     )

@@ -1,0 +1,51 @@
+"""What is waiting for this user in a campaign, shown in the campaign page's header (issue 21):
+a draft to finish, a result to publish, a sheet still rendering.
+
+The platform apps above campaigns (sheets) add what they know from their AppConfig.ready()
+through SOURCES, as the systems add their roll rules to campaigns.models.HIDDEN_ROLLS.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from django.urls import reverse
+
+from campaigns.models import Mission
+
+
+@dataclass(frozen=True)
+class Pending:
+    text: str
+    url: str
+
+
+#: Functions (user, campaign, membership) -> list of Pending, added by the apps that know them.
+SOURCES: list[Callable[[Any, Any, Any], list[Pending]]] = []
+
+
+def for_user(user, campaign, membership, characters) -> list[Pending]:
+    """Every pending item of ``user`` in ``campaign``. ``characters``: the characters the page
+    already loaded (the drafts among them cost no query)."""
+    items = [
+        Pending(f"Finish your draft “{character.name}”", reverse("character-detail", args=[character.pk]))
+        for character in characters
+        if character.is_draft and character.owner_id == user.pk
+    ]
+    if membership.is_gm:
+        unpublished = Mission.objects.filter(
+            campaign=campaign, status__in=Mission.CLOSED_STATUSES, published_at__isnull=True
+        ).only("id", "title")[:5]
+        from characters import registry
+
+        app = registry.get(campaign.system)
+        where = app.play_pages[0].url_name if app and app.play_pages else "campaign-detail"
+        items += [
+            Pending(f"Publish the result of “{mission.title}”", reverse(where, args=[campaign.pk]))
+            for mission in unpublished
+        ]
+    for source in SOURCES:
+        items += source(user, campaign, membership)
+    return items
