@@ -362,5 +362,23 @@ def award_bonus(character: Character, by, amount: Any, session: Any, *, revision
             entry = engine.bonus_sp_entry(locked.build, amount, session, settings=locked.campaign.settings)
         except RuleError as error:
             raise _engine_error(error) from None
+        # The build remembers the totals of its 20 latest bonus sessions only (so it does not grow
+        # with every session played); the ledger remembers them all, so the cap of ruling 2 holds
+        # exactly for a session further back too.
+        earlier = sum(
+            row.payload.get("amount", 0)
+            for row in locked.entries.filter(
+                kind="sp_awarded", payload__type="bonus", payload__session=session, reversed_by__isnull=True
+            ).only("payload")
+        )
+        if earlier + amount > BONUS_SP_MAX_PER_SESSION:
+            raise ValidationError(
+                {
+                    "amount": [
+                        f"At most {BONUS_SP_MAX_PER_SESSION} bonus points per session; this agent already "
+                        f"has {earlier} for session {session}."
+                    ]
+                }
+            )
         row = _append(locked, entry, by)
     return row

@@ -404,6 +404,25 @@ def test_bonus_points_come_in_tens_up_to_50_per_session(agent, gm):
     assert _fresh(agent).build["success_points"] == 50
 
 
+def test_the_bonus_cap_holds_for_a_session_the_build_no_longer_remembers(agent, gm):
+    """The build keeps the totals of its latest BONUS_SESSIONS_KEPT bonus sessions (issue 22); the
+    service checks ruling 2's cap against the ledger, so a session further back is still capped."""
+    from systems.timemaster.engine.advancement_tables import BONUS_SESSIONS_KEPT
+
+    first = adv.award_bonus(agent, gm, 50, "session 0")
+    for number in range(1, BONUS_SESSIONS_KEPT + 2):
+        adv.award_bonus(agent, gm, 10, f"session {number}")
+    assert "session 0" not in dict(_fresh(agent).build["state"]["bonus_sessions"])
+    with pytest.raises(ValidationError) as caught:
+        adv.award_bonus(agent, gm, 10, "session 0")
+    assert "already has 50 for session session 0" in str(caught.value)
+    # Once that award is reversed, the session has room again.
+    from characters import services
+
+    services.revert_entry(first, gm, reason="wrong session")
+    adv.award_bonus(_fresh(agent), gm, 10, "session 0")
+
+
 def test_a_demoted_agent_gets_bonus_points_only_when_the_campaign_allows(agent, gm, world):
     _place(agent, "Agent", 5)
     adv.record_violation(agent, gm, 4)
