@@ -346,13 +346,13 @@ def test_two_simultaneous_top_ups_refresh_once(world, api, tempo, cell, refresh_
         pytest.skip("needs PostgreSQL: set DATABASE_URL=postgres://...")
     refresh_to(3)
     system = get_system("tempo")
-    original = type(system).apply
+    original = system.apply  # the engine's rule function (a staticmethod of the contract)
 
-    def slow_apply(self, build, entry):
+    def slow_apply(build, entry):
         time.sleep(0.3)
-        return original(self, build, entry)
+        return original(build, entry)
 
-    monkeypatch.setattr(type(system), "apply", slow_apply)
+    monkeypatch.setattr(system, "apply", slow_apply)
     url = f"/api/v1/campaigns/{tempo.pk}/tempo/fate-refresh/"
     barrier, responses = threading.Barrier(2), []
 
