@@ -96,6 +96,11 @@ def test_two_rounds_with_three_participants(new_page, shot, transactional_db, ma
     expect(gm.get_by_test_id("whose-turn")).to_have_text("Bo")
     _declare(gm, 1)
     expect(gm.get_by_test_id(f"penalty-{bo_row}")).to_have_text("none")
+    # Bo's one declared action, used: Act is no longer offered, and the page says why (defect 9).
+    gm.get_by_label("Action", exact=True).select_option("punch")
+    gm.get_by_role("button", name="Act", exact=True).click()  # no roll: nothing to announce
+    expect(gm.get_by_test_id("no-actions-left")).to_be_visible()
+    expect(gm.get_by_role("button", name="Act", exact=True)).to_have_count(0)
     gm.get_by_role("button", name="Done", exact=True).click()
 
     expect(gm.get_by_test_id("whose-turn")).to_have_text("Thugs")
