@@ -7,8 +7,6 @@ from django_filters import rest_framework as filters
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import api_view, permission_classes
-from rest_framework.exceptions import NotFound
-from rest_framework.pagination import CursorPagination
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 
@@ -19,6 +17,7 @@ from campaigns.models import Campaign, Invitation, Membership, Mission, Role, Ro
 from characters.models import Character
 from characters.systems import all_systems, system_choices
 from characters.systems.dice import ROLLER_KINDS
+from config.api import StrictCursorPagination
 
 
 # --- serializers ---------------------------------------------------------------------------------
@@ -309,31 +308,14 @@ class InvitationViewSet(viewsets.GenericViewSet, mixins.ListModelMixin, mixins.C
         return Response(InvitationSerializer(invitation, context={"request": request}).data)
 
 
-class RollLogPagination(CursorPagination):
+class RollLogPagination(StrictCursorPagination):
     """The roll log pages by position (newest first), not by page number: a page costs the same in
     a campaign of 200 rolls as in one of 200,000 and at any depth, where page numbers paid an exact
     COUNT(*) over the whole log on every page and an OFFSET that grows with the depth. Follow
     ``next`` / ``previous``; there is no ``count``, and ``?page=`` is refused with a 400."""
 
     ordering = ("-created_at", "-id")  # the model's ordering; (campaign, created_at, id) is indexed
-    page_size = 50
-    page_size_query_param = "page_size"
-    max_page_size = 200
-
-    def paginate_queryset(self, queryset, request, view=None):
-        if "page" in request.query_params:
-            raise serializers.ValidationError(
-                {"page": "The roll log has no page numbers: follow the next link (its cursor parameter)."}
-            )
-        return super().paginate_queryset(queryset, request, view)
-
-    def decode_cursor(self, request):
-        try:
-            return super().decode_cursor(request)
-        except NotFound:
-            raise serializers.ValidationError(
-                {"cursor": "This is not a cursor of the roll log: use the next or previous link as given."}
-            ) from None
+    what = "the roll log"
 
 
 class RollViewSet(viewsets.GenericViewSet, mixins.ListModelMixin, mixins.RetrieveModelMixin):

@@ -15,12 +15,11 @@ from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, serializers, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import NotFound
-from rest_framework.pagination import CursorPagination
 from rest_framework.response import Response
 
 from characters import access, services
 from characters.models import AdvancementEntry, Character
+from config.api import StrictCursorPagination
 from config.errors import problems
 
 
@@ -95,31 +94,14 @@ class EntrySerializer(serializers.ModelSerializer):
         return entry.pk in self.context.get("reversed_ids", set())
 
 
-class HistoryPagination(CursorPagination):
+class HistoryPagination(StrictCursorPagination):
     """The ledger pages by position (oldest first, by id), not by page number: a page costs the
     same for an agent of 10 entries as for one of 10,000, at any depth; page numbers paid an exact
     COUNT(*) of the ledger and an OFFSET that grows with the depth (issue 22). Follow ``next`` /
     ``previous``; there is no ``count``, and ``?page=`` is refused with a 400."""
 
     ordering = ("id",)
-    page_size = 50
-    page_size_query_param = "page_size"
-    max_page_size = 200
-
-    def paginate_queryset(self, queryset, request, view=None):
-        if "page" in request.query_params:
-            raise serializers.ValidationError(
-                {"page": "The history has no page numbers: follow the next link (its cursor parameter)."}
-            )
-        return super().paginate_queryset(queryset, request, view)
-
-    def decode_cursor(self, request):
-        try:
-            return super().decode_cursor(request)
-        except NotFound:
-            raise serializers.ValidationError(
-                {"cursor": "This is not a cursor of the history: use the next or previous link as given."}
-            ) from None
+    what = "the history"
 
 
 class RevertSerializer(serializers.Serializer):

@@ -8,7 +8,7 @@ from django.core.exceptions import PermissionDenied, RequestDataTooBig, Suspicio
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404
 from rest_framework import exceptions, status
-from rest_framework.pagination import PageNumberPagination
+from rest_framework.pagination import CursorPagination, PageNumberPagination
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 from rest_framework.views import set_rollback
@@ -21,6 +21,32 @@ class Pagination(PageNumberPagination):
     page_size = 50
     page_size_query_param = "page_size"
     max_page_size = 200
+
+
+class StrictCursorPagination(CursorPagination):
+    """Cursor pages of a long list (``what`` names it in the refusals): ``?page=`` and a cursor this
+    list did not give are a 400 that says what to do, not a silent first page or a 404."""
+
+    what = "the list"
+    page_size = 50
+    page_size_query_param = "page_size"
+    max_page_size = 200
+
+    def paginate_queryset(self, queryset, request, view=None):
+        if "page" in request.query_params:
+            list_name = self.what[:1].upper() + self.what[1:]
+            raise exceptions.ValidationError(
+                {"page": f"{list_name} has no page numbers: follow the next link (its cursor parameter)."}
+            )
+        return super().paginate_queryset(queryset, request, view)
+
+    def decode_cursor(self, request):
+        try:
+            return super().decode_cursor(request)
+        except exceptions.NotFound:
+            raise exceptions.ValidationError(
+                {"cursor": f"This is not a cursor of {self.what}: use the next or previous link as given."}
+            ) from None
 
 
 def _flatten(detail: Any, prefix: str = "") -> list[dict[str, str]]:
