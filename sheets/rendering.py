@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ctypes.util
 import gc
+import re
 import threading
 import types
 import zlib
@@ -23,16 +24,19 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 import pydyf
+import weasyprint
 from django.template.loader import render_to_string
 from django.utils import timezone
 from weasyprint import CSS, HTML
+from weasyprint.css.counters import CounterStyle
 from weasyprint.text.fonts import FontConfiguration
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
 from characters.systems import SheetData
+from sheets import marks
 
 #: Bump when a print template or the stylesheet changes: stored PDFs of the old version are not reused.
-TEMPLATE_VERSION = "2026.20.2"
+TEMPLATE_VERSION = "2026.20.3"
 
 ASSETS_DIR = (Path(__file__).resolve().parent / "assets").resolve()
 STYLESHEET = ASSETS_DIR / "sheet.css"
@@ -86,6 +90,10 @@ class SheetAssetFetcher(URLFetcher):
         self.refused: list[str] = []
 
     def fetch(self, url: str, headers: dict | None = None) -> URLFetcherResponse:
+        generated = self.generated_asset(url)
+        if generated is not None:
+            self.served.append(url)
+            return URLFetcherResponse(url, generated.encode(), {"Content-Type": "image/svg+xml"})
         path = self.asset_path(url)
         if path is None:
             self.refused.append(url)
@@ -93,6 +101,16 @@ class SheetAssetFetcher(URLFetcher):
         self.served.append(url)
         media_type = ASSET_TYPES[path.suffix]
         return URLFetcherResponse(url, path.read_bytes(), {"Content-Type": media_type})
+
+    @staticmethod
+    def generated_asset(url: str) -> str | None:
+        """The drawn images of ``sheets.marks`` (``file:///.../assets/generated/rows-5.svg``)."""
+        parts = urlsplit(url)
+        if parts.scheme != "file" or parts.netloc not in ("", "localhost") or parts.query:
+            return None
+        prefix = ASSETS_DIR.as_posix() + "/"
+        path = unquote(parts.path)
+        return marks.generated_svg(path[len(prefix) :]) if path.startswith(prefix) else None
 
     @staticmethod
     def asset_path(url: str) -> Path | None:
@@ -127,12 +145,45 @@ class RenderedPDF:
     fetcher: SheetAssetFetcher = field(repr=False)
 
 
+#: Rules of WeasyPrint's user-agent stylesheet that match *every* element through a pseudo-element
+#: (list markers, footnote and note calls). For each of them WeasyPrint makes a computed style per
+#: element of the document whether or not the pseudo-element is ever drawn: six styles per element,
+#: about 1,800 per sheet, and the selector matching behind them (measured: 7-10 % of a sheet's render).
+#: Sheets have no lists, footnotes or notes (tests/sheets/test_rendering.py checks both that and that
+#: the rules are still in WeasyPrint's sheet, so an upgrade that renames them fails loudly).
+UA_PSEUDO_RULES = re.compile(
+    r"^::(?:marker|footnote-call|footnote-marker|note-call|note-marker|note-callback) \{[^}]*\}\n", re.M
+)
+#: The form-field block of the same stylesheet: sheets have no form fields (PDF forms stay off).
+UA_FORM_RULES = re.compile(r"^/\* Form fields \*/\n.*?(?=^/\* Pages \*/)", re.M | re.S)
+
+
+def sheet_ua_css_text() -> str:
+    """WeasyPrint's HTML user-agent stylesheet without the rules no sheet can use (see above)."""
+    text = (Path(weasyprint.__file__).parent / "css" / "html5_ua.css").read_text(encoding="utf-8")
+    text, pseudo_rules = UA_PSEUDO_RULES.subn("", text)
+    text, form_blocks = UA_FORM_RULES.subn("", text)
+    if pseudo_rules != 6 or form_blocks != 1:  # pragma: no cover - a WeasyPrint upgrade changed the sheet
+        raise RuntimeError("WeasyPrint's user-agent stylesheet changed: review rendering.sheet_ua_css_text")
+    return text
+
+
 class _Shared:
     """Per-process state, created on first use (a worker imports this once and keeps it)."""
 
     lock = threading.Lock()
     font_config: FontConfiguration | None = None
     stylesheets: dict[str, CSS] = {}
+    ua_stylesheet: CSS | None = None
+    #: Images the sheets use (their own assets only), decoded once per worker.
+    image_cache: dict = {}
+
+    @classmethod
+    def user_agent(cls) -> CSS:
+        with cls.lock:
+            if cls.ua_stylesheet is None:
+                cls.ua_stylesheet = CSS(string=sheet_ua_css_text(), counter_style=CounterStyle())
+            return cls.ua_stylesheet
 
     @classmethod
     def stylesheet(cls, paper: str) -> tuple[FontConfiguration, CSS]:
@@ -143,6 +194,7 @@ class _Shared:
                 css = STYLESHEET.read_text(encoding="utf-8")
                 for system in SYSTEM_STYLESHEETS:
                     css += "\n" + (ASSETS_DIR / "systems" / f"{system}.css").read_text(encoding="utf-8")
+                css += "\n" + marks.blank_rows_css()
                 css += f"\n@page {{ size: {PAPER_SIZES[paper]}; }}\n{PAPER_RULES[paper]}\n"
                 cls.stylesheets[paper] = CSS(
                     string=css,
@@ -151,6 +203,17 @@ class _Shared:
                     font_config=cls.font_config,
                 )
             return cls.font_config, cls.stylesheets[paper]
+
+
+class SheetHTML(HTML):
+    """A sheet's HTML, cascaded with the trimmed user-agent stylesheet (``sheet_ua_css_text``).
+
+    ``_ua_stylesheets`` is the one hook WeasyPrint has for the user-agent sheet; WeasyPrint is pinned
+    to one exact version, and the test of the trimmed sheet fails if the hook or the rules move.
+    """
+
+    def _ua_stylesheets(self, forms: bool = False) -> list[CSS]:
+        return [_Shared.user_agent()]
 
 
 def document_html(
@@ -208,8 +271,8 @@ def _layout(pages: list[SheetPage], *, title: str, author: str, paper: str, rend
         raise ValueError("a document needs at least one sheet")
     font_config, stylesheet = _Shared.stylesheet(paper)
     source = document_html(pages, title=title, author=author, rendered_at=rendered_at)
-    html = HTML(string=source, base_url=STYLESHEET.as_uri(), url_fetcher=fetcher)
-    return html.render(stylesheets=[stylesheet], font_config=font_config)
+    html = SheetHTML(string=source, base_url=STYLESHEET.as_uri(), url_fetcher=fetcher)
+    return html.render(stylesheets=[stylesheet], font_config=font_config, cache=_Shared.image_cache)
 
 
 @contextmanager
@@ -275,7 +338,7 @@ class LayoutReport:
     footer, in the page margin, is left out); ``filled``: per page, how far down the content area the
     lowest box reaches (0 to 1); ``rects_mm``: border boxes (x, y, width, height in mm from the page's
     corner) of the elements with a class in MEASURED_CLASSES (``write-row`` and ``tick`` are the ones a
-    pencil needs); ``text``: every run of text, in order.
+    pencil needs; a block of empty rows counts as its rows); ``text``: every run of text, in order.
     """
 
     pages: int
@@ -362,6 +425,12 @@ def layout_report(pages: list[SheetPage], paper: str = "letter") -> LayoutReport
                 for name in (element.get("class") or "").split():
                     if name in rects:
                         rects[name].append(tuple(round(v / PX_PER_MM, 2) for v in (x, y, w, h)))
+                    elif name == "write-rows":  # a block of N empty rows (sheet_layout.blank_rows): N rows
+                        count = int(element.get("data-rows"))
+                        rects["write-row"].extend(
+                            tuple(round(v / PX_PER_MM, 2) for v in (x, y + k * h / count, w, h / count))
+                            for k in range(count)
+                        )
         filled.append((lowest - top) / (bottom - top))
     return LayoutReport(
         pages=len(document.pages),

@@ -5,6 +5,9 @@ from __future__ import annotations
 import math
 
 from django import template
+from django.utils.html import conditional_escape, format_html, mark_safe
+
+from sheets.marks import MAX_BLANK_ROWS
 
 register = template.Library()
 
@@ -30,11 +33,39 @@ def chunks(items, size) -> list[list]:
 
 @register.filter
 def pad_rows(items, count) -> dict:
-    """Exactly ``count`` rows for a table of fixed height: the items, then None for each empty row a
-    pencil fills in play. When there are more items than rows, the last row says how many more
-    (``more``) instead of pushing the sheet onto a second page."""
+    """A list for a table of fixed height, ``count`` rows in all: the items (``shown``), then how many
+    empty rows a pencil fills in play (``blank``, drawn by ``blank_rows``). When there are more items
+    than rows, the last row says how many more (``more``) instead of pushing the sheet onto a second
+    page."""
     items, count = list(items or []), int(count)
     if len(items) > count:
         shown = count - 1
-        return {"shown": items[:shown], "more": len(items) - shown}
-    return {"shown": items + [None] * (count - len(items)), "more": 0}
+        return {"shown": items[:shown], "blank": 0, "more": len(items) - shown}
+    return {"shown": items, "blank": count - len(items), "more": 0}
+
+
+@register.simple_tag
+def blank_rows(count, columns, extra_class="", tick_column=None, cells=""):
+    """``count`` empty writing rows of a table with ``columns`` cells, as ONE row of ``count`` x 6 mm
+    whose cells carry the column rules and whose background draws the lines between the rows
+    (``sheets.marks``).
+
+    Each empty row used to be a row of empty cells: 1 + ``columns`` boxes to lay out and draw per row
+    (measured: the Fate Record Sheet's 21 empty turn rows were a quarter of its render). The
+    ``tick_column`` (1-based) draws a tick box on each row, as the cell's repeated background.
+    ``extra_class`` adds classes to the row (``a4-only``: rows only A4 has room for); ``cells`` gives
+    the cells' classes, comma-separated in column order, where a column's rule depends on them."""
+    count, columns = int(count), int(columns)
+    if count <= 0:
+        return ""
+    if count > MAX_BLANK_ROWS:
+        raise ValueError(f"at most {MAX_BLANK_ROWS} blank rows in one block, not {count}")
+    cell_classes = [name.strip() for name in str(cells).split(",")] if cells else []
+    cell_classes += [""] * (columns - len(cell_classes))
+    if tick_column:
+        cell_classes[int(tick_column) - 1] = "tick-column"
+    cells = "".join(
+        format_html('<td class="{}"></td>', name) if name else "<td></td>" for name in cell_classes[:columns]
+    )
+    classes = " ".join(filter(None, ["write-rows", f"r{count}", conditional_escape(extra_class)]))
+    return format_html('<tr class="{}" data-rows="{}">{}</tr>', classes, count, mark_safe(cells))

@@ -1,0 +1,89 @@
+"""Images the print stylesheet draws for empty writing rows, made for exactly the rows they cover.
+
+A block of N empty rows is ONE table row of N x ``ROW_MM`` (``sheet_layout.blank_rows``): its cells
+carry the column rules, its background is ``rows_svg(N)`` (the line under each row) and a tick
+column's cell shows ``ticks_svg(shape, N)`` (a tick box on each row). Each image is drawn for its N
+rather than tiled from one row's image: WeasyPrint sizes a repeated tile in its own rounding, and
+two tiled images drifted apart by about 0.1 mm a row (the ticks walked off their rows). Served by
+``rendering.SheetAssetFetcher`` under ``generated/``; no other module writes SVG.
+"""
+
+from __future__ import annotations
+
+import re
+
+#: Height of a writing row: a pencil needs at least 6 mm (SHEETS-DESIGN.md, principle 5).
+ROW_MM = 6
+#: The most empty rows one block draws (the Fate Record Sheet's turn record: 21, and 4 more on A4).
+MAX_BLANK_ROWS = 24
+#: Tick box side, as ``.tick`` in sheet.css; the rule under a row, as the tables' 0.4 pt hairline.
+TICK_MM = 4.4
+RULE_MM = 0.141
+STROKE_MM = 0.282  # 0.8 pt, the tick boxes' border
+SHAPES = ("box", "circle")
+GENERATED = re.compile(
+    r"generated/(?:rows-(?P<rows>\d{1,2})|ticks-(?P<shape>box|circle)-(?P<ticks>\d{1,2}))\.svg"
+)
+
+
+def rows_svg(count: int) -> str:
+    """The line under each of ``count`` rows; stretched to the row's width (only its height counts)."""
+    height = count * ROW_MM
+    rules = "".join(
+        f'<rect x="0" y="{n * ROW_MM - RULE_MM:.3f}" width="100" height="{RULE_MM}" fill="#999"/>'
+        for n in range(1, count)  # the last row's line is the table cell's own bottom border
+    )
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="100mm" height="{height}mm" '
+        f'viewBox="0 0 100 {height}" preserveAspectRatio="none">{rules}</svg>'
+    )
+
+
+def ticks_svg(shape: str, count: int) -> str:
+    """An empty tick box (``box``) or circle (``circle``) centred in each of ``count`` rows."""
+    if shape not in SHAPES:
+        raise ValueError(f"unknown tick shape {shape!r}")
+    half, inset = TICK_MM / 2, STROKE_MM / 2
+    top = (ROW_MM - TICK_MM) / 2
+    marks = []
+    for n in range(count):
+        y = n * ROW_MM + top
+        if shape == "box":
+            side = TICK_MM - STROKE_MM
+            marks.append(
+                f'<rect x="{inset:.3f}" y="{y + inset:.3f}" width="{side:.3f}" height="{side:.3f}"/>'
+            )
+        else:
+            marks.append(f'<circle cx="{half:.3f}" cy="{y + half:.3f}" r="{half - inset:.3f}"/>')
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{TICK_MM}mm" height="{count * ROW_MM}mm" '
+        f'viewBox="0 0 {TICK_MM} {count * ROW_MM}"><g fill="none" stroke="#111" stroke-width="{STROKE_MM}">'
+        f"{''.join(marks)}</g></svg>"
+    )
+
+
+def generated_svg(relative_path: str) -> str | None:
+    """The SVG a stylesheet URL under ``generated/`` names, or None when it names none of them."""
+    match = GENERATED.fullmatch(relative_path)
+    if match is None:
+        return None
+    count = int(match["rows"] or match["ticks"])
+    if not 1 <= count <= MAX_BLANK_ROWS:
+        return None
+    return rows_svg(count) if match["rows"] else ticks_svg(match["shape"], count)
+
+
+def blank_rows_css() -> str:
+    """The print rules for each size of block: its height and its two images."""
+    rules = []
+    for n in range(1, MAX_BLANK_ROWS + 1):
+        height = f"{n * ROW_MM}mm"
+        rules.append(
+            f"tr.r{n} {{ background: url(generated/rows-{n}.svg) left top / 100% {height} no-repeat; }}\n"
+            f"tr.r{n} > td {{ height: {height}; }}\n"
+            f"tr.r{n} > td.tick-column {{ background: url(generated/ticks-box-{n}.svg) center top / "
+            f"{TICK_MM}mm {height} no-repeat; }}\n"
+            f".sheet-time_to_kill tr.r{n} > td.tick-column "
+            f"{{ background-image: url(generated/ticks-circle-{n}.svg); }}\n"
+        )
+    return "".join(rules)

@@ -1,0 +1,119 @@
+"""What keeps a sheet's render cheap (issue 20's render-time goals), each checked where it can
+silently regress: the trimmed user-agent stylesheet, no style="" in print templates, and empty
+writing rows drawn as one block with images made for exactly its rows."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+import weasyprint
+from django.template import Context, Template
+
+from sheets import marks, rendering
+from tests.sheets import samples
+
+PRINT_TEMPLATES = sorted(
+    [*Path("systems").glob("*/templates/sheets/*.html")]
+    + [Path("templates/sheets") / name for name in ("document.html", "minimal.html", "after_action.html")]
+)
+WEASYPRINT_UA = (Path(weasyprint.__file__).parent / "css" / "html5_ua.css").read_text(encoding="utf-8")
+
+
+def test_the_sheet_user_agent_stylesheet_drops_the_rules_that_match_every_element():
+    trimmed = rendering.sheet_ua_css_text()
+    for pseudo in ("marker", "footnote-call", "footnote-marker", "note-call", "note-marker", "note-callback"):
+        assert re.search(rf"^::{pseudo} \{{", WEASYPRINT_UA, re.M), f"WeasyPrint no longer has ::{pseudo}"
+        assert f"::{pseudo}" not in trimmed
+    assert "fieldset { border: groove 2px" in WEASYPRINT_UA and "groove" not in trimmed
+    # Everything else is kept: the page margin boxes, headings, tables.
+    assert "@bottom-left" in trimmed and "h1 { bookmark-level: 1 }" in trimmed and "display: table" in trimmed
+
+
+def test_sheets_render_through_the_trimmed_user_agent_stylesheet():
+    html = rendering.SheetHTML(string="<p>x</p>")
+    assert html._ua_stylesheets() == [rendering._Shared.user_agent()]
+    # The hook is WeasyPrint's own: a renamed hook would leave the full sheet in place unnoticed.
+    assert hasattr(weasyprint.HTML, "_ua_stylesheets")
+
+
+@pytest.mark.parametrize("path", PRINT_TEMPLATES, ids=lambda path: path.name)
+def test_print_templates_use_no_list_form_or_footnote_the_trimmed_sheet_left_out(path):
+    assert not re.search(r"<(ul|ol|li|input|select|textarea|button)\b", path.read_text())
+    assert "float: footnote" not in Path(rendering.STYLESHEET).read_text()
+
+
+@pytest.mark.parametrize("path", PRINT_TEMPLATES, ids=lambda path: path.name)
+def test_print_templates_carry_no_style_attribute(path):
+    # A style="" gives its element and everything inside it a computed style of its own: WeasyPrint
+    # then computes it again instead of sharing it (a cell with one cost three times one without).
+    assert " style=" not in path.read_text()
+
+
+def test_pad_rows_counts_the_empty_rows_and_blank_rows_draws_them_as_one_block():
+    template = Template(
+        "{% load sheet_layout %}{% with rows=items|pad_rows:5 %}{{ rows.shown|length }} "
+        "{% blank_rows rows.blank 3 'a4-only' tick_column=2 cells='x,y' %}{% endwith %}"
+    )
+    html = template.render(Context({"items": ["a", "b"]}))
+    assert html == (
+        '2 <tr class="write-rows r3 a4-only" data-rows="3">'
+        '<td class="x"></td><td class="tick-column"></td><td></td></tr>'
+    )
+    full = Template(
+        "{% load sheet_layout %}{% with rows=items|pad_rows:2 %}{{ rows.shown|length }} {{ rows.blank }} "
+        "{{ rows.more }}{% endwith %}"
+    )
+    assert full.render(Context({"items": list("abc")})) == "1 0 2"  # the last row says "and 2 more"
+    none = Template("{% load sheet_layout %}{% blank_rows 0 4 %}")
+    assert none.render(Context()) == ""
+
+
+def test_a_block_of_more_rows_than_the_images_are_made_for_is_refused():
+    with pytest.raises(ValueError, match="at most 24"):
+        Template("{% load sheet_layout %}{% blank_rows 25 4 %}").render(Context())
+
+
+def test_the_images_of_a_block_are_drawn_for_exactly_its_rows():
+    svg = marks.rows_svg(3)
+    assert 'height="18mm"' in svg and 'preserveAspectRatio="none"' in svg
+    assert re.findall(r'y="([0-9.]+)"', svg) == ["5.859", "11.859"]  # under rows 1 and 2; row 3: the cell
+    circles = marks.ticks_svg("circle", 3)
+    assert [float(y) for y in re.findall(r'cy="([0-9.]+)"', circles)] == [3.0, 9.0, 15.0]  # each row's middle
+    boxes = marks.ticks_svg("box", 2)
+    assert re.findall(r'y="([0-9.]+)"', boxes) == ["0.941", "6.941"]
+
+
+@pytest.mark.parametrize(
+    ("name", "served"),
+    [
+        ("generated/rows-1.svg", True),
+        ("generated/rows-24.svg", True),
+        ("generated/ticks-box-21.svg", True),
+        ("generated/ticks-circle-4.svg", True),
+        ("generated/rows-0.svg", False),
+        ("generated/rows-25.svg", False),
+        ("generated/ticks-star-3.svg", False),
+        ("generated/rows-3.svg/../../models.py", False),
+        ("generated/../generated/rows-3.svg", False),
+    ],
+)
+def test_the_fetcher_draws_only_the_block_images(name, served):
+    fetcher = rendering.SheetAssetFetcher()
+    url = rendering.ASSETS_DIR.as_uri() + "/" + name
+    if served:
+        assert fetcher.fetch(url).read().startswith(b"<svg")
+    else:
+        with pytest.raises(rendering.RefusedURL):
+            fetcher.fetch(url)
+
+
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+def test_empty_turn_rows_are_one_block_of_6_mm_rows_with_a_tick_each(paper):
+    report = rendering.layout_report(samples.fate_record_case("demo").pages, paper)
+    rows = report.heights("write-row")
+    blank_turn_rows = [height for height in rows if abs(height - 6) < 0.05]
+    # 21 turn rows, of which the demo run has played one, and on A4 only 4 more.
+    assert len(blank_turn_rows) == (24 if paper == "a4" else 20)
+    assert min(rows) >= 6 - 0.05
