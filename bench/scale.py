@@ -12,14 +12,18 @@ a full page and one more, so that every size shows pages of the same length); se
 bulk_create where the rows need no engine, so the 100x world (200,000 rolls, 1,000 entries, 500
 campaigns) seeds in seconds. Each world lives in its own process and its own database (a temporary
 SQLite file, or ``<database-url>_<N>x`` on PostgreSQL, dropped and made again), so sizes never share
-caches.
+caches. The worlds of one database are alive at once and are timed in turns, a few requests each
+(``TURN``), so that a slow minute of the machine falls on every size alike instead of showing as
+growth (measured on the shared 2-core VM: the same request's CPU time moved by 30-40 % from one
+minute to the next).
 
 The targets are not a hand list: the URL conf is walked (``get_resolver()``) and every route is
 asked with GET, its ids filled from the world by the parameter's name and the path segment in
 front of it. A route that answers 405 to GET is POST-only and left out; one whose ids the world
 cannot fill (an object of another game system) is listed as not covered; Django's admin is left
 out. Each target is timed as the campaign's game master, in-process with Django's test client:
-CPU ms (``time.process_time``, median of --repeat requests after warm-up) and the queries one
+CPU ms (``time.process_time``, median of --repeat requests after warm-up, taken in turns with the
+other sizes) and the queries one
 request runs, measured once before ``ANALYZE`` (no planner statistics: a fresh database) and once
 after it. The table gives, per target and database, the CPU ms at each size and the growth from
 the smallest to the largest world; the issue's goal is every row within 1.5x. Figures only.
@@ -202,17 +206,13 @@ def fill(route: str, name: str | None, world: dict) -> tuple[str | None, str]:
         return None, "does not reverse"
 
 
-def measure(world: dict, repeat: int, skip: tuple[str, ...] = (), only: tuple[str, ...] = ()) -> dict:
-    """{label: {"ms", "queries", "status"}} for every GET route of the URL conf."""
+def targets(world: dict, skip: tuple[str, ...] = (), only: tuple[str, ...] = ()) -> dict:
+    """{label: {"route", "path", "status", "queries", "slow"} or {"route", "skipped"}} for every route
+    of the URL conf that answers GET in this world (each asked twice to warm it)."""
     from django.db import connection
-    from django.test import Client
     from django.test.utils import CaptureQueriesContext
 
-    client = Client(HTTP_HOST="127.0.0.1", HTTP_X_FORWARDED_PROTO="https")
-    from django.contrib.auth import get_user_model
-
-    client.force_login(get_user_model().objects.get(pk=world["gm"]))
-    api = {"HTTP_AUTHORIZATION": f"Token {world['token']}", "HTTP_ACCEPT": "application/json"}
+    client, api = _client(world)
     out: dict[str, dict] = {}
     seen = set()
     for route, name in walk():
@@ -236,20 +236,42 @@ def measure(world: dict, repeat: int, skip: tuple[str, ...] = (), only: tuple[st
         client.get(path, **extra)  # warm
         with CaptureQueriesContext(connection) as captured:
             response = client.get(path, **extra)
-        queries = len(captured.captured_queries)  # now: the next request empties the log
-        cpu = []
-        for _ in range(3 if took > SLOW_SECONDS else repeat):
-            started = time.process_time()
-            client.get(path, **extra)
-            cpu.append(time.process_time() - started)
         out[label] = {
             "route": route,
             "path": path,
             "status": response.status_code,
-            "ms": statistics.median(cpu) * 1000,
-            "queries": queries,
+            "queries": len(captured.captured_queries),
+            "slow": took > SLOW_SECONDS,
         }
     return out
+
+
+_CLIENT: dict = {}
+
+
+def _client(world: dict):
+    """This process's logged-in test client and the API's headers (one per world process)."""
+    if not _CLIENT:
+        from django.contrib.auth import get_user_model
+        from django.test import Client
+
+        client = Client(HTTP_HOST="127.0.0.1", HTTP_X_FORWARDED_PROTO="https")
+        client.force_login(get_user_model().objects.get(pk=world["gm"]))
+        _CLIENT["client"] = client
+        _CLIENT["api"] = {"HTTP_AUTHORIZATION": f"Token {world['token']}", "HTTP_ACCEPT": "application/json"}
+    return _CLIENT["client"], _CLIENT["api"]
+
+
+def time_requests(world: dict, path: str, count: int) -> list[float]:
+    """CPU seconds of ``count`` GET requests of ``path``, one figure each."""
+    client, api = _client(world)
+    extra = api if path.startswith("/api/") else {}
+    cpu = []
+    for _ in range(count):
+        started = time.process_time()
+        client.get(path, **extra)
+        cpu.append(time.process_time() - started)
+    return cpu
 
 
 def analyze() -> None:
@@ -272,9 +294,12 @@ def pause_autovacuum() -> None:
 
 
 def child(
-    size: int, database_url: str | None, repeat: int, skip: tuple[str, ...] = (), only: tuple[str, ...] = ()
+    size: int, database_url: str | None, skip: tuple[str, ...] = (), only: tuple[str, ...] = ()
 ) -> None:
-    """One world in this process: seed, measure, ANALYZE, measure; one JSON line on stdout."""
+    """One world in this process, serving the parent's requests for figures: one JSON line in, one out.
+
+    ``{"op": "targets"}`` lists the routes and their queries, ``{"op": "time", "path": ..., "count": n}``
+    times n requests, ``{"op": "analyze"}`` runs ANALYZE, ``{"op": "quit"}`` ends the process."""
     from pages import setup_django
 
     with tempfile.TemporaryDirectory(prefix="dossier-scale-") as var_dir:
@@ -282,53 +307,138 @@ def child(
         pause_autovacuum()
         started = time.perf_counter()
         world = seed_world(size)
-        seeded = time.perf_counter() - started
-        plain = measure(world, repeat, skip, only)
-        analyze()
-        analyzed = measure(world, repeat, skip, only)
         from django.db import connection
 
-        figures = {"plain": plain, "analyzed": analyzed}
-        print(
-            "RESULT "
-            + json.dumps(
-                {
-                    "size": size,
-                    "vendor": connection.vendor,
-                    "seeded": seeded,
-                    "world": {key: world[key] for key in ("entries", "build_bytes")},
-                    **figures,
-                }
-            )
+        reply = {
+            "size": size,
+            "vendor": connection.vendor,
+            "seeded": time.perf_counter() - started,
+            "world": {key: world[key] for key in ("entries", "build_bytes")},
+        }
+        print("READY " + json.dumps(reply), flush=True)
+        for line in sys.stdin:
+            command = json.loads(line)
+            if command["op"] == "targets":
+                answer = targets(world, skip, only)
+            elif command["op"] == "time":
+                answer = time_requests(world, command["path"], command["count"])
+            elif command["op"] == "analyze":
+                analyze()
+                answer = "ok"
+            else:
+                break
+            print("ANSWER " + json.dumps(answer), flush=True)
+
+
+# -- the parent: one process per world, all alive at once, timed in turns ----------------------------
+class World:
+    """A world's process (``child``), spoken to over its stdin and stdout."""
+
+    def __init__(self, size: int, database: str, pg_url: str, skip: list[str], only: list[str]):
+        url = None
+        if database == "postgresql":
+            url = f"{pg_url}_{size}x"
+            name = url.rsplit("/", 1)[1]
+            base = url.rsplit("/", 1)[0]
+            host = re.match(r"postgres(?:ql)?://(?:(\w+)@)?([\w.]+):?(\d+)?", base)
+            user, hostname, port = host.group(1) or "postgres", host.group(2), host.group(3) or "5432"
+            for command in ("dropdb", "createdb"):
+                args = [command, "-h", hostname, "-p", port, "-U", user]
+                subprocess.run([*args, *(["--if-exists"] if command == "dropdb" else []), name], check=True)
+        command = [sys.executable, __file__, "--child", str(size)]
+        command += [f"--skip={name}" for name in skip]
+        command += [f"--only={name}" for name in only]
+        if url:
+            command += ["--database-url", url]
+        self.size = size
+        self.errors = tempfile.TemporaryFile(mode="w+")  # noqa: SIM115 - closed with the process
+        self.process = subprocess.Popen(
+            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.errors, text=True, cwd=ROOT
         )
+        self.info: dict | None = None
+
+    def _read(self, marker: str):
+        for line in self.process.stdout:
+            if line.startswith(marker + " "):
+                return json.loads(line[len(marker) + 1 :])
+        self.errors.seek(0)
+        raise RuntimeError(f"the {self.size}x world stopped: {self.errors.read()[-4000:]}")
+
+    def ready(self) -> dict:
+        if self.info is None:
+            self.info = self._read("READY")
+        return self.info
+
+    def ask(self, **command):
+        self.process.stdin.write(json.dumps(command) + "\n")
+        self.process.stdin.flush()
+        return self._read("ANSWER")
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            try:
+                self.process.stdin.write(json.dumps({"op": "quit"}) + "\n")
+                self.process.stdin.close()
+            except BrokenPipeError:
+                pass
+            self.process.wait(timeout=60)
+        self.errors.close()
 
 
-# -- the parent: one process per world, then the table ---------------------------------------------
-def run_world(
-    size: int, database: str, pg_url: str, repeat: int, skip: list[str], only: list[str] = ()
-) -> dict | None:
-    env = dict(os.environ)
-    url = None
-    if database == "postgresql":
-        url = f"{pg_url}_{size}x"
-        name = url.rsplit("/", 1)[1]
-        base = url.rsplit("/", 1)[0]
-        host = re.match(r"postgres(?:ql)?://(?:(\w+)@)?([\w.]+):?(\d+)?", base)
-        user, hostname, port = host.group(1) or "postgres", host.group(2), host.group(3) or "5432"
-        for command in ("dropdb", "createdb"):
-            args = [command, "-h", hostname, "-p", port, "-U", user]
-            subprocess.run([*args, *(["--if-exists"] if command == "dropdb" else []), name], check=True)
-    command = [sys.executable, __file__, "--child", str(size), "--repeat", str(repeat)]
-    command += [f"--skip={name}" for name in skip]
-    command += [f"--only={name}" for name in only]
-    if url:
-        command += ["--database-url", url]
-    done = subprocess.run(command, env=env, capture_output=True, text=True, cwd=ROOT)
-    for line in done.stdout.splitlines():
-        if line.startswith("RESULT "):
-            return json.loads(line[7:])
-    print(done.stdout[-2000:], done.stderr[-4000:])
-    return None
+#: Requests per turn: each world is timed a few requests at a time, in turns, so that whatever else the
+#: machine does at that moment falls on every size alike (on a shared 2-core VM the CPU time of the same
+#: request moved by 30-40 % between minutes; timed one world after the other, that showed as growth).
+TURN = 3
+
+
+def measure_worlds(worlds: list[World], repeat: int) -> dict[int, dict]:
+    """{size: {label: {..., "ms"}}}: every target of the first world, timed in every world in turns."""
+    listed = {world.size: world.ask(op="targets") for world in worlds}
+    first = listed[worlds[0].size]
+    samples: dict[int, dict[str, list[float]]] = {world.size: {} for world in worlds}
+    for label, row in first.items():
+        if "path" not in row:
+            continue
+        if not all("path" in listed[world.size].get(label, {}) for world in worlds):
+            continue
+        turns = 1 if any(listed[w.size][label]["slow"] for w in worlds) else -(-repeat // TURN)
+        per_turn = 3 if turns == 1 else TURN
+        for turn in range(turns):
+            order = worlds if turn % 2 == 0 else worlds[::-1]  # neither size always goes first
+            for world in order:
+                cpu = world.ask(op="time", path=listed[world.size][label]["path"], count=per_turn)
+                samples[world.size].setdefault(label, []).extend(cpu)
+    out: dict[int, dict] = {}
+    for world in worlds:
+        rows = {}
+        for label, row in listed[world.size].items():
+            rows[label] = dict(row)
+            if label in samples[world.size]:
+                rows[label]["ms"] = statistics.median(samples[world.size][label]) * 1000
+        out[world.size] = rows
+    return out
+
+
+def run_database(database: str, pg_url: str, sizes: list[int], repeat: int, skip, only) -> list[dict]:
+    """Every size of one database, seeded side by side and timed in turns, before and after ANALYZE."""
+    worlds = [World(size, database, pg_url, skip, only) for size in sizes]
+    try:
+        for world in worlds:
+            info = world.ready()
+            print(f"   {database} {world.size}x: seeded in {info['seeded']:.1f} s", flush=True)
+        started = time.perf_counter()
+        plain = measure_worlds(worlds, repeat)
+        for world in worlds:
+            world.ask(op="analyze")
+        analyzed = measure_worlds(worlds, repeat)
+        print(f"   {database}: measured in {time.perf_counter() - started:.0f} s", flush=True)
+        return [
+            {**world.ready(), "plain": plain[world.size], "analyzed": analyzed[world.size]}
+            for world in worlds
+        ]
+    finally:
+        for world in worlds:
+            world.close()
 
 
 def postgres_answers(pg_url: str) -> bool:
@@ -461,7 +571,7 @@ def main(argv: list[str] | None = None) -> None:
         print(compare(before, after))
         return
     if args.child is not None:
-        child(args.child, args.database_url, args.repeat, tuple(args.skip), tuple(args.only))
+        child(args.child, args.database_url, tuple(args.skip), tuple(args.only))
         return
     databases = args.databases
     pg_url = args.database_url or DEFAULT_PG
@@ -470,18 +580,7 @@ def main(argv: list[str] | None = None) -> None:
         databases = [d for d in databases if d != "postgresql"]
     results = []
     for database in databases:
-        for size in args.sizes:
-            started = time.perf_counter()
-            result = run_world(size, database, pg_url, args.repeat, args.skip, args.only)
-            if result is None:
-                print(f"   {database} {size}x failed")
-                continue
-            print(
-                f"   {database} {size}x: seeded in {result['seeded']:.1f} s,"
-                f" measured in {time.perf_counter() - started - result['seeded']:.0f} s",
-                flush=True,
-            )
-            results.append(result)
+        results += run_database(database, pg_url, args.sizes, args.repeat, args.skip, args.only)
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=1))
     print(table(results, args.sizes))
