@@ -74,7 +74,8 @@ def generated_svg(relative_path: str) -> str | None:
 
 
 def blank_rows_css() -> str:
-    """The print rules for each size of block: its height and its two images."""
+    """The print rules for each size of block (a table's ``tr.write-rows`` or a ``div.write-block`` of
+    lines to write notes on): its height and its images."""
     rules = []
     for n in range(1, MAX_BLANK_ROWS + 1):
         height = f"{n * ROW_MM}mm"
@@ -83,6 +84,8 @@ def blank_rows_css() -> str:
             f"tr.r{n} > td {{ height: {height}; }}\n"
             f"tr.r{n} > td.tick-column {{ background: url(generated/ticks-box-{n}.svg) center top / "
             f"{TICK_MM}mm {height} no-repeat; }}\n"
+            f"div.write-block.r{n} {{ height: {height}; background: url(generated/rows-{n}.svg) left top / "
+            f"100% {height} no-repeat; }}\n"
             f".sheet-time_to_kill tr.r{n} > td.tick-column "
             f"{{ background-image: url(generated/ticks-circle-{n}.svg); }}\n"
         )

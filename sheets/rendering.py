@@ -425,7 +425,7 @@ def layout_report(pages: list[SheetPage], paper: str = "letter") -> LayoutReport
                 for name in (element.get("class") or "").split():
                     if name in rects:
                         rects[name].append(tuple(round(v / PX_PER_MM, 2) for v in (x, y, w, h)))
-                    elif name == "write-rows":  # a block of N empty rows (sheet_layout.blank_rows): N rows
+                    elif name in ("write-rows", "write-block"):  # N empty rows in one block: N rows
                         count = int(element.get("data-rows"))
                         rects["write-row"].extend(
                             tuple(round(v / PX_PER_MM, 2) for v in (x, y + k * h / count, w, h / count))

@@ -215,6 +215,40 @@ def test_a_long_mission_with_the_longest_texts_keeps_to_one_page(world, ttk_worl
     assert pages == 1 and f"The last {len(grid)} turns; {earlier} earlier in the mission history." in flat
 
 
+def test_a_full_turn_record_with_the_longest_texts_keeps_its_notes_lines_on_one_page(
+    world, ttk_world, script
+):
+    """Exactly a grid of turns, so no "earlier turns" line: the sheet also prints its GM notes lines."""
+    from campaigns.access import get_campaign_for_user
+    from systems.time_to_kill import services as ttk_services
+    from systems.time_to_kill.engine.tables import MAX_LONG_TEXT, MAX_TEXT
+
+    _, gm = get_campaign_for_user(world.users["gm"], ttk_world.pk, need="gm")
+    run = ttk_services.start_run(
+        gm,
+        ninja=ttk_world.characters.get().pk,
+        title="A Long Night " + "W" * (MAX_TEXT - 13),
+        mission_stones=100,
+        briefing={
+            "brief": ("Over the wall " * 200)[:MAX_LONG_TEXT],
+            "victory_conditions": "W" * MAX_LONG_TEXT,
+            "gm_notes": ("The abbot sleeps late " * 100)[:MAX_LONG_TEXT],
+        },
+    )
+    script(draws=["o"] * 100, fudge=[0] * 400)
+    move(world, run, "player", "end_preparation")
+    while run.state["turn"] < services.FATE_RECORD_GRID_TURNS:
+        move(world, run, "gm", "roll_fates")
+        move(world, run, "gm", "assign_fates", fates=dict.fromkeys(PLACEMENT, "0"))
+        move(world, run, "gm", "narrate", text="Still night.")
+        move(world, run, "player", "wait")
+        move(world, run, "gm", "end_turn")
+    render, _ = gm_render(world, ttk_world, run)
+    assert len(render.snapshot["pages"][0]["sheet"]["grid"]) == services.FATE_RECORD_GRID_TURNS
+    pages, text, _ = rendered(render)  # Letter: the shorter page
+    assert pages == 1 and "GM notes" in text and "earlier in the mission history" not in text
+
+
 # -- GM only, in the API and the pages -----------------------------------------------------------
 @pytest.mark.parametrize(
     "persona, expected",

@@ -143,8 +143,9 @@ def test_the_fate_record_sheet_is_one_page_on_either_paper(paper):
     page = rendering.SheetPage(fate_record_sheet_data(None), campaign="Night Work")
     result = rendering.render_pdf([page], title="Fate Record Sheet", author="Dossier", paper=paper)
     pages, text = pdf_text(result.pdf)
-    # Numbered turn rows to write in: 21 on Letter, 25 on A4 (the page is 18 mm taller).
-    last = "25" if paper == "a4" else "21"
+    # Numbered turn rows to write in: 21 on Letter, 24 on A4 (the page is 18 mm taller), and under
+    # them two lines for the GM's notes.
+    last = "24" if paper == "a4" else "21"
     assert pages == 1 and last in text.split() and "Failure, no roll" in text
 
 
