@@ -180,7 +180,8 @@ def test_a_finished_run_prints_its_last_turn_and_its_outcome(world, ttk_world, t
     assert box_values(text) == ["-", "0", "+", "0"]
 
 
-def test_a_long_mission_with_the_longest_texts_keeps_to_one_page(world, ttk_world, script):
+def longest_run_to_turn(world, ttk_world, script, last_turn: int):
+    """A mission run with the longest texts the forms accept, played until turn ``last_turn``."""
     from campaigns.access import get_campaign_for_user
     from systems.time_to_kill import services as ttk_services
     from systems.time_to_kill.engine.tables import MAX_LONG_TEXT, MAX_TEXT
@@ -199,13 +200,17 @@ def test_a_long_mission_with_the_longest_texts_keeps_to_one_page(world, ttk_worl
     )
     script(draws=["o"] * 100, fudge=[0] * 400)
     move(world, run, "player", "end_preparation")
-    turns = services.FATE_RECORD_GRID_TURNS + 5
-    while run.state["turn"] <= turns:
+    while run.state["turn"] < last_turn:
         move(world, run, "gm", "roll_fates")
         move(world, run, "gm", "assign_fates", fates=dict.fromkeys(PLACEMENT, "0"))
         move(world, run, "gm", "narrate", text="Still night.")
         move(world, run, "player", "wait")
         move(world, run, "gm", "end_turn")
+    return run
+
+
+def test_a_long_mission_with_the_longest_texts_keeps_to_one_page(world, ttk_world, script):
+    run = longest_run_to_turn(world, ttk_world, script, services.FATE_RECORD_GRID_TURNS + 6)
     render, _ = gm_render(world, ttk_world, run)
     grid = render.snapshot["pages"][0]["sheet"]["grid"]
     assert len(grid) == services.FATE_RECORD_GRID_TURNS and grid[-1]["turn"] == run.state["turn"]
@@ -219,30 +224,7 @@ def test_a_full_turn_record_with_the_longest_texts_keeps_its_notes_lines_on_one_
     world, ttk_world, script
 ):
     """Exactly a grid of turns, so no "earlier turns" line: the sheet also prints its GM notes lines."""
-    from campaigns.access import get_campaign_for_user
-    from systems.time_to_kill import services as ttk_services
-    from systems.time_to_kill.engine.tables import MAX_LONG_TEXT, MAX_TEXT
-
-    _, gm = get_campaign_for_user(world.users["gm"], ttk_world.pk, need="gm")
-    run = ttk_services.start_run(
-        gm,
-        ninja=ttk_world.characters.get().pk,
-        title="A Long Night " + "W" * (MAX_TEXT - 13),
-        mission_stones=100,
-        briefing={
-            "brief": ("Over the wall " * 200)[:MAX_LONG_TEXT],
-            "victory_conditions": "W" * MAX_LONG_TEXT,
-            "gm_notes": ("The abbot sleeps late " * 100)[:MAX_LONG_TEXT],
-        },
-    )
-    script(draws=["o"] * 100, fudge=[0] * 400)
-    move(world, run, "player", "end_preparation")
-    while run.state["turn"] < services.FATE_RECORD_GRID_TURNS:
-        move(world, run, "gm", "roll_fates")
-        move(world, run, "gm", "assign_fates", fates=dict.fromkeys(PLACEMENT, "0"))
-        move(world, run, "gm", "narrate", text="Still night.")
-        move(world, run, "player", "wait")
-        move(world, run, "gm", "end_turn")
+    run = longest_run_to_turn(world, ttk_world, script, services.FATE_RECORD_GRID_TURNS)
     render, _ = gm_render(world, ttk_world, run)
     assert len(render.snapshot["pages"][0]["sheet"]["grid"]) == services.FATE_RECORD_GRID_TURNS
     pages, text, _ = rendered(render)  # Letter: the shorter page
