@@ -149,7 +149,7 @@ class RenderedPDF:
 #: (list markers, footnote and note calls). For each of them WeasyPrint makes a computed style per
 #: element of the document whether or not the pseudo-element is ever drawn: six styles per element,
 #: about 1,800 per sheet, and the selector matching behind them (measured: 7-10 % of a sheet's render).
-#: Sheets have no lists, footnotes or notes (tests/sheets/test_rendering.py checks both that and that
+#: Sheets have no lists, footnotes or notes (tests/sheets/test_render_cost.py checks both that and that
 #: the rules are still in WeasyPrint's sheet, so an upgrade that renames them fails loudly).
 UA_PSEUDO_RULES = re.compile(
     r"^::(?:marker|footnote-call|footnote-marker|note-call|note-marker|note-callback) \{[^}]*\}\n", re.M
