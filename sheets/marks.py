@@ -14,7 +14,7 @@ import re
 
 #: Height of a writing row: a pencil needs at least 6 mm (SHEETS-DESIGN.md, principle 5).
 ROW_MM = 6
-#: The most empty rows one block draws (the Fate Record Sheet's turn record: 21, and 4 more on A4).
+#: The most empty rows one block draws (the Fate Record Sheet's turn record has 21).
 MAX_BLANK_ROWS = 24
 #: Tick box side, as ``.tick`` in sheet.css; the rule under a row, as the tables' 0.4 pt hairline.
 TICK_MM = 4.4
@@ -84,9 +84,8 @@ def blank_rows_css() -> str:
             f"tr.r{n} > td {{ height: {height}; }}\n"
             f"tr.r{n} > td.tick-column {{ background: url(generated/ticks-box-{n}.svg) center top / "
             f"{TICK_MM}mm {height} no-repeat; }}\n"
+            f"tr.r{n} > td.tick-column.circle {{ background-image: url(generated/ticks-circle-{n}.svg); }}\n"
             f"div.write-block.r{n} {{ height: {height}; background: url(generated/rows-{n}.svg) left top / "
             f"100% {height} no-repeat; }}\n"
-            f".sheet-time_to_kill tr.r{n} > td.tick-column "
-            f"{{ background-image: url(generated/ticks-circle-{n}.svg); }}\n"
         )
     return "".join(rules)

@@ -103,22 +103,26 @@ class SheetAssetFetcher(URLFetcher):
         return URLFetcherResponse(url, path.read_bytes(), {"Content-Type": media_type})
 
     @staticmethod
-    def generated_asset(url: str) -> str | None:
-        """The drawn images of ``sheets.marks`` (``file:///.../assets/generated/rows-5.svg``)."""
+    def _local_path(url: str) -> str | None:
+        """The path of a plain local ``file://`` URL (no host, no query), or None."""
         parts = urlsplit(url)
         if parts.scheme != "file" or parts.netloc not in ("", "localhost") or parts.query:
             return None
-        prefix = ASSETS_DIR.as_posix() + "/"
-        path = unquote(parts.path)
-        return marks.generated_svg(path[len(prefix) :]) if path.startswith(prefix) else None
+        return unquote(parts.path)
 
-    @staticmethod
-    def asset_path(url: str) -> Path | None:
-        parts = urlsplit(url)
-        if parts.scheme != "file" or parts.netloc not in ("", "localhost") or parts.query:
+    @classmethod
+    def generated_asset(cls, url: str) -> str | None:
+        """The drawn images of ``sheets.marks`` (``file:///.../assets/generated/rows-5.svg``)."""
+        path, prefix = cls._local_path(url), ASSETS_DIR.as_posix() + "/"
+        return marks.generated_svg(path[len(prefix) :]) if path and path.startswith(prefix) else None
+
+    @classmethod
+    def asset_path(cls, url: str) -> Path | None:
+        local = cls._local_path(url)
+        if local is None:
             return None
         try:
-            path = Path(unquote(parts.path)).resolve()
+            path = Path(local).resolve()
         except (OSError, ValueError):
             return None
         if not path.is_relative_to(ASSETS_DIR) or path.suffix not in ASSET_TYPES or not path.is_file():

@@ -7,7 +7,7 @@ import math
 from django import template
 from django.utils.html import conditional_escape, format_html, mark_safe
 
-from sheets.marks import MAX_BLANK_ROWS
+from sheets.marks import MAX_BLANK_ROWS, SHAPES
 
 register = template.Library()
 
@@ -45,14 +45,15 @@ def pad_rows(items, count) -> dict:
 
 
 @register.simple_tag
-def blank_rows(count, columns, extra_class="", tick_column=None, cells=""):
+def blank_rows(count, columns, extra_class="", tick_column=None, tick_shape="box", cells=""):
     """``count`` empty writing rows of a table with ``columns`` cells, as ONE row of ``count`` x 6 mm
     whose cells carry the column rules and whose background draws the lines between the rows
     (``sheets.marks``).
 
     Each empty row used to be a row of empty cells: 1 + ``columns`` boxes to lay out and draw per row
     (measured: the Fate Record Sheet's 21 empty turn rows were a quarter of its render). The
-    ``tick_column`` (1-based) draws a tick box on each row, as the cell's repeated background.
+    ``tick_column`` (1-based) draws a tick on each row, a ``box`` or a ``circle`` (``tick_shape``), as
+    the cell's background.
     ``extra_class`` adds classes to the row (``a4-only``: rows only A4 has room for); ``cells`` gives
     the cells' classes, comma-separated in column order, where a column's rule depends on them."""
     count, columns = int(count), int(columns)
@@ -63,7 +64,10 @@ def blank_rows(count, columns, extra_class="", tick_column=None, cells=""):
     cell_classes = [name.strip() for name in str(cells).split(",")] if cells else []
     cell_classes += [""] * (columns - len(cell_classes))
     if tick_column:
-        cell_classes[int(tick_column) - 1] = "tick-column"
+        if tick_shape not in SHAPES:
+            raise ValueError(f"a tick is one of {', '.join(SHAPES)}, not {tick_shape!r}")
+        shape_class = "" if tick_shape == "box" else f" {tick_shape}"
+        cell_classes[int(tick_column) - 1] = "tick-column" + shape_class
     cells = "".join(
         format_html('<td class="{}"></td>', name) if name else "<td></td>" for name in cell_classes[:columns]
     )

@@ -66,6 +66,8 @@ def test_pad_rows_counts_the_empty_rows_and_blank_rows_draws_them_as_one_block()
         "{{ rows.more }}{% endwith %}"
     )
     assert full.render(Context({"items": list("abc")})) == "1 0 2"  # the last row says "and 2 more"
+    circles = Template("{% load sheet_layout %}{% blank_rows 2 2 tick_column=1 tick_shape='circle' %}")
+    assert '<td class="tick-column circle"></td>' in circles.render(Context())
     none = Template("{% load sheet_layout %}{% blank_rows 0 4 %}")
     assert none.render(Context()) == ""
 
