@@ -20,9 +20,13 @@ MAX_BLANK_ROWS = 24
 TICK_MM = 4.4
 RULE_MM = 0.141
 STROKE_MM = 0.282  # 0.8 pt, the tick boxes' border
+DOT_MM = 1.15  # the dot of a ticked circle, as marks/circle-on.svg
 SHAPES = ("box", "circle")
+#: The longest track one image draws (a Time to Kill ability's + 0 - ; four leaves room).
+MAX_TRACK = 4
 GENERATED = re.compile(
-    r"generated/(?:rows-(?P<rows>\d{1,2})|ticks-(?P<shape>box|circle)-(?P<ticks>\d{1,2}))\.svg"
+    r"generated/(?:rows-(?P<rows>\d{1,2})|ticks-(?P<shape>box|circle)-(?P<ticks>\d{1,2})"
+    rf"|track-circle-(?P<track>[ox]{{1,{MAX_TRACK}}}))\.svg"
 )
 
 
@@ -62,11 +66,50 @@ def ticks_svg(shape: str, count: int) -> str:
     )
 
 
+def track_svg(pattern: str) -> str:
+    """A row's track of tick circles in ONE image: ``pattern`` has a letter a circle, ``o`` empty
+    and ``x`` ticked (dotted, as ``.tick.on``), each centred in an equal share of the width (the
+    equal table columns the cell spans). The image has no intrinsic width: the stylesheet
+    stretches it to the cell and, with no viewBox, only the centres move with the width; the
+    circles keep their size. (Circles only: a box has no centre an SVG attribute can place by a
+    percentage, and no sheet has a track of boxes in a table.)
+
+    One image a row, not one a column: WeasyPrint draws every background image into a PDF group
+    of its own, and the Time to Kill sheet's 32 tick cells were a tenth of its render."""
+    if not pattern or set(pattern) - {"o", "x"} or len(pattern) > MAX_TRACK:
+        raise ValueError(f"a track is 1 to {MAX_TRACK} of o and x, not {pattern!r}")
+    half, count = TICK_MM / 2, len(pattern)
+    circles = []
+    for n, letter in enumerate(pattern):
+        cx = f"{(2 * n + 1) * 50 / count:.3f}%"
+        circles.append(
+            f'<circle cx="{cx}" cy="{half}mm" r="{half - STROKE_MM / 2:.3f}mm" fill="none" '
+            f'stroke="#111" stroke-width="{STROKE_MM}mm"/>'
+        )
+        if letter == "x":
+            circles.append(f'<circle cx="{cx}" cy="{half}mm" r="{DOT_MM}mm" fill="#111"/>')
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="100%" height="{TICK_MM}mm">{"".join(circles)}</svg>'
+    )
+
+
+def track_patterns() -> list[str]:
+    """Every pattern ``track_svg`` draws: each length from 1 to ``MAX_TRACK``, each mark o or x."""
+    patterns = [""]
+    out = []
+    for _ in range(MAX_TRACK):
+        patterns = [p + letter for p in patterns for letter in "ox"]
+        out.extend(patterns)
+    return out
+
+
 def generated_svg(relative_path: str) -> str | None:
     """The SVG a stylesheet URL under ``generated/`` names, or None when it names none of them."""
     match = GENERATED.fullmatch(relative_path)
     if match is None:
         return None
+    if match["track"]:
+        return track_svg(match["track"])
     count = int(match["rows"] or match["ticks"])
     if not 1 <= count <= MAX_BLANK_ROWS:
         return None
@@ -87,5 +130,10 @@ def blank_rows_css() -> str:
             f"tr.r{n} > td.tick-column.circle {{ background-image: url(generated/ticks-circle-{n}.svg); }}\n"
             f"div.write-block.r{n} {{ height: {height}; background: url(generated/rows-{n}.svg) left top / "
             f"100% {height} no-repeat; }}\n"
+        )
+    for pattern in track_patterns():
+        rules.append(
+            f"td.track-cell.track-{pattern} "
+            f"{{ background-image: url(generated/track-circle-{pattern}.svg); }}\n"
         )
     return "".join(rules)

@@ -4,6 +4,8 @@ writing rows drawn as one block with images made for exactly its rows."""
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import re
 from pathlib import Path
 
@@ -87,6 +89,52 @@ def test_the_images_of_a_block_are_drawn_for_exactly_its_rows():
     assert re.findall(r'y="([0-9.]+)"', boxes) == ["0.941", "6.941"]
 
 
+def test_a_track_image_centres_each_circle_in_its_share_of_the_width_and_dots_the_ticked_one():
+    svg = marks.track_svg("oxo")
+    assert 'width="100%"' in svg and "viewBox" not in svg  # stretched to the cell, circles unscaled
+    rings = re.findall(r'<circle cx="([0-9.]+)%" cy="2.2mm" r="([0-9.]+)mm" fill="none"', svg)
+    assert rings == [("16.667", "2.059"), ("50.000", "2.059"), ("83.333", "2.059")]
+    assert re.findall(r'<circle cx="([0-9.]+)%" cy="2.2mm" r="1.15mm" fill="#111"', svg) == ["50.000"]
+    assert marks.track_svg("x").count('fill="#111"') == 1
+    for bad in ("", "oxa", "ooooo"):
+        with pytest.raises(ValueError, match="a track is"):
+            marks.track_svg(bad)
+    assert len(marks.track_patterns()) == 2 + 4 + 8 + 16
+
+
+def _track_images(page) -> list[str]:
+    """The image of each ability track cell of a laid-out sheet, in document order."""
+    document = rendering._layout(
+        [page],
+        title="Track",
+        author="Dossier",
+        paper="letter",
+        rendered_at=None,
+        fetcher=rendering.SheetAssetFetcher(),
+    )
+    images = []
+    for box in document.pages[0]._page_box.descendants():
+        classes = box.element.get("class", "").split() if box.element is not None else []
+        if "track-cell" in classes and type(box).__name__ == "TableCellBox":
+            images.append(box.background.layers[0].image._base_url.rsplit("/", 1)[-1])
+    return images
+
+
+def test_a_time_to_kill_ability_track_is_one_cell_and_one_image_with_the_current_rating_dotted():
+    page = samples.character_case("time_to_kill", "demo").pages[0]
+    assert _track_images(page) == ["track-circle-ooo.svg"] * 9  # no mission: nothing to mark
+    groups = copy.deepcopy(page.sheet.fields["ability_groups"])
+    for group in groups:
+        for ability in group["abilities"]:
+            for step in ability["track"]:  # in a mission: the current rating (+, 0 or -) is marked
+                step["marked"] = step["rating"] == ("+" if ability["key"] == "armed" else "0")
+    fields = {**page.sheet.fields, "ability_groups": groups}
+    marked = rendering.SheetPage(
+        dataclasses.replace(page.sheet, fields=fields), page.campaign, page.character, 7
+    )
+    assert _track_images(marked) == ["track-circle-xoo.svg"] + ["track-circle-oxo.svg"] * 8
+
+
 @pytest.mark.parametrize(
     ("name", "served"),
     [
@@ -94,6 +142,11 @@ def test_the_images_of_a_block_are_drawn_for_exactly_its_rows():
         ("generated/rows-24.svg", True),
         ("generated/ticks-box-21.svg", True),
         ("generated/ticks-circle-4.svg", True),
+        ("generated/track-circle-o.svg", True),
+        ("generated/track-circle-oxoo.svg", True),
+        ("generated/track-circle-ooooo.svg", False),
+        ("generated/track-circle-oxa.svg", False),
+        ("generated/track-box-oo.svg", False),
         ("generated/rows-0.svg", False),
         ("generated/rows-25.svg", False),
         ("generated/ticks-star-3.svg", False),
