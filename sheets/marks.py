@@ -22,11 +22,14 @@ RULE_MM = 0.141
 STROKE_MM = 0.282  # 0.8 pt, the tick boxes' border
 DOT_MM = 1.15  # the dot of a ticked circle, as marks/circle-on.svg
 SHAPES = ("box", "circle")
+#: The longest tally one image draws (Flashpoints' fate points: ten), and the gap between its boxes.
+MAX_TALLY = 10
+TALLY_GAP_MM = 0.7
 #: The longest track one image draws (a Time to Kill ability's + 0 - ; four leaves room).
 MAX_TRACK = 4
 GENERATED = re.compile(
     r"generated/(?:rows-(?P<rows>\d{1,2})|ticks-(?P<shape>box|circle)-(?P<ticks>\d{1,2})"
-    rf"|track-circle-(?P<track>[ox]{{1,{MAX_TRACK}}}))\.svg"
+    rf"|track-circle-(?P<track>[ox]{{1,{MAX_TRACK}}})|tally-(?P<tally>\d{{1,2}})-(?P<tallied>\d{{1,2}}))\.svg"
 )
 
 
@@ -93,6 +96,37 @@ def track_svg(pattern: str) -> str:
     )
 
 
+def tally_width_mm(count: int) -> float:
+    return round(count * TICK_MM + (count - 1) * TALLY_GAP_MM, 3)
+
+
+def tally_svg(count: int, ticked: int) -> str:
+    """A row of ``count`` tick boxes ``TALLY_GAP_MM`` apart, the first ``ticked`` of them crossed (as
+    ``.tick.on``): a tally such as fate points in ONE image instead of a box each (ten inline boxes
+    were 6-12 ms of the Flashpoints sheet's render, interleaved A/B)."""
+    if not 1 <= count <= MAX_TALLY or not 0 <= ticked <= count:
+        raise ValueError(
+            f"a tally is 1 to {MAX_TALLY} boxes with 0 to all of them ticked, not {ticked} of {count}"
+        )
+    inset, side = STROKE_MM / 2, TICK_MM - STROKE_MM
+    low, high = 0.9, TICK_MM - 0.9  # the cross of marks/box-on.svg
+    marks = []
+    for n in range(count):
+        x = n * (TICK_MM + TALLY_GAP_MM)
+        marks.append(f'<rect x="{x + inset:.3f}" y="{inset:.3f}" width="{side:.3f}" height="{side:.3f}"/>')
+        if n < ticked:
+            left, right = f"{x + low:.3f}", f"{x + high:.3f}"
+            marks.append(
+                f'<path d="M{left} {low} {right} {high}M{right} {low} {left} {high}" stroke-width="0.45"/>'
+            )
+    width = tally_width_mm(count)
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}mm" height="{TICK_MM}mm" '
+        f'viewBox="0 0 {width} {TICK_MM}"><g fill="none" stroke="#111" stroke-width="{STROKE_MM}">'
+        f"{''.join(marks)}</g></svg>"
+    )
+
+
 def track_patterns() -> list[str]:
     """Every pattern ``track_svg`` draws: each length from 1 to ``MAX_TRACK``, each mark o or x."""
     patterns = [""]
@@ -110,15 +144,20 @@ def generated_svg(relative_path: str) -> str | None:
         return None
     if match["track"]:
         return track_svg(match["track"])
+    if match["tally"]:
+        count, ticked = int(match["tally"]), int(match["tallied"])
+        return tally_svg(count, ticked) if 1 <= count <= MAX_TALLY and ticked <= count else None
     count = int(match["rows"] or match["ticks"])
     if not 1 <= count <= MAX_BLANK_ROWS:
         return None
     return rows_svg(count) if match["rows"] else ticks_svg(match["shape"], count)
 
 
-def blank_rows_css() -> str:
-    """The print rules for each size of block (a table's ``tr.write-rows`` or a ``div.write-block`` of
-    lines to write notes on): its height and its images."""
+def generated_css() -> str:
+    """The print rules that use the images above: for each size of block (a table's ``tr.write-rows``
+    or a ``div.write-block`` of lines to write notes on) its height and images; for each track
+    pattern (``td.track-cell.track-oxo``) and each tally (``span.tally.n10.t3``: ten boxes, three
+    ticked) its image."""
     rules = []
     for n in range(1, MAX_BLANK_ROWS + 1):
         height = f"{n * ROW_MM}mm"
@@ -135,5 +174,11 @@ def blank_rows_css() -> str:
         rules.append(
             f"td.track-cell.track-{pattern} "
             f"{{ background-image: url(generated/track-circle-{pattern}.svg); }}\n"
+        )
+    for count in range(1, MAX_TALLY + 1):
+        rules.append(f".tally.n{count} {{ width: {tally_width_mm(count)}mm; }}\n")
+        rules.extend(
+            f".tally.n{count}.t{ticked} {{ background-image: url(generated/tally-{count}-{ticked}.svg); }}\n"
+            for ticked in range(count + 1)
         )
     return "".join(rules)

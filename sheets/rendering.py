@@ -200,7 +200,7 @@ class _Shared:
                 css = STYLESHEET.read_text(encoding="utf-8")
                 for system in SYSTEM_STYLESHEETS:
                     css += "\n" + (ASSETS_DIR / "systems" / f"{system}.css").read_text(encoding="utf-8")
-                css += "\n" + marks.blank_rows_css()
+                css += "\n" + marks.generated_css()
                 css += f"\n@page {{ size: {PAPER_SIZES[paper]}; }}\n{PAPER_RULES[paper]}\n"
                 cls.stylesheets[paper] = CSS(
                     string=css,
@@ -473,6 +473,13 @@ def layout_report(pages: list[SheetPage], paper: str = "letter") -> LayoutReport
                         count = int(element.get("data-rows"))
                         rects["write-row"].extend(
                             tuple(round(v / PX_PER_MM, 2) for v in (x, y + k * h / count, w, h / count))
+                            for k in range(count)
+                        )
+                    elif name == "tally":  # a row of N tick boxes in one image: N ticks
+                        count, gap = int(element.get("data-ticks")), marks.TALLY_GAP_MM * PX_PER_MM
+                        side = (w + gap) / count - gap
+                        rects["tick"].extend(
+                            tuple(round(v / PX_PER_MM, 2) for v in (x + k * (side + gap), y, side, h))
                             for k in range(count)
                         )
         filled.append((lowest - top) / (bottom - top))

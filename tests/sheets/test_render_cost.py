@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import itertools
 import re
 from pathlib import Path
 
@@ -102,27 +103,29 @@ def test_a_track_image_centres_each_circle_in_its_share_of_the_width_and_dots_th
     assert len(marks.track_patterns()) == 2 + 4 + 8 + 16
 
 
-def _track_images(page) -> list[str]:
-    """The image of each ability track cell of a laid-out sheet, in document order."""
+def _images(page, name: str) -> list[str]:
+    """The background image of each element of class ``name`` of a laid-out sheet, in document order."""
     document = rendering._layout(
         [page],
-        title="Track",
+        title="Images",
         author="Dossier",
         paper="letter",
         rendered_at=None,
         fetcher=rendering.SheetAssetFetcher(),
     )
-    images = []
+    images, seen = [], set()
     for box in document.pages[0]._page_box.descendants():
-        classes = box.element.get("class", "").split() if box.element is not None else []
-        if "track-cell" in classes and type(box).__name__ == "TableCellBox":
+        element = box.element
+        classes = element.get("class", "").split() if element is not None else []
+        if name in classes and id(element) not in seen and box.background is not None:
+            seen.add(id(element))
             images.append(box.background.layers[0].image._base_url.rsplit("/", 1)[-1])
     return images
 
 
 def test_a_time_to_kill_ability_track_is_one_cell_and_one_image_with_the_current_rating_dotted():
     page = samples.character_case("time_to_kill", "demo").pages[0]
-    assert _track_images(page) == ["track-circle-ooo.svg"] * 9  # no mission: nothing to mark
+    assert _images(page, "track-cell") == ["track-circle-ooo.svg"] * 9  # no mission: nothing to mark
     groups = copy.deepcopy(page.sheet.fields["ability_groups"])
     for group in groups:
         for ability in group["abilities"]:
@@ -132,7 +135,36 @@ def test_a_time_to_kill_ability_track_is_one_cell_and_one_image_with_the_current
     marked = rendering.SheetPage(
         dataclasses.replace(page.sheet, fields=fields), page.campaign, page.character, 7
     )
-    assert _track_images(marked) == ["track-circle-xoo.svg"] + ["track-circle-oxo.svg"] * 8
+    assert _images(marked, "track-cell") == ["track-circle-xoo.svg"] + ["track-circle-oxo.svg"] * 8
+
+
+def test_a_tally_image_is_its_boxes_side_by_side_with_the_first_ones_crossed():
+    svg = marks.tally_svg(10, 3)
+    assert 'width="50.3mm" height="4.4mm"' in svg and marks.tally_width_mm(10) == 50.3
+    assert [float(x) for x in re.findall(r'<rect x="([0-9.]+)"', svg)] == [
+        pytest.approx(0.141 + n * 5.1) for n in range(10)
+    ]
+    assert svg.count("<path") == 3
+    assert marks.tally_svg(1, 0).count("<path") == 0
+    for count, ticked in ((0, 0), (11, 0), (10, 11), (3, -1)):
+        with pytest.raises(ValueError, match="a tally is"):
+            marks.tally_svg(count, ticked)
+
+
+@pytest.mark.parametrize(
+    ("case", "image"), [("demo", "tally-10-2.svg"), ("long", "tally-10-10.svg"), ("empty", "tally-10-0.svg")]
+)
+def test_the_flashpoints_fate_point_tally_is_one_image_of_ten_boxes_with_the_points_held_crossed(case, image):
+    # demo: 2 fate points; long: 12 (the tally has ten boxes, all crossed); empty: 0.
+    assert _images(samples.character_case("tempo", case).pages[0], "tally") == [image]
+    report = rendering.layout_report(samples.character_case("tempo", case).pages, "letter")
+    rows: dict[float, list] = {}
+    for rect in report.rects_mm["tick"]:  # the report counts the tally's ten boxes as ten ticks
+        rows.setdefault(rect[1], []).append(rect)
+    tally = max(rows.values(), key=len)
+    assert len(tally) == 10
+    assert all(rect[2] == rect[3] == pytest.approx(marks.TICK_MM, abs=0.02) for rect in tally)
+    assert [round(b[0] - a[0], 2) for a, b in itertools.pairwise(tally)] == [5.1] * 9
 
 
 @pytest.mark.parametrize(
@@ -147,6 +179,11 @@ def test_a_time_to_kill_ability_track_is_one_cell_and_one_image_with_the_current
         ("generated/track-circle-ooooo.svg", False),
         ("generated/track-circle-oxa.svg", False),
         ("generated/track-box-oo.svg", False),
+        ("generated/tally-10-3.svg", True),
+        ("generated/tally-1-0.svg", True),
+        ("generated/tally-10-11.svg", False),
+        ("generated/tally-11-0.svg", False),
+        ("generated/tally-0-0.svg", False),
         ("generated/rows-0.svg", False),
         ("generated/rows-25.svg", False),
         ("generated/ticks-star-3.svg", False),
