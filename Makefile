@@ -57,12 +57,19 @@ e2e: install
 	@bash scripts/system-deps.sh --browser
 	$(PYTEST) -m e2e tests/e2e
 
-bench: install
-	$(DEV_ENV) $(PY) bench/run_all.py
+# Figures are taken on the interpreter a server runs: the distribution's python3 where it is a
+# supported version (a Debian server's `make install` finds only that one), in a venv of its own
+# (.venv-bench); elsewhere the same Python as the rest. BENCH_PYTHON=/path/to/python3.x chooses.
+# On the 2-core machine a pyenv build (no PGO/LTO) rendered a sheet 10 % (3.11) to 50 % (3.13)
+# slower than Debian's python3.11 (docs/performance.md).
+BENCH_PYTHON ?= $(shell bash scripts/find-python.sh --system 2>/dev/null || echo $(PYTHON))
+bench:
+	@$(MAKE) --no-print-directory install PYTHON=$(BENCH_PYTHON) VENV=.venv-bench
+	$(DEV_ENV) .venv-bench/bin/python bench/run_all.py $(BENCH)
 
 # Every sheet kind on A4 and Letter as PDFs and PNGs, with an index page: var/gallery/index.html.
 sheets-gallery: install
 	$(DEV_ENV) $(PY) scripts/sheets_gallery.py
 
 clean:
-	rm -rf $(VENV) var/*.sqlite3* var/media var/static
+	rm -rf $(VENV) .venv-bench var/*.sqlite3* var/media var/static

@@ -23,6 +23,7 @@ time: on a shared 2-core machine the CPU figure is the steadier of the two.
 from __future__ import annotations
 
 import os
+import platform
 import statistics
 import subprocess
 import sys
@@ -114,6 +115,11 @@ def run(var_dir: str) -> None:
     def render(pages):
         return rendering.render_pdf(pages, title="Bench", author="Dossier bench")
 
+    # The interpreter's build moves every figure: the same renders cost ~10 % less on Debian's
+    # /usr/bin/python3.11 than on a pyenv build of 3.11.7 (docs/performance.md, 2026-11-26).
+    print(
+        f"   interpreter: {sys.executable} (Python {platform.python_version()}, {platform.python_build()[1]})"
+    )
     print("   (a) = one page, sheet stylesheet and footer, a bold heading and a line of text (fonts subset)")
     minimal = Timing(rendering.render_minimal)
     print(f"   (a) minimal one-page document          median {minimal}")
