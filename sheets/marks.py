@@ -103,7 +103,7 @@ def tally_width_mm(count: int) -> float:
 def tally_svg(count: int, ticked: int) -> str:
     """A row of ``count`` tick boxes ``TALLY_GAP_MM`` apart, the first ``ticked`` of them crossed (as
     ``.tick.on``): a tally such as fate points in ONE image instead of a box each (ten inline boxes
-    were 6-12 ms of the Flashpoints sheet's render, interleaved A/B)."""
+    cost about 3 ms of the Flashpoints sheet's render more than one image, interleaved A/B)."""
     if not 1 <= count <= MAX_TALLY or not 0 <= ticked <= count:
         raise ValueError(
             f"a tally is 1 to {MAX_TALLY} boxes with 0 to all of them ticked, not {ticked} of {count}"

@@ -54,6 +54,15 @@ def test_print_templates_carry_no_style_attribute(path):
     assert " style=" not in path.read_text()
 
 
+@pytest.mark.parametrize("path", PRINT_TEMPLATES, ids=lambda path: path.name)
+def test_print_templates_are_polyglot_markup_that_expat_reads(path):
+    # sheets/rendering.parse_sheet_source reads them as XML; a void element left open or a named
+    # entity would send the document to WeasyPrint's slower HTML parser without a word.
+    text = path.read_text()
+    assert not re.search(r"<(area|br|col|embed|hr|img|input|link|meta|source|track|wbr)\b[^>]*(?<!/)>", text)
+    assert set(re.findall(r"&([a-zA-Z]+);", text)) <= {"amp", "lt", "gt", "quot", "apos"}
+
+
 def test_pad_rows_counts_the_empty_rows_and_blank_rows_draws_them_as_one_block():
     template = Template(
         "{% load sheet_layout %}{% with rows=items|pad_rows:5 %}{{ rows.shown|length }} "
