@@ -15,6 +15,8 @@ version_of() { "$1" -c 'import sys; print("%d.%d" % sys.version_info[:2])' 2>/de
 # a sheet ~10 % faster than a pyenv build of the same version (docs/performance.md).
 if [[ "${1:-}" == "--system" ]]; then
   system_version="$(version_of /usr/bin/python3 || true)"
+  # Debian splits venv's pip bootstrap into python3-venv: without it no venv can be made.
+  /usr/bin/python3 -c 'import ensurepip, venv' 2>/dev/null || system_version=""
   for version in "${SUPPORTED[@]}"; do
     if [[ "$system_version" == "$version" ]]; then
       echo /usr/bin/python3
