@@ -1,4 +1,6 @@
-"""Images the print stylesheet draws for empty writing rows, made for exactly the rows they cover.
+"""Images the print stylesheet draws for empty writing rows, tick tracks and tallies, each made
+for exactly what it covers (WeasyPrint draws every background image into a PDF group of its own,
+so one image for many marks is cheaper than one mark each).
 
 A block of N empty rows is ONE table row of N x ``ROW_MM`` (``sheet_layout.blank_rows``): its cells
 carry the column rules, its background is ``rows_svg(N)`` (the line under each row) and a tick

@@ -1,6 +1,7 @@
 """What keeps a sheet's render cheap (issue 20's render-time goals), each checked where it can
-silently regress: the trimmed user-agent stylesheet, no style="" in print templates, and empty
-writing rows drawn as one block with images made for exactly its rows."""
+silently regress: the trimmed user-agent stylesheet, no style="" in print templates, templates that
+expat reads, empty writing rows drawn as one block with images made for exactly its rows, and
+tick tracks and tallies drawn as one image each."""
 
 from __future__ import annotations
 
