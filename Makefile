@@ -60,7 +60,7 @@ e2e: install
 # Figures are taken on the interpreter a server runs: the distribution's python3 where it is a
 # supported version (a Debian server's `make install` finds only that one), in a venv of its own
 # (.venv-bench); elsewhere the same Python as the rest. BENCH_PYTHON=/path/to/python3.x chooses.
-# On the 2-core machine a pyenv build (no PGO/LTO) rendered a sheet 10 % (3.11) to 50 % (3.13)
+# On the 2-core machine a pyenv build (no PGO/LTO) rendered a sheet 5-10 % (3.11) to 40-45 % (3.13)
 # slower than Debian's python3.11 (docs/performance.md).
 BENCH_PYTHON ?= $(shell bash scripts/find-python.sh --system 2>/dev/null || echo $(PYTHON))
 bench:

@@ -115,7 +115,7 @@ def run(var_dir: str) -> None:
     def render(pages):
         return rendering.render_pdf(pages, title="Bench", author="Dossier bench")
 
-    # The interpreter's build moves every figure: the same renders cost ~10 % less on Debian's
+    # The interpreter's build moves every figure: the same renders cost 5-10 % less on Debian's
     # /usr/bin/python3.11 than on a pyenv build of 3.11.7 (docs/performance.md, 2026-11-26).
     print(
         f"   interpreter: {sys.executable} (Python {platform.python_version()}, {platform.python_build()[1]})"

@@ -1,7 +1,7 @@
 """The sheets bench of this tree and of an earlier commit, run at the same time, one per core.
 
     .venv/bin/python bench/sheets_against.py e57916b      # the plain-styled sheets of 2026-11-23
-    .venv/bin/python bench/sheets_against.py --python .venv-debian/bin/python   # this tree, two interpreters
+    .venv/bin/python bench/sheets_against.py --python .venv-bench/bin/python   # this tree, two interpreters
 
 Issue 20 set its render goals as CPU milliseconds measured on the machine of the day ("every filled
 sheet <= 150 ms; today 107-154 ms with plain styling: the new fonts and ornaments must not cost
@@ -13,7 +13,7 @@ exported (``git archive``) and both ``bench/sheets.py`` run side by side, each p
 core, so that whatever the machine does falls on both alike. Figures only.
 
 With ``--python OTHER`` this tree's bench runs under this interpreter and under OTHER (a venv of
-another Python build, e.g. ``make install PYTHON=/usr/bin/python3.11 VENV=.venv-debian``) side by
+another Python build, e.g. ``.venv-bench`` of ``make bench``) side by
 side, the same way: the interpreter's build alone moves every figure.
 """
 
