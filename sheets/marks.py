@@ -147,8 +147,10 @@ def generated_svg(relative_path: str) -> str | None:
     if match["track"]:
         return track_svg(match["track"])
     if match["tally"]:
-        count, ticked = int(match["tally"]), int(match["tallied"])
-        return tally_svg(count, ticked) if 1 <= count <= MAX_TALLY and ticked <= count else None
+        try:
+            return tally_svg(int(match["tally"]), int(match["tallied"]))
+        except ValueError:  # a count or ticked number out of range names no image
+            return None
     count = int(match["rows"] or match["ticks"])
     if not 1 <= count <= MAX_BLANK_ROWS:
         return None

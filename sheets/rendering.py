@@ -419,6 +419,16 @@ def _walk(box, holder):
             yield from _walk(child, inner_holder)
 
 
+def _mm(x: float, y: float, w: float, h: float) -> tuple[float, float, float, float]:
+    """A box's place and size in WeasyPrint's px as millimetres, to 0.01 mm."""
+    return (
+        round(x / PX_PER_MM, 2),
+        round(y / PX_PER_MM, 2),
+        round(w / PX_PER_MM, 2),
+        round(h / PX_PER_MM, 2),
+    )
+
+
 def layout_report(pages: list[SheetPage], paper: str = "letter") -> LayoutReport:
     """Lay out ``pages`` once and check every box against its page (no PDF is written)."""
     from weasyprint.formatting_structure import boxes
@@ -468,20 +478,16 @@ def layout_report(pages: list[SheetPage], paper: str = "letter") -> LayoutReport
                 measured.add(id(element))  # the element's outermost box; its anonymous children share it
                 for name in (element.get("class") or "").split():
                     if name in rects:
-                        rects[name].append(tuple(round(v / PX_PER_MM, 2) for v in (x, y, w, h)))
+                        rects[name].append(_mm(x, y, w, h))
                     elif name in ("write-rows", "write-block"):  # N empty rows in one block: N rows
                         count = int(element.get("data-rows"))
                         rects["write-row"].extend(
-                            tuple(round(v / PX_PER_MM, 2) for v in (x, y + k * h / count, w, h / count))
-                            for k in range(count)
+                            _mm(x, y + k * h / count, w, h / count) for k in range(count)
                         )
                     elif name == "tally":  # a row of N tick boxes in one image: N ticks
                         count, gap = int(element.get("data-ticks")), marks.TALLY_GAP_MM * PX_PER_MM
                         side = (w + gap) / count - gap
-                        rects["tick"].extend(
-                            tuple(round(v / PX_PER_MM, 2) for v in (x + k * (side + gap), y, side, h))
-                            for k in range(count)
-                        )
+                        rects["tick"].extend(_mm(x + k * (side + gap), y, side, h) for k in range(count))
         filled.append((lowest - top) / (bottom - top))
     return LayoutReport(
         pages=len(document.pages),
