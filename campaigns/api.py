@@ -6,7 +6,7 @@ from django.shortcuts import get_object_or_404
 from django_filters import rest_framework as filters
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import mixins, serializers, status, viewsets
-from rest_framework.decorators import api_view, permission_classes
+from rest_framework.decorators import action, api_view, permission_classes
 from rest_framework.permissions import IsAuthenticated
 from rest_framework.response import Response
 
@@ -109,6 +109,7 @@ ROLL_COLUMNS = (
     "total",
     "purpose",
     "secret",
+    "revealed_at",
     "mission_id",
     "character_id",
     "roller__username",
@@ -117,30 +118,45 @@ ROLL_COLUMNS = (
 )
 
 
-def roll_representation(row) -> dict:
+def roll_representation(row, gm: bool = False) -> dict:
     """A roll as the API shows it (RollSerializer's fields, in its order) from a row of ROLL_COLUMNS:
     the same dict DRF's generic walk over the fields builds, without its per-field machinery.
-    tests/campaigns/test_roll_representation.py holds the two equal."""
+    tests/campaigns/test_roll_representation.py holds the two equal.
+
+    A sealed roll (secret, not revealed) reaches everyone but the GM without its result: no dice,
+    modifier, total, purpose or detail, only that it was made, by whom, for whom and when."""
+    sealed = bool(row["secret"]) and row["revealed_at"] is None
+    hide = sealed and not gm
     return {
         "id": row["id"],
         "kind": row["kind"],
         "count": row["count"],
-        "modifier": row["modifier"],
-        "faces": row["faces"],
-        "kept": row["kept"],
-        "total": row["total"],
-        "purpose": row["purpose"],
+        "modifier": None if hide else row["modifier"],
+        "faces": [] if hide else row["faces"],
+        "kept": [] if hide else row["kept"],
+        "total": None if hide else row["total"],
+        "purpose": "" if hide else row["purpose"],
         "secret": row["secret"],
+        "sealed": sealed,
+        "revealed_at": None
+        if row["revealed_at"] is None
+        else CREATED_AT.to_representation(row["revealed_at"]),
         "mission": row["mission_id"],
         "character": row["character_id"],
         "roller": row["roller__username"],
-        "detail": row["detail"],
+        "detail": {} if hide else row["detail"],
         "created_at": CREATED_AT.to_representation(row["created_at"]),
     }
 
 
 class RollSerializer(serializers.ModelSerializer):
+    """A roll of the log. Give ``context={"gm": True}`` for the GM's reading; anyone else gets a
+    sealed roll without its result (roll_representation)."""
+
     roller = serializers.CharField(source="roller.username", read_only=True, default=None)
+    modifier = serializers.IntegerField(read_only=True, allow_null=True)
+    total = serializers.IntegerField(read_only=True, allow_null=True)
+    sealed = serializers.BooleanField(read_only=True)
 
     class Meta:
         model = Roll
@@ -154,6 +170,8 @@ class RollSerializer(serializers.ModelSerializer):
             "total",
             "purpose",
             "secret",
+            "sealed",
+            "revealed_at",
             "mission",
             "character",
             "roller",
@@ -165,7 +183,7 @@ class RollSerializer(serializers.ModelSerializer):
     def to_representation(self, roll):
         row = {name: getattr(roll, name) for name in ROLL_COLUMNS if name != "roller__username"}
         row["roller__username"] = roll.roller.username if roll.roller_id is not None else None
-        return roll_representation(row)
+        return roll_representation(row, gm=bool(self.context.get("gm")))
 
 
 class RollRequestSerializer(serializers.Serializer):
@@ -327,13 +345,21 @@ class RollViewSet(viewsets.GenericViewSet, mixins.ListModelMixin, mixins.Retriev
 
     def get_queryset(self):
         _, membership = get_campaign_for_user(self.request.user, self.kwargs["campaign_pk"])
+        self._membership = membership
         return Roll.objects.visible_to(self.request.user, membership).select_related("roller")
+
+    def get_serializer_context(self):
+        context = super().get_serializer_context()
+        membership = getattr(self, "_membership", None)
+        context["gm"] = membership is not None and membership.is_gm
+        return context
 
     def list(self, request, *args, **kwargs):
         # Rows, not model instances: the page is the same (roll_representation), the CPU about half.
         rolls = self.filter_queryset(self.get_queryset()).values(*ROLL_COLUMNS)
         page = self.paginate_queryset(rolls)
-        return self.get_paginated_response([roll_representation(row) for row in page])
+        gm = self._membership.is_gm
+        return self.get_paginated_response([roll_representation(row, gm) for row in page])
 
     def filter_queryset(self, queryset):
         # Building the filterset costs more than the rest of the query; with none of its parameters
@@ -341,6 +367,16 @@ class RollViewSet(viewsets.GenericViewSet, mixins.ListModelMixin, mixins.Retriev
         if not any(name in self.request.query_params for name in RollFilter.Meta.fields):
             return queryset
         return super().filter_queryset(queryset)
+
+    @extend_schema(request=None, responses={200: RollSerializer})
+    @action(detail=True, methods=["post"])
+    def reveal(self, request, campaign_pk=None, pk=None):
+        """Share a secret roll's result with the table (the GM only)."""
+        campaign, membership = get_campaign_for_user(request.user, campaign_pk)
+        require(membership, "gm")
+        roll = get_object_or_404(Roll, campaign=campaign, pk=pk)
+        roll = services.reveal_roll(membership, roll)
+        return Response(RollSerializer(roll, context={"gm": True}).data)
 
     @extend_schema(request=RollRequestSerializer, responses={201: RollSerializer})
     def create(self, request, campaign_pk=None):
@@ -365,7 +401,9 @@ class RollViewSet(viewsets.GenericViewSet, mixins.ListModelMixin, mixins.Retriev
                 )
         membership.user = request.user  # the same user (the membership was found by it): no query for it
         roll = services.record_roll(membership, mission=mission, character=character, **data)
-        return Response(RollSerializer(roll).data, status=status.HTTP_201_CREATED)
+        return Response(
+            RollSerializer(roll, context={"gm": membership.is_gm}).data, status=status.HTTP_201_CREATED
+        )
 
 
 @extend_schema(request=AcceptSerializer, responses={200: MembershipSerializer})

@@ -142,11 +142,18 @@ class TallyEntrySerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
 
-class PublicTallyEntrySerializer(serializers.ModelSerializer):
-    class Meta:
-        model = SignificanceEntry
-        fields = ["id", "kind", "description", "rating", "equipment_item", "reverses", "reason"]
-        read_only_fields = fields
+class PublicTallyEntrySerializer(serializers.Serializer):
+    """A tally line as a player reads it: numbered by its position among the lines the player may
+    see, with no database id (an id's gaps would count the hidden lines; docs/secrets.md)."""
+
+    number = serializers.IntegerField(read_only=True)
+    kind = serializers.CharField(source="entry.kind", read_only=True)
+    description = serializers.CharField(source="entry.description", read_only=True)
+    rating = serializers.IntegerField(source="entry.rating", read_only=True, allow_null=True)
+    equipment_item = serializers.CharField(source="entry.equipment_item", read_only=True)
+    reverses = serializers.IntegerField(source="reverses_number", read_only=True, allow_null=True)
+    reversed = serializers.BooleanField(read_only=True)
+    reason = serializers.CharField(source="entry.reason", read_only=True)
 
 
 class MistakeSerializer(serializers.Serializer):
@@ -333,12 +340,21 @@ class MissionViewSet(viewsets.GenericViewSet):
         record = missions.after_action(mission, request.user, membership.is_gm)
         if record is None:
             return Response({"mission": mission.pk, "published": False})
-        tally_cls = TallyEntrySerializer if membership.is_gm else PublicTallyEntrySerializer
+        if membership.is_gm:
+            numbers = {row["entry"].pk: row["number"] for row in missions.numbered_tally(record["tally"])}
+            tally = [
+                {"number": numbers[entry.pk], **data}
+                for entry, data in zip(
+                    record["tally"], TallyEntrySerializer(record["tally"], many=True).data, strict=True
+                )
+            ]
+        else:
+            tally = PublicTallyEntrySerializer(missions.numbered_tally(record["tally"]), many=True).data
         return Response(
             {
                 "mission": mission.pk,
                 **{k: v for k, v in record.items() if k != "tally"},
-                "tally": tally_cls(record["tally"], many=True).data,
+                "tally": tally,
             }
         )
 

@@ -21,7 +21,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from campaigns.models import NPC, Membership, Mission, SignificanceEntry
+from campaigns.models import NPC, Membership, Mission, Roll, SignificanceEntry
 from campaigns.services import record_roll
 from characters import services as character_services
 from characters.models import AdvancementEntry, Character
@@ -504,6 +504,8 @@ def close_mission(membership: Membership, mission: Mission, result: str, rng=Non
                 kind="d1000",
                 purpose=f"Significance check: {locked.title}"[:200],
                 secret=True,
+                # Only a successful mission rolls it: announcing it would publish the result.
+                announced=False,
                 mission=locked,
                 rng=rng,
             )
@@ -561,6 +563,13 @@ def _recompute_after_correction(mission: Mission, entries: list[SignificanceEntr
     mission.save(update_fields=["outcome", "previous_outcomes"])
 
 
+#: What a correction after closing writes into each agent's ledger, the same whatever the GM's
+#: reason (docs/secrets.md): the reason is on the tally's reversal line, which the GM sees.
+CORRECTION_REASON = (
+    "The game master corrected this mission's tally after closing; the award was worked out again."
+)
+
+
 def _reaward(mission: Mission, agent: Character, ledger: list[dict], by, reason: str) -> None:
     live = (
         AdvancementEntry.objects.filter(
@@ -572,7 +581,9 @@ def _reaward(mission: Mission, agent: Character, ledger: list[dict], by, reason:
         .exclude(kind="sp_awarded", payload__type="bonus")
         .order_by("-id")
     )
-    why = f"Tally corrected after closing: {reason}"[:500]
+    # The GM's reason stays on the tally's reversal line: a hidden line's reason (or the fact that
+    # a hidden line was reversed) must not reach the players through their agents' ledgers.
+    why = CORRECTION_REASON
     for entry in live:  # the grade step first, then the award it rests on
         try:
             character_services.revert_entry(entry, by, why)
@@ -613,6 +624,10 @@ def publish_mission(mission: Mission, by) -> Mission:
     locked.published_at = timezone.now()
     locked.published_by = by
     locked.save(update_fields=["published_at", "published_by"])
+    if locked.check_roll_id is not None:  # the roll is on the after-action record from now on
+        Roll.objects.filter(pk=locked.check_roll_id, revealed_at__isnull=True).update(
+            revealed_at=locked.published_at
+        )
     mission.refresh_from_db()
     return locked
 
@@ -622,9 +637,39 @@ def verdict_label(outcome: dict) -> str:
     return VERDICT_LABELS.get((outcome or {}).get("verdict"), "")
 
 
+def visible_tally(entries: list[SignificanceEntry], is_gm: bool) -> list[SignificanceEntry]:
+    """The tally lines this reader may see, in the order they were recorded.
+
+    The GM sees every line. A player sees the lines shown to players, less any shown reversal of a
+    line that is not shown (it would name a line the player cannot see); every total, number and
+    "reversed" mark of a player's view is worked out from this list alone (docs/secrets.md)."""
+    if is_gm:
+        return list(entries)
+    shown = [e for e in entries if e.shown_to_players]
+    ids = {e.pk for e in shown}
+    return [e for e in shown if e.reverses_id is None or e.reverses_id in ids]
+
+
+def numbered_tally(entries: list[SignificanceEntry]) -> list[dict]:
+    """The lines numbered 1, 2, 3 ... by their position in ``entries`` (never by database id), with
+    the number of the line each reversal reverses and whether a line is reversed in this list."""
+    numbers = {entry.pk: index for index, entry in enumerate(entries, start=1)}
+    reversed_ids = tally_summary(entries)["reversed"]
+    return [
+        {
+            "entry": entry,
+            "number": numbers[entry.pk],
+            "reverses_number": numbers.get(entry.reverses_id),
+            "reversed": entry.pk in reversed_ids,
+        }
+        for entry in entries
+    ]
+
+
 def after_action(mission: Mission, user, is_gm: bool) -> dict | None:
     """The published record: None before publishing (for players). Players get the verdict, the
-    chart line when history changed, the shown tally entries and the awards of their own agents."""
+    chart line when history changed, the roll, the tally lines they may see with their total and
+    the awards of their own agents; nothing in it is worked out from a line they cannot see."""
     if not mission.is_published and not is_gm:
         return None
     outcome = mission.outcome or {}
@@ -643,7 +688,7 @@ def after_action(mission: Mission, user, is_gm: bool) -> dict | None:
         for a in outcome.get("awards", [])
         if int(a["agent"]) in mine
     ]
-    entries = [e for e in mission.tally_entries.all() if is_gm or e.shown_to_players]
+    entries = visible_tally(list(mission.tally_entries.all()), is_gm)
     check = outcome.get("check") or {}
     return {
         "published": mission.is_published,
@@ -652,7 +697,11 @@ def after_action(mission: Mission, user, is_gm: bool) -> dict | None:
         "history_changed": outcome.get("verdict") == "history_changed",
         "chart_line": (check.get("chart_line") or {}).get("text") if check else None,
         "roll": check.get("roll"),
-        "mistakes_total": outcome.get("mistakes_total"),
+        # The GM's: the mission's total. A player's: the total of the lines the player sees, the
+        # only total published to players (the whole one less the shown lines is the hidden ones).
+        "mistakes_total": outcome.get("mistakes_total")
+        if is_gm
+        else tally_summary(entries)["mistakes_total"],
         "awards": awards,
         "tally": entries,
     }

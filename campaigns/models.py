@@ -13,7 +13,7 @@ from django.db import models
 from django.utils import timezone
 
 from characters.systems import system_choices
-from config.fields import ReadSafeJSONField
+from config.fields import ReadSafeJSONField, random_public_id
 
 
 class Role(models.TextChoices):
@@ -267,6 +267,11 @@ def _hidden_rolls(user, membership: Membership) -> models.Q | None:
     return rule(user, membership) if rule is not None else None
 
 
+#: The rolls a member who is not the GM sees in the log: open ones, announced secret ones (sealed:
+#: without their result) and revealed ones.
+SEEN_BY_MEMBERS = models.Q(secret=False) | models.Q(announced=True) | models.Q(revealed_at__isnull=False)
+
+
 class RollQuerySet(models.QuerySet):
     def visible_to(self, user, membership: Membership | None = None):
         """GMs see every roll of their campaigns; everyone else sees only the open ones, less those
@@ -278,21 +283,30 @@ class RollQuerySet(models.QuerySet):
             if membership.is_gm:
                 return qs
             hidden = _hidden_rolls(user, membership)
-            qs = qs.filter(secret=False)
+            qs = qs.filter(SEEN_BY_MEMBERS)
             return qs.exclude(hidden) if hidden is not None else qs
         visible = models.Q(pk__in=[])
         for member in Membership.objects.filter(user=user).select_related("campaign"):
             mine = models.Q(campaign_id=member.campaign_id)
             if not member.is_gm:
                 hidden = _hidden_rolls(user, member)
-                mine &= models.Q(secret=False) & (~hidden if hidden is not None else models.Q())
+                mine &= SEEN_BY_MEMBERS & (~hidden if hidden is not None else models.Q())
             visible |= mine
         return self.filter(visible)
 
 
 class Roll(models.Model):
-    """One entry of the campaign's dice log. Append-only: never edited or deleted by the app."""
+    """One entry of the campaign's dice log. Append-only: never edited or deleted by the app, but
+    for the moment the GM shares a secret roll's result (``revealed_at``).
 
+    A secret roll's result is the GM's (timemaster-characters.md §4.2: the CM rolls secret checks).
+    An announced secret roll shows everyone else that it was made, by whom, for whom and when, and
+    nothing of its result until revealed; an unannounced one (the significance check, whose mere
+    existence says the mission succeeded) shows nothing until revealed. Ids are random
+    (config.fields.random_public_id): the rolls a member may not see leave no gaps.
+    """
+
+    id = models.BigIntegerField(primary_key=True, default=random_public_id, editable=False)
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="rolls")
     mission = models.ForeignKey(
         Mission, on_delete=models.SET_NULL, null=True, blank=True, related_name="rolls"
@@ -312,6 +326,8 @@ class Roll(models.Model):
     purpose = models.CharField(max_length=200, blank=True, default="")
     detail = ReadSafeJSONField(default=dict, blank=True)  # e.g. a check's margin, column and result
     secret = models.BooleanField(default=False)
+    announced = models.BooleanField(default=True)
+    revealed_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True, db_index=True)
 
     objects = RollQuerySet.as_manager()
@@ -326,12 +342,21 @@ class Roll(models.Model):
         return f"{self.kind} = {self.total}"
 
     def save(self, *args, **kwargs):
-        if self.pk is not None and not kwargs.pop("_allow_update", False):
+        if not self._state.adding and not kwargs.pop("_allow_update", False):
             raise ValueError("The roll log is append-only: a roll cannot be changed.")
         super().save(*args, **kwargs)
 
     def delete(self, *args, **kwargs):
         raise ValueError("The roll log is append-only: a roll cannot be deleted.")
+
+    @property
+    def sealed(self) -> bool:
+        """The result is the GM's: a secret roll not yet revealed."""
+        return self.secret and self.revealed_at is None
+
+    def sealed_for(self, membership: Membership | None) -> bool:
+        """Whether this reader gets the roll without its result (everyone but the GM)."""
+        return self.sealed and not (membership is not None and membership.is_gm)
 
 
 class NPCQuerySet(models.QuerySet):
@@ -355,9 +380,11 @@ class NPC(models.Model):
     Name and public description are what players may see once the GM reveals the NPC; everything
     else (notes and statistics) is for the GM only. The statistics follow the rules of ``system``
     (the campaign's system when the NPC was made), checked by that system's engine; systems without
-    NPC rules keep name, description and notes only.
+    NPC rules keep name, description and notes only. Ids are random (config.fields.random_public_id):
+    the NPCs not yet revealed leave no gaps among the ones players see.
     """
 
+    id = models.BigIntegerField(primary_key=True, default=random_public_id, editable=False)
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="npcs")
     system = models.CharField(max_length=20, choices=system_choices)
     name = models.CharField(max_length=120)

@@ -122,6 +122,8 @@ def record_roll(
     modifier: int = 0,
     purpose: str = "",
     secret: bool = False,
+    secret_by_rule: bool = False,
+    announced: bool = True,
     mission: Mission | None = None,
     character=None,
     rng=None,
@@ -130,8 +132,12 @@ def record_roll(
     """Roll dice and append the result to the campaign's log.
 
     ``detail`` is a dict stored with the roll, or a function of the dice result that returns it
-    (a check reads its margin and result off the rolled number)."""
-    if secret and not membership.is_gm:
+    (a check reads its margin and result off the rolled number). ``secret_by_rule``: the rules
+    make this roll the GM's whoever asks for it (a secret check, timemaster-characters.md §4.2), so
+    a player may make it and gets no result. ``announced=False`` keeps a secret roll out of
+    everyone else's log until the GM reveals it (the significance check)."""
+    secret = secret or secret_by_rule
+    if secret and not secret_by_rule and not membership.is_gm:
         raise PermissionDenied("Only the game master can roll in secret.")
     if character is not None and not membership.is_gm and character.owner_id != membership.user_id:
         raise ValidationError({"character": OWN_CHARACTERS_ONLY})
@@ -158,5 +164,21 @@ def record_roll(
         total=result.total,
         purpose=purpose,
         secret=secret,
+        announced=announced or not secret,
         detail=(detail(result) if callable(detail) else detail) or {},
     )
+
+
+@transaction.atomic
+def reveal_roll(membership: Membership, roll: Roll) -> Roll:
+    """Share a secret roll's result with the table (the GM only; once)."""
+    if not membership.is_gm:
+        raise PermissionDenied("Only the game master can share a secret roll's result.")
+    locked = Roll.objects.select_for_update().get(pk=roll.pk, campaign_id=membership.campaign_id)
+    if not locked.secret:
+        raise ValidationError({"roll": "This roll is not secret: everyone already sees its result."})
+    if locked.revealed_at is not None:
+        raise ValidationError({"roll": "This roll's result is already shared."})
+    locked.revealed_at = timezone.now()
+    locked.save(update_fields=["revealed_at"], _allow_update=True)
+    return locked

@@ -38,6 +38,7 @@ urlpatterns = [
     path("campaigns/<id:pk>/dice/", views.dice, name="campaign-dice"),
     path("campaigns/<id:pk>/dice/log/", views.dice_log, name="campaign-dice-log"),
     path("campaigns/<id:pk>/dice/check/", views.dice_check, name="campaign-dice-check"),
+    path("campaigns/<id:pk>/dice/<id:roll_pk>/reveal/", views.dice_reveal, name="campaign-dice-reveal"),
     path("join/<str:code>/", views.join, name="join"),
 ]
 

@@ -39,7 +39,7 @@ ROLL_LOG_SIZE = 50
 # The roll fields the dice log shows or filters on.
 LOG_FIELDS = (
     "campaign", "mission", "character", "roller", "kind", "count", "modifier", "faces", "kept", "total",
-    "purpose", "detail", "secret", "created_at",
+    "purpose", "detail", "secret", "announced", "revealed_at", "created_at",
 )  # fmt: skip
 
 
@@ -459,8 +459,28 @@ def dice_check(request, pk):
 def dice_log(request, pk):
     campaign, membership = get_campaign_for_user(request.user, pk)
     return render(
-        request, "campaigns/_roll_log.html", {"rolls": _roll_log(request, membership), "campaign": campaign}
+        request,
+        "campaigns/_roll_log.html",
+        {"rolls": _roll_log(request, membership), "campaign": campaign, "membership": membership},
     )
+
+
+@login_required
+@require_POST
+def dice_reveal(request, pk, roll_pk):
+    """Share a secret roll's result with the table (the GM only)."""
+    campaign, membership = get_campaign_for_user(request.user, pk)
+    require(membership, "gm")
+    roll = get_object_or_404(Roll, campaign=campaign, pk=roll_pk)
+    try:
+        services.reveal_roll(membership, roll)
+    except ValidationError as error:
+        for problems in error.message_dict.values():
+            for problem in problems:
+                messages.error(request, problem)
+    else:
+        messages.success(request, "The roll's result is shared with the table.")
+    return redirect("campaign-dice", campaign.pk)
 
 
 # --- error pages ------------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ every read path (pages, API, exports, sheets, tasks) gets valid text without kno
 from __future__ import annotations
 
 import re
+import secrets
 from typing import Any
 
 from django.db import models
@@ -47,3 +48,22 @@ class ReadSafeJSONField(models.JSONField):
     def deconstruct(self):
         name, _, args, kwargs = super().deconstruct()
         return name, "django.db.models.JSONField", args, kwargs
+
+
+#: Random ids are drawn from [PUBLIC_ID_MIN, PUBLIC_ID_MAX): above any id a table numbered one by
+#: one before it switched (so no clash with older rows), within JavaScript's exact integers and
+#: the 18 digits the URL patterns take.
+PUBLIC_ID_MIN = 2**40
+PUBLIC_ID_MAX = 2**53
+
+
+def random_public_id() -> int:
+    """A primary key that says nothing about other rows (docs/secrets.md, "No gaps").
+
+    Tables holding rows that some members may not see (secret and conflict rolls, NPCs the GM has
+    not revealed) take their ids from here instead of a sequence: with numbered ids, a player who
+    sees rows 7 and 9 would know that row 8 exists. Two ids collide with a chance of about n²/2⁵⁴
+    for n rows (under one in a million for 100,000 rows); the insert then fails like any other
+    integrity error and changes nothing.
+    """
+    return PUBLIC_ID_MIN + secrets.randbelow(PUBLIC_ID_MAX - PUBLIC_ID_MIN)

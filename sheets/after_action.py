@@ -31,22 +31,23 @@ def _years(mission: Mission) -> str:
     return start if start == end else f"{start} to {end}".strip()
 
 
-def _tally_rows(entries: list[SignificanceEntry], reversed_ids: set[int], gm: bool) -> list[dict[str, Any]]:
+def _tally_rows(entries: list[SignificanceEntry], gm: bool) -> list[dict[str, Any]]:
     """The tally lines numbered 1, 2, 3 ... in the order they were recorded (never database ids).
 
-    A player's copy holds only the lines shown to players, numbered among themselves, so no gap
-    gives away that the GM keeps other lines; a reversal names the line it reverses by that number.
+    ``entries`` is what this reader may see (``missions.after_action``): a player's copy numbers
+    the shown lines among themselves, so no gap gives away that the GM keeps other lines, and a
+    line is marked reversed only by a reversal the player sees too.
     """
-    numbers = {entry.pk: index for index, entry in enumerate(entries, start=1)}
     rows = []
-    for entry in entries:
+    for line in missions.numbered_tally(entries):
+        entry = line["entry"]
         row = {
-            "number": numbers[entry.pk],
+            "number": line["number"],
             "kind": entry.get_kind_display(),
             "rating": entry.rating,
             "description": entry.description,
-            "reversed": entry.pk in reversed_ids,
-            "reverses": numbers.get(entry.reverses_id),
+            "reversed": line["reversed"],
+            "reverses": line["reverses_number"],
         }
         if gm:
             row.update(
@@ -75,7 +76,6 @@ def report(mission: Mission, user, is_gm: bool) -> dict[str, Any] | None:
     if record is None:
         return None
     entries = list(record["tally"])
-    reversed_ids = missions.tally_summary(list(mission.tally_entries.all()))["reversed"]
     fields: dict[str, Any] = {
         "gm_copy": is_gm,
         "title": mission.title,
@@ -87,12 +87,10 @@ def report(mission: Mission, user, is_gm: bool) -> dict[str, Any] | None:
         "history_changed": record["history_changed"],
         "roll": record["roll"],
         "chart_line": record["chart_line"],
-        # The GM's copy: the mission's total. A player's: the total of the lines printed on it, the
-        # only total published to players (the full one would show that lines are hidden).
-        "mistakes_total": record["mistakes_total"]
-        if is_gm
-        else missions.tally_summary(entries)["mistakes_total"],
-        "tally": _tally_rows(entries, reversed_ids, is_gm),
+        # The GM's copy: the mission's total. A player's: the total of the lines printed on it
+        # (missions.after_action works it out from those lines alone).
+        "mistakes_total": record["mistakes_total"],
+        "tally": _tally_rows(entries, is_gm),
         "awards": _award_rows(record["awards"]),
     }
     if is_gm:

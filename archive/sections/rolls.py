@@ -31,6 +31,8 @@ COLUMNS = (
     "purpose",
     "detail",
     "secret",
+    "announced",
+    "revealed_at",
     "mission_id",
     "character_id",
     "roller__username",
@@ -65,6 +67,8 @@ def export_rows(campaign, refs, progress=None) -> Iterator[dict]:
             purpose,
             detail,
             secret,
+            announced,
+            revealed_at,
             mission,
             character,
             roller,
@@ -81,6 +85,8 @@ def export_rows(campaign, refs, progress=None) -> Iterator[dict]:
             "purpose": purpose,
             "detail": _encounter_by(detail, lambda pk: refs.position(ENCOUNTERS, pk)),
             "secret": secret,
+            "announced": announced,
+            "revealed_at": timestamps.iso(revealed_at),
             "mission": refs.position("missions", mission),
             "character": refs.position("characters", character),
             "roller": roller,
@@ -139,6 +145,8 @@ def validate(data, document) -> list[Problem]:
                 "D6 encounters of the archive",
             )
         check.boolean(roll, "secret", path)
+        check.boolean(roll, "announced", path)
+        timestamps.check(check, roll, "revealed_at", path)
         check.reference(roll, "mission", path, counts["missions"], "missions of the archive")
         check.reference(roll, "character", path, counts["characters"], "characters of the archive")
         if roll.get("roller") is not None:
@@ -168,6 +176,9 @@ def load(campaign, data, refs) -> None:
                 purpose=roll.get("purpose", ""),
                 detail=_encounter_by(roll.get("detail") or {}, lambda p: _pk(refs.row(ENCOUNTERS, p))),
                 secret=roll.get("secret", False),
+                # An archive from before announced secret rolls: its secret rolls were wholly hidden.
+                announced=roll.get("announced", False),
+                revealed_at=timestamps.parse(roll.get("revealed_at")),
             )
             for roll in data
         ),

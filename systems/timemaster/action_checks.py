@@ -61,10 +61,15 @@ class Score:
     name: str
     value: int
     column: int | None  # default defense column of a specific check, None when the rule names none
+    # The rules make this check the game master's to roll in secret (timemaster-characters.md §4.2,
+    # the chart's secret marker): whoever asks for it, only the GM sees the result.
+    secret: bool = False
 
     @property
     def label(self) -> str:
-        return f"{self.name} ({self.value})"
+        return f"{self.name} ({self.value})" + (
+            ", secret check: the game master sees the result" if self.secret else ""
+        )
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -73,6 +78,7 @@ class Score:
             "name": self.name,
             "score": self.value,
             "default_column": self.column,
+            "secret_check": self.secret,
         }
 
 
@@ -90,11 +96,13 @@ def scores_of(derived: dict[str, Any]) -> list[Score]:
     for key, skill in derived.get("skills", {}).items():
         if skill.get("score") is not None:
             name = f"{skill['name']} ({skill['level_name']})"
-            out.append(Score(f"skill:{key}", "Skills", name, skill["score"], SKILL_COLUMN))
+            secret = bool(skill.get("secret_check"))
+            out.append(Score(f"skill:{key}", "Skills", name, skill["score"], SKILL_COLUMN, secret))
     for key, talent in derived.get("talents", {}).items():
         if talent.get("score") is not None:
             column = _talent_column(talent.get("defense_column"))
-            out.append(Score(f"talent:{key}", "Talents", talent["name"], talent["score"], column))
+            secret = bool(talent.get("secret_check"))
+            out.append(Score(f"talent:{key}", "Talents", talent["name"], talent["score"], column, secret))
     for key, name in OTHER_SCORES.items():
         if isinstance(derived.get(key), int):
             column = None if key == "unskilled_melee" else ABILITY_COLUMN
@@ -245,6 +253,7 @@ def roll_check(
             kind="percent",
             purpose=(purpose or what)[:200],
             secret=secret,
+            secret_by_rule=score.secret,
             mission=mission,
             character=character,
             rng=rng,

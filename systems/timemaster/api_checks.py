@@ -75,7 +75,9 @@ def roll_check(request, campaign_pk):
         mission=mission,
         purpose=data["purpose"],
     )
-    return Response(RollSerializer(roll).data, status=status.HTTP_201_CREATED)
+    return Response(
+        RollSerializer(roll, context={"gm": membership.is_gm}).data, status=status.HTTP_201_CREATED
+    )
 
 
 @extend_schema(responses={200: ScoreSerializer})

@@ -70,11 +70,11 @@ def _tally_rows(entries: list[SignificanceEntry]) -> tuple[list[dict], dict]:
     summary["by_kind_labels"] = [(labels[kind], total) for kind, total in summary["by_kind"].items()]
     by_id = {e.pk: e for e in entries}
     rows = []
-    for entry in entries:
+    for row in missions.numbered_tally(entries):
+        entry = row["entry"]
         rows.append(
             {
-                "entry": entry,
-                "reversed": entry.pk in summary["reversed"],
+                **row,
                 "reverses": by_id.get(entry.reverses_id),
                 "item_name": SEP_NAMES.get(entry.equipment_item, ""),
             }
@@ -364,7 +364,8 @@ def mission_publish(request, pk, mission_pk):
         request,
         question=f"Publish the result of {mission.title}?",
         detail="The awards go onto the agents' records and the players can read the after-action record. "
-        "A published result is final.",
+        "If you correct the tally later, the awards are worked out again and the players see that "
+        "their awards were corrected (not why).",
         button="Publish the result",
         cancel=reverse("missions-detail", args=[campaign.pk, mission.pk]),
     )

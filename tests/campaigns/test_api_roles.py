@@ -19,6 +19,7 @@ def _setup(world):
     mission = campaign.missions.create(title="Op")
     open_roll = services.record_roll(gm, kind="d6", rng=random.Random(1))
     secret_roll = services.record_roll(gm, kind="d1000", secret=True, rng=random.Random(2))
+    hidden_roll = services.record_roll(gm, kind="d1000", secret=True, announced=False, rng=random.Random(3))
     invitation = services.create_invitation(campaign, world.users["gm"])
     spare = Membership.objects.create(
         campaign=campaign,
@@ -30,6 +31,7 @@ def _setup(world):
         "mission": mission.pk,
         "open_roll": open_roll.pk,
         "secret_roll": secret_roll.pk,
+        "hidden_roll": hidden_roll.pk,
         "invitation": invitation.pk,
         "code": invitation.code,
         "spare": spare.pk,
@@ -108,12 +110,21 @@ ENDPOINTS = [
         {"gm": 201, "player": 403, "observer": 403, "outsider": 404, "anonymous": 401},
     ),
     ("roll-detail", "get", "/api/v1/campaigns/{c}/rolls/{open_roll}/", None, MEMBER_READ),
+    # An announced secret roll: every member sees that it was made (sealed, without its result).
+    ("roll-detail", "get", "/api/v1/campaigns/{c}/rolls/{secret_roll}/", None, MEMBER_READ),
     (
         "roll-detail",
         "get",
-        "/api/v1/campaigns/{c}/rolls/{secret_roll}/",
+        "/api/v1/campaigns/{c}/rolls/{hidden_roll}/",
         None,
         {"gm": 200, "player": 404, "observer": 404, "outsider": 404, "anonymous": 401},
+    ),
+    (
+        "roll-reveal",
+        "post",
+        "/api/v1/campaigns/{c}/rolls/{hidden_roll}/reveal/",
+        None,
+        {"gm": 200, "player": 403, "observer": 403, "outsider": 404, "anonymous": 401},
     ),
 ]
 
@@ -173,20 +184,26 @@ def test_the_walk_covers_every_api_route():
     assert names - walked == set(), f"endpoints nobody tested: {names - walked}"
 
 
-def test_a_player_never_sees_a_secret_roll_anywhere(world, api, client):
+def test_a_player_sees_a_secret_roll_only_as_made_and_never_its_result(world, api, client):
     ids = _setup(world)
     secret = Roll.objects.get(pk=ids["secret_roll"])
     for role in ("player", "other_player", "observer"):
         user = world.users[role]
-        listing = api(user).get(f"/api/v1/campaigns/{ids['c']}/rolls/").json()
-        assert secret.pk not in [r["id"] for r in listing["results"]]
-        assert all(not r["secret"] for r in listing["results"])
+        listing = api(user).get(f"/api/v1/campaigns/{ids['c']}/rolls/").json()["results"]
+        assert ids["hidden_roll"] not in [r["id"] for r in listing]
+        (sealed,) = [r for r in listing if r["id"] == secret.pk]
+        assert sealed["sealed"] is True and sealed["total"] is None
+        assert (
+            sealed["faces"] == sealed["kept"] == [] and sealed["detail"] == {} and sealed["modifier"] is None
+        )
         client.force_login(user)
         for page in (f"/campaigns/{ids['c']}/dice/", f"/campaigns/{ids['c']}/dice/log/"):
             html = client.get(page).content.decode()
-            assert "secret check" not in html and 'class="secret"' not in html
-    gm_listing = api(world.users["gm"]).get(f"/api/v1/campaigns/{ids['c']}/rolls/").json()
-    assert secret.pk in [r["id"] for r in gm_listing["results"]]
+            assert "made a secret roll" in html and "the game master has the result" in html
+            assert str(secret.total) not in html.split("made a secret roll", 1)[1].split("</li>", 1)[0]
+    gm_listing = api(world.users["gm"]).get(f"/api/v1/campaigns/{ids['c']}/rolls/").json()["results"]
+    by_id = {r["id"]: r for r in gm_listing}
+    assert by_id[secret.pk]["total"] == secret.total and by_id[ids["hidden_roll"]]["sealed"] is True
 
 
 def test_token_authentication_works(world, client):

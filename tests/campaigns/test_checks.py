@@ -125,8 +125,10 @@ def test_players_check_only_their_own_agents_and_only_the_gm_rolls_in_secret(wor
         checks.roll_check(world.membership["observer"], agents["mine"], "ability:DEX")
     assert not Roll.objects.exists()
     secret = checks.roll_check(world.membership["gm"], agents["theirs"], "ability:DEX", secret=True)
-    assert secret.secret
-    assert not Roll.objects.visible_to(world.users["player"], world.membership["player"]).exists()
+    assert secret.secret and secret.sealed
+    # the table sees that it was made (sealed: api and pages leave its result out)
+    (seen,) = Roll.objects.visible_to(world.users["player"], world.membership["player"])
+    assert seen.pk == secret.pk and seen.sealed_for(world.membership["player"])
 
 
 def test_a_draft_cannot_be_checked(world):
@@ -189,6 +191,7 @@ def test_scores_endpoint_answers_each_role_as_it_must(world, agents, api, role):
             "name": "Dexterity",
             "score": 72,
             "default_column": 2,
+            "secret_check": False,
         }
 
 
@@ -199,7 +202,8 @@ def test_gm_checks_any_agent_in_secret_and_players_never_see_it(world, agents, a
     assert response.status_code == 201 and response.json()["secret"] is True
     for role in ("player", "other_player", "observer"):
         listing = api(world.users[role]).get(f"/api/v1/campaigns/{world.campaign.pk}/rolls/").json()
-        assert listing["results"] == []
+        (sealed,) = listing["results"]
+        assert sealed["sealed"] is True and sealed["total"] is None and sealed["detail"] == {}
     player = api(world.users["player"])
     refused = player.post(
         f"/api/v1/campaigns/{world.campaign.pk}/checks/",

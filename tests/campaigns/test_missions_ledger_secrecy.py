@@ -5,6 +5,8 @@ pages show them."""
 
 from __future__ import annotations
 
+import json
+
 import re
 
 import pytest
@@ -90,11 +92,13 @@ def test_closing_changes_nothing_a_player_can_read_and_publishing_shows_the_awar
     assert 'data-testid="success-points">350<' in page
     shop = client_json(client, world, "player", f"/api/v1/campaigns/{c}/characters/{harry}/shop/")
     assert shop["balance"] == 350
-    # the secret roll stays in the GM's log even after publishing
+    # the check roll was the GM's alone until publishing; now it is on the record, result and all
     assert (
-        published["player", f"/api/v1/campaigns/{c}/rolls/"]
-        == before["player", f"/api/v1/campaigns/{c}/rolls/"]
+        before["player", f"/api/v1/campaigns/{c}/rolls/"]
+        == after_close["player", f"/api/v1/campaigns/{c}/rolls/"]
     )
+    (check,) = json.loads(published["player", f"/api/v1/campaigns/{c}/rolls/"][1])["results"]
+    assert check["total"] == 777 and check["sealed"] is False
 
 
 def client_json(client, world, role, path):

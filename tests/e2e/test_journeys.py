@@ -263,7 +263,7 @@ def test_a_gm_reverses_a_wrong_mistake_and_the_awards_are_worked_out_again(
 
     gm.get_by_role("link", name="← The mission").click()
     reason = "The agents brought the communicator back"
-    gm.get_by_label(f"Why reverse entry {entry}").fill(reason)
+    gm.get_by_label(f"Why reverse line {entry}").fill(reason)
     gm.get_by_role("button", name=f"Reverse #{entry}").click()
     expect(gm.get_by_role("status")).to_contain_text(
         "The outcome and the agents' awards were worked out again"
