@@ -6,7 +6,6 @@ pages show them."""
 from __future__ import annotations
 
 import json
-
 import re
 
 import pytest
