@@ -95,17 +95,24 @@ def revoke_invitation(invitation: Invitation) -> Invitation:
     return invitation
 
 
+#: What an unknown, revoked, expired or used-up invitation code gets, on the page and in the API.
+INVALID_INVITATION = (
+    "This invitation link is not valid: it is unknown, was revoked, has expired or has been used up. "
+    "Ask your game master for a new one."
+)
+
+
 @transaction.atomic
 def accept_invitation(user, code: str) -> Membership:
     invitation = Invitation.objects.select_for_update().select_related("campaign").filter(code=code).first()
     if invitation is None:
-        raise ValidationError({"code": "No invitation has this code. Check the link you were given."})
+        raise ValidationError({"code": INVALID_INVITATION})
     existing = Membership.objects.filter(campaign=invitation.campaign, user=user).first()
     if existing is not None:
         return existing
-    problem = invitation.problem()
-    if problem:
-        raise ValidationError({"code": problem})
+    if invitation.problem():
+        # The same answer as an unknown code: a dead link says nothing of the campaign it was for.
+        raise ValidationError({"code": INVALID_INVITATION})
     invitation.uses += 1
     invitation.save(update_fields=["uses"])
     return Membership.objects.create(campaign=invitation.campaign, user=user, role=Role.PLAYER)

@@ -23,7 +23,7 @@ from django.views.decorators.http import require_POST
 from drf_spectacular.utils import OpenApiResponse, extend_schema, inline_serializer
 from knox.models import AuthToken
 from knox.settings import knox_settings
-from rest_framework import serializers, status
+from rest_framework import exceptions, serializers, status
 from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.decorators import api_view
 from rest_framework.permissions import AllowAny
@@ -59,12 +59,18 @@ TOKEN_LISTING = inline_serializer(
 )
 
 
+def _when(wait: int) -> str:
+    minutes = max(1, -(-wait // 60))
+    return f"Try again in {minutes} minute{'s' if minutes != 1 else ''}."
+
+
 class TokenCreateView(APIView):
     """POST username and password (form or JSON): a new API token, shown once, and its expiry."""
 
     authentication_classes: list = []
     permission_classes = [AllowAny]
-    throttle_classes = [TokenThrottle]
+    # Counted by hand: only a failed attempt counts against the address (TokenThrottle).
+    throttle_classes: list = []
 
     @extend_schema(
         request=AuthTokenSerializer,
@@ -82,8 +88,18 @@ class TokenCreateView(APIView):
     def post(self, request, format=None):
         # django-axes keeps its lockout flags on the Django request, not DRF's wrapper around it.
         django_request = request._request  # noqa: SLF001
+        throttle = TokenThrottle()
+        wait = throttle.over(request)
+        if wait is not None:
+            raise exceptions.Throttled(
+                wait=wait, detail=f"Too many failed attempts from this address. {_when(wait)}"
+            )
         serializer = AuthTokenSerializer(data=request.data, context={"request": django_request})
-        serializer.is_valid(raise_exception=True)
+        if not serializer.is_valid():
+            if getattr(django_request, "axes_locked_out", False):
+                serializer.is_valid(raise_exception=True)  # axes' own answer (lockout_response)
+            throttle.count_failure(request)
+            serializer.is_valid(raise_exception=True)
         user = serializer.validated_data["user"]
         limit = knox_settings.TOKEN_LIMIT_PER_USER
         if limit is not None and active_tokens(user).count() >= limit:

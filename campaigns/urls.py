@@ -3,7 +3,7 @@ from django.urls import path, register_converter
 
 from campaigns import tokens, views
 from characters.urls import CharacterIdConverter
-from config.abuse import LoginThrottle, throttle_web_post
+from config.abuse import LoginThrottle, limit_failed_logins
 
 # One id converter for the whole site (18 digits: longer ids are a 404, not an overflow).
 register_converter(CharacterIdConverter, "id")
@@ -13,7 +13,7 @@ urlpatterns = [
     path("accounts/signup/", views.signup, name="signup"),
     path(
         "accounts/login/",
-        throttle_web_post(LoginThrottle, "tried to log in")(views.LoginView.as_view()),
+        limit_failed_logins(LoginThrottle)(views.LoginView.as_view()),
         name="login",
     ),
     path("favicon.ico", views.favicon, name="favicon"),

@@ -281,8 +281,14 @@ def member_remove(request, pk, member_pk):
 @require_http_methods(["GET", "POST"])
 def join(request, code):
     invitation = Invitation.objects.select_related("campaign").filter(code=code[:40]).first()
-    if invitation is None:
-        return render(request, "campaigns/join.html", {"problem": "No invitation has this code."}, status=404)
+    member = (
+        invitation is not None
+        and request.user.is_authenticated
+        and Membership.objects.filter(campaign=invitation.campaign, user=request.user).exists()
+    )
+    if invitation is None or (invitation.problem() and not member):
+        # Revoked, expired or used up: the same answer as an unknown code, naming no campaign.
+        return render(request, "campaigns/join.html", {"problem": services.INVALID_INVITATION}, status=404)
     if not request.user.is_authenticated:
         return render(request, "campaigns/join.html", {"invitation": invitation, "need_login": True})
     if request.method == "POST":
@@ -290,17 +296,10 @@ def join(request, code):
             membership = services.accept_invitation(request.user, code)
         except ValidationError as error:
             problem = " ".join(_errors_of(error)).removeprefix("code: ")
-            return render(
-                request, "campaigns/join.html", {"invitation": invitation, "problem": problem}, status=400
-            )
+            return render(request, "campaigns/join.html", {"problem": problem}, status=404)
         messages.success(request, f"You joined “{membership.campaign.name}” as {membership.role}.")
         return redirect("campaign-detail", membership.campaign_id)
-    already = Membership.objects.filter(campaign=invitation.campaign, user=request.user).exists()
-    return render(
-        request,
-        "campaigns/join.html",
-        {"invitation": invitation, "problem": invitation.problem(), "already": already},
-    )
+    return render(request, "campaigns/join.html", {"invitation": invitation, "already": member})
 
 
 # --- dice ------------------------------------------------------------------------------------------

@@ -55,7 +55,31 @@ class PerUserThrottle(SettingsRateThrottle):
         return self.get_ident(request)
 
 
-class LoginThrottle(PerAddressThrottle):
+class FailedLoginThrottle(PerAddressThrottle):
+    """Failed logins per client address: successful ones never count, so a table of players behind
+    one router, switching accounts all evening, is never stopped. Checked before a login is tried
+    (``over``) and counted only when it fails (``count_failure``); the lockout per username and
+    address (django-axes) stays the first line against guessing one player's password."""
+
+    def over(self, request) -> int | None:
+        """Seconds until this address may try again, or None."""
+        self.rate = self.get_rate()
+        self.num_requests, self.duration = self.parse_rate(self.rate)
+        self.key = self.get_cache_key(request, None)
+        self.history = self.cache.get(self.key, [])
+        self.now = self.timer()
+        while self.history and self.history[-1] <= self.now - self.duration:
+            self.history.pop()
+        if len(self.history) >= self.num_requests:
+            return retry_after_seconds(self.wait())
+        return None
+
+    def count_failure(self, request) -> None:
+        if self.over(request) is None:
+            self.throttle_success()  # records this moment in the address's history
+
+
+class LoginThrottle(FailedLoginThrottle):
     scope = "login"
 
 
@@ -63,7 +87,7 @@ class SignupThrottle(PerAddressThrottle):
     scope = "signup"
 
 
-class TokenThrottle(PerAddressThrottle):
+class TokenThrottle(FailedLoginThrottle):
     scope = "token"
 
 
@@ -112,6 +136,32 @@ def throttle_web_post(throttle_class: type[SettingsRateThrottle], what: str):
                 if wait is not None:
                     return too_many_requests_page(request, wait, what)
             return view(request, *args, **kwargs)
+
+        return wrapped
+
+    return decorator
+
+
+FAILED_LOGINS = "failed to log in from this address"
+
+
+def limit_failed_logins(throttle_class: type[FailedLoginThrottle]):
+    """For the login page: past the rate of failed logins from this address, the 429 page saying
+    so and when it ends; a POST that does not log anyone in (the form again) counts as a failure."""
+
+    def decorator(view):
+        @wraps(view)
+        def wrapped(request, *args, **kwargs):
+            if request.method != "POST":
+                return view(request, *args, **kwargs)
+            throttle = throttle_class()
+            wait = throttle.over(request)
+            if wait is not None:
+                return too_many_requests_page(request, wait, FAILED_LOGINS)
+            response = view(request, *args, **kwargs)
+            if response.status_code == 200:  # the form again, with its error: no one logged in
+                throttle.count_failure(request)
+            return response
 
         return wrapped
 

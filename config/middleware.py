@@ -11,8 +11,13 @@ refusal is a 400 in the API's error format (config/api.py).
 from __future__ import annotations
 
 import json
+from dataclasses import asdict
 
-from django.http import HttpResponse, QueryDict
+from csp.constants import HEADER as CSP_HEADER
+from csp.middleware import CSPMiddleware
+from csp.utils import build_policy
+
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, QueryDict
 from django.http.multipartparser import MultiPartParserError
 from django.shortcuts import render
 from django.utils.html import format_html
@@ -126,3 +131,24 @@ class InputBoundaryMiddleware:
         if isinstance(exception, input_boundary.InputRefused):
             return refused_response(request, exception.problem)
         return None
+
+
+class SecurityHeadersEverywhereMiddleware(CSPMiddleware):
+    """django-csp's middleware on every answer (issue 28, finding 7).
+
+    django-csp leaves the Content-Security-Policy off 404 and 500 answers while DEBUG is on (so that
+    Django's technical pages keep their inline styles), which is how `make run` serves: its 404 page
+    went out with no policy. Here a 404 or 500 gets the same policy as every other answer, DEBUG or
+    not; Django's technical pages then show unstyled, which is the price of one policy everywhere.
+    Placed before SecurityMiddleware and WhiteNoise in MIDDLEWARE, so redirects and static files
+    carry it too.
+    """
+
+    def process_response(self, request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
+        response = super().process_response(request, response)
+        if response.status_code in (404, 500) and CSP_HEADER not in response:
+            exempt = getattr(response, "_csp_exempt", False)
+            if not exempt:
+                parts = self.get_policy_parts(request=request, response=response)
+                response[CSP_HEADER] = build_policy(**asdict(parts))
+        return response

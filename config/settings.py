@@ -63,6 +63,10 @@ MIDDLEWARE = [
     "django_prometheus.middleware.PrometheusBeforeMiddleware",
     # Next: its request id and its log line cover everything below, redirects and errors included.
     "config.logs.RequestLogMiddleware",
+    # Before SecurityMiddleware and WhiteNoise, so their redirects and files carry the policy too;
+    # on every answer, error pages included (config/middleware.py).
+    "config.middleware.SecurityHeadersEverywhereMiddleware",
+    "django_permissions_policy.PermissionsPolicyMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -71,8 +75,6 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "csp.middleware.CSPMiddleware",
-    "django_permissions_policy.PermissionsPolicyMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     # After CSRF and authentication, so their refusals come first (config/middleware.py).
     "config.middleware.InputBoundaryMiddleware",
@@ -250,7 +252,8 @@ AXES_CLIENT_IP_CALLABLE = "config.abuse.client_address"
 # Rates ("number/second|minute|hour|day"), counted in the cache above by DRF's throttles; the web
 # pages use the same throttle classes (config/abuse.py), so a page and its API share one budget.
 _RATE_LIMIT_VARIABLES = {  # scope: (environment variable, default)
-    "login": ("RATE_LIMIT_LOGIN", "30/hour"),
+    # Failed logins only (web and token endpoint): successful ones never count (config/abuse.py).
+    "login": ("RATE_LIMIT_LOGIN", "60/hour"),
     "signup": ("RATE_LIMIT_SIGNUP", "10/hour"),
     "token": ("RATE_LIMIT_TOKEN", "20/hour"),
     "archive-import": ("RATE_LIMIT_IMPORT", "10/hour"),

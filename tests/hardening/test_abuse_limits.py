@@ -97,7 +97,7 @@ def test_signups_from_one_address_are_rate_limited(db, client, small_rates):
 def test_web_logins_from_one_address_are_rate_limited(world, client, small_rates):
     for name in ("a", "b", "c", "d"):
         client.post("/accounts/login/", {"username": name, "password": "x"}, REMOTE_ADDR="10.0.2.1")
-    assert_page_429(web_login(client, PASSWORD, address="10.0.2.1"), "tried to log in")
+    assert_page_429(web_login(client, PASSWORD, address="10.0.2.1"), "failed to log in from this address")
 
 
 def test_token_requests_from_one_address_are_rate_limited(world, small_rates):

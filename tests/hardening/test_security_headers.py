@@ -88,3 +88,73 @@ def test_the_browsable_api_relaxes_styles_only(world, client):
     assert not re.search(r"<script(?![^>]*\bsrc=)(?![^>]*application/json)[^>]*>", page.content.decode())
     as_json = client.get("/api/v1/campaigns/", HTTP_ACCEPT="application/json")
     assert directives(as_json)["style-src"] == ["'self'"]
+
+
+def _assert_same_headers(response, what):
+    csp = directives(response)
+    assert csp["default-src"] == ["'self'"] and csp["script-src"] == ["'self'"], what
+    assert csp["frame-ancestors"] == ["'none'"] and csp["object-src"] == ["'none'"], what
+    assert "camera=()" in response["Permissions-Policy"], what
+    assert response["Referrer-Policy"] == "same-origin", what
+    assert response["X-Content-Type-Options"] == "nosniff", what
+
+
+def test_error_answers_carry_the_same_headers_as_pages(world, client, settings):
+    """Issue 28, finding 7: the 404 page had no Content-Security-Policy. Every error answer of the
+    web pages and the API (400, 403, 404, 429, 405) carries the same headers as a page."""
+    from rest_framework.test import APIClient
+
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "signup": "1/hour"}
+    answers = {}
+    answers["web 404"] = client.get("/no-such-page/")
+    answers["web 404 of a campaign"] = client.get("/campaigns/999999/", follow=False)
+    client.force_login(world.users["outsider"])
+    answers["web 404 for a non-member"] = client.get(f"/campaigns/{world.campaign.pk}/")
+    client.force_login(world.users["observer"])
+    answers["web 403"] = client.post(f"/campaigns/{world.campaign.pk}/dice/", {"kind": "d6"})
+    answers["web 400"] = client.get(f"/campaigns/{world.campaign.pk}/dice/log/", {"mission": "x" * 5000})
+    client.logout()
+    answers["web 405"] = client.put("/accounts/login/")
+    form = {"username": "new1", "password1": "a-fine-long-pass-77", "password2": "a-fine-long-pass-77"}
+    client.post("/accounts/signup/", form, REMOTE_ADDR="10.9.9.9")
+    client.logout()
+    answers["web 429"] = client.post("/accounts/signup/", {**form, "username": "new2"}, REMOTE_ADDR="10.9.9.9")
+    api = APIClient()
+    answers["api 401"] = api.get("/api/v1/campaigns/")
+    answers["api 404"] = api.get("/api/v1/no-such-thing/")
+    api.force_authenticate(world.users["observer"])
+    answers["api 403"] = api.post(f"/api/v1/campaigns/{world.campaign.pk}/rolls/", {"kind": "d6"}, format="json")
+    answers["api 400"] = api.post(f"/api/v1/campaigns/{world.campaign.pk}/rolls/", {"kind": 5}, format="json")
+    answers["browsable api 404"] = api.get("/api/v1/campaigns/999999/", HTTP_ACCEPT="text/html")
+    statuses = {what: response.status_code for what, response in answers.items()}
+    assert statuses["web 404"] == 404 and statuses["web 429"] == 429 and statuses["api 404"] == 404
+    assert statuses["web 403"] == 403 and statuses["api 401"] == 401, statuses
+    for what, response in answers.items():
+        _assert_same_headers(response, what)
+
+
+def test_a_server_error_carries_the_same_headers(world, client, monkeypatch):
+    from campaigns import views
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(views, "demo_logins", broken)
+    client.raise_request_exception = False
+    response = client.get("/accounts/login/")
+    assert response.status_code == 500
+    _assert_same_headers(response, "web 500")
+
+
+def test_the_404_page_of_make_run_carries_the_policy_too(db, client, settings):
+    """`make run` serves with DEBUG on, where django-csp left 404 and 500 answers without a policy."""
+    settings.DEBUG = True
+    response = client.get("/no-such-page/")
+    assert response.status_code == 404
+    _assert_same_headers(response, "404 with DEBUG on")
+
+
+def test_redirects_carry_the_policy(db, client):
+    redirect = client.get("/favicon.ico")
+    assert redirect.status_code in (301, 302)
+    _assert_same_headers(redirect, "a redirect")
