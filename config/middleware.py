@@ -16,7 +16,6 @@ from dataclasses import asdict
 from csp.constants import HEADER as CSP_HEADER
 from csp.middleware import CSPMiddleware
 from csp.utils import build_policy
-
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, QueryDict
 from django.http.multipartparser import MultiPartParserError
 from django.shortcuts import render

@@ -118,12 +118,16 @@ def test_error_answers_carry_the_same_headers_as_pages(world, client, settings):
     form = {"username": "new1", "password1": "a-fine-long-pass-77", "password2": "a-fine-long-pass-77"}
     client.post("/accounts/signup/", form, REMOTE_ADDR="10.9.9.9")
     client.logout()
-    answers["web 429"] = client.post("/accounts/signup/", {**form, "username": "new2"}, REMOTE_ADDR="10.9.9.9")
+    answers["web 429"] = client.post(
+        "/accounts/signup/", {**form, "username": "new2"}, REMOTE_ADDR="10.9.9.9"
+    )
     api = APIClient()
     answers["api 401"] = api.get("/api/v1/campaigns/")
     answers["api 404"] = api.get("/api/v1/no-such-thing/")
     api.force_authenticate(world.users["observer"])
-    answers["api 403"] = api.post(f"/api/v1/campaigns/{world.campaign.pk}/rolls/", {"kind": "d6"}, format="json")
+    answers["api 403"] = api.post(
+        f"/api/v1/campaigns/{world.campaign.pk}/rolls/", {"kind": "d6"}, format="json"
+    )
     answers["api 400"] = api.post(f"/api/v1/campaigns/{world.campaign.pk}/rolls/", {"kind": 5}, format="json")
     answers["browsable api 404"] = api.get("/api/v1/campaigns/999999/", HTTP_ACCEPT="text/html")
     statuses = {what: response.status_code for what, response in answers.items()}
