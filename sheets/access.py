@@ -2,7 +2,8 @@
 
 - A character sheet: its owner and the campaign's GM (another member gets 403, a non-member 404).
 - The party bundle: players get the players' copy (no GM-only pages); the GM gets the GM's copy.
-- GM-only kinds (the Time to Kill Fate Record Sheet): the GM only; anyone else gets 403 and no PDF.
+- GM-only kinds (the Time to Kill Fate Record Sheet): the GM only; anyone else gets 403 and no PDF
+  when asking to print one, and 404 for one the GM printed (as for an id nobody holds).
 - Blank sheets hold nothing private: any member.
 - A Time to Kill mission run's Fate Record Sheet (its current turn's secret Fates): GM only, like
   every GM-only kind; the run must be one of the campaign's (another campaign's run is 404).
@@ -44,7 +45,8 @@ def may_read(render: SheetRender, user, membership: Membership) -> bool:
 
 
 def get_render_for_user(user, render_id) -> tuple[SheetRender, Membership]:
-    """The render, if the user may see it: 404 for a non-member (or no such render), else 403."""
+    """The render, if the user may see it: 404 for a non-member, no such render, or a GM-only render
+    or GM's copy asked for by anyone but the GM; else 403."""
     not_found = Http404("No such sheet.")
     try:
         render_id = int(render_id)
@@ -57,6 +59,9 @@ def get_render_for_user(user, render_id) -> tuple[SheetRender, Membership]:
         raise not_found
     membership = get_membership(user, render.campaign_id)
     if not may_read(render, user, membership):
+        if render.kind in GM_ONLY_KINDS or render.gm_copy:
+            # That the GM printed a GM-only sheet is the GM's: answered like an id nobody holds.
+            raise not_found
         raise PermissionDenied(REFUSALS["render"])
     return render, membership
 

@@ -11,7 +11,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
-from config.fields import ReadSafeJSONField
+from config.fields import ReadSafeJSONField, random_public_id
 
 
 class SheetKind(models.TextChoices):
@@ -50,6 +50,9 @@ class SheetRenderQuerySet(models.QuerySet):
 
 
 class SheetRender(models.Model):
+    # Random (config.fields.random_public_id): a player sees the ids of their own prints, and the
+    # GM's prints in between (a Fate Record Sheet, a GM's copy) must leave no gaps among them.
+    id = models.BigIntegerField(primary_key=True, default=random_public_id, editable=False)
     kind = models.CharField(max_length=20, choices=SheetKind.choices)
     system = models.CharField(max_length=20)
     campaign = models.ForeignKey("campaigns.Campaign", on_delete=models.CASCADE, related_name="sheet_renders")

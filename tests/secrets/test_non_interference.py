@@ -1,0 +1,248 @@
+"""Non-interference: a player's and an observer's view cannot depend on what the GM hid (issue 28).
+
+Two worlds (tests/secrets/worlds.py) differ only in the inputs the GM keeps from the players, with
+everything published held the same. For the player, the other player and the observer, everything
+they can fetch is fetched in both worlds and compared:
+
+- every GET route of the URL conf, pages and API alike (walked from the resolver, not a hand list;
+  a route the walk cannot fill fails the test), filled with the ids of every scene below;
+- the text of every PDF they can download (their sheets and the published after-action report);
+- every export they can make (the character export routes are part of the walk).
+
+The worlds are built one after the other inside the test's transaction and rolled back between,
+so SQLite hands the same ids out again; random ids (rolls, NPCs) come from a generator seeded the
+same way in both worlds, and the clock stands still. Rows that exist in world A only are made
+last, and the routes of world B are filled with world A's ids for them (they answer as any id that
+does not exist must).
+
+What is normalised before comparing, and why that is safe (nothing else is):
+- CSRF tokens: Django masks the token anew on every render, so two renders of one page in one world
+  differ there; the token is the user's, never derived from campaign data.
+"""
+
+from __future__ import annotations
+
+import io
+import random
+import re
+from datetime import UTC, datetime
+
+import pytest
+from django.db import transaction
+from django.urls import URLPattern, URLResolver, get_resolver
+
+from tests.secrets import worlds
+
+pytestmark = pytest.mark.django_db
+
+READERS = ("player", "other_player", "observer")
+CSRF = re.compile(r'(csrfmiddlewaretoken" value="|"X-CSRFToken": "|name="csrf-token" content=")[^"]+')
+NORMALISATIONS = {"CSRF token": CSRF}
+FROZEN_NOW = datetime(2026, 11, 27, 20, 15, tzinfo=UTC)
+
+# Which record a route's "pk" names, by the path segment before it; which record each other
+# keyword names. A route with a keyword in neither makes the walk fail (so no route escapes it).
+PK_OWNER = {
+    "campaigns": "campaign",
+    "characters": "character",
+    "ttk": "run",
+    "runs": "run",
+    "ttk-runs": "run",
+    "conflicts": "conflict",
+    "missions": "mission",
+    "npcs": "npc",
+    "rolls": "roll",
+    "invitations": "invitation",
+    "members": "member",
+    "encounters": "encounter",
+    "d6-encounters": "encounter",
+}
+KWARG_OWNER = {
+    "campaign_pk": "campaign",
+    "character_pk": "character",
+    "mission_pk": "mission",
+    "npc_pk": "npc",
+    "roll_pk": "roll",
+    "encounter_pk": "encounter",
+    "participant_pk": "participant",
+    "invitation_pk": "invitation",
+    "member_pk": "member",
+    "entry_pk": "entry",
+    "render_pk": "render",
+    "export_pk": "export",
+    "token_id": "token",
+    "code": "code",
+    "step": "step",
+    "object_id": "object",
+    "app_label": "app_label",
+    "content_type_id": "content_type",
+    "url": "url",
+    "id": "object",
+}
+
+
+def route_patterns(resolver=None, prefix=""):
+    """(route text with <keyword> holes, URL name) of every named route, pages, API and admin."""
+    resolver = resolver or get_resolver()
+    for entry in resolver.url_patterns:
+        text = prefix + _text(entry.pattern)
+        if isinstance(entry, URLResolver):
+            yield from route_patterns(entry, text)
+        elif isinstance(entry, URLPattern) and entry.name and "<format>" not in text:
+            yield text, entry.name
+
+
+def _text(pattern) -> str:
+    raw = str(pattern.regex.pattern) if not hasattr(pattern, "_route") else pattern._route  # noqa: SLF001
+    raw = raw.lstrip("^").replace("\\Z", "").rstrip("$")
+    raw = re.sub(r"\(\?P<(\w+)>[^)]*\)", r"<\1>", raw)
+    raw = re.sub(r"<(?:\w+:)?(\w+)>", r"<\1>", raw)
+    return raw.replace("\\.", ".").replace("\\", "")
+
+
+def fill(route: str, scene: dict) -> str | None:
+    """The route with its holes filled from ``scene``; None when the scene has no such record."""
+    missing = []
+
+    def value(match):
+        keyword = match.group(1)
+        before = match.string[: match.start()].rstrip("/").split("/")[-1]
+        owner = PK_OWNER.get(before) if keyword == "pk" else KWARG_OWNER.get(keyword)
+        if owner is None:
+            raise AssertionError(f"the walk cannot fill <{keyword}> of {route}: name what it means")
+        found = scene.get(owner)
+        if found is None:
+            missing.append(keyword)
+            return ""
+        return str(found)
+
+    path = re.sub(r"<(\w+)>", value, route)
+    return None if missing else "/" + path
+
+
+def scenes(ids: dict) -> list[dict]:
+    """Every combination of records a reader might name: each campaign with each of its records."""
+    hidden = ids["hidden"]
+    common = {"token": "0" * 15, "app_label": "campaigns", "content_type": 1, "url": "x", "step": "review"}
+    tm = {**common, "campaign": ids["tm"], "object": hidden.get("npc", ids["npc"]), "code": "no-such-code"}
+    out = []
+    for character in ids["characters"]:
+        out.append({**tm, "character": character, "entry": ids["entry"], "member": ids["members"][1]})
+    for mission in ids["missions"]:
+        out.append({**tm, "mission": mission, "entry": ids["tally_entry"]})
+    out.append({**tm, "npc": ids["npc"]})
+    out.append({**tm, "npc": hidden["npc"]})
+    for roll in ids["rolls"]:
+        out.append({**tm, "roll": roll})
+    for render in ids["renders"] + hidden["renders"]:
+        out.append({**tm, "render": render})
+    out.append(
+        {**tm, "invitation": hidden["invitation"], "export": hidden["export"], "member": ids["members"][0]}
+    )
+    out.append({**common, "campaign": ids["ttk"], "character": ids["ninja"], "run": ids["run"]})
+    return out
+
+
+def _pdf_text(data: bytes) -> str:
+    from pypdf import PdfReader
+
+    return "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(data)).pages)
+
+
+def observe(client, users, ids) -> dict:
+    """Everything each reader can fetch: (reader, path) -> (status, normalised body)."""
+    paths = sorted(
+        {path for route, _ in route_patterns() for scene in scenes(ids) if (path := fill(route, scene))}
+    )
+    seen = {}
+    for reader in READERS:
+        client.force_login(users[reader])
+        for path in paths:
+            response = client.get(path)
+            if response.get("Content-Type", "").startswith("application/pdf"):
+                body = "PDF:" + _pdf_text(
+                    b"".join(response.streaming_content) if response.streaming else response.content
+                )
+            elif response.streaming:
+                body = b"".join(response.streaming_content).decode(errors="replace")
+            else:
+                body = response.content.decode(errors="replace")
+            for pattern in NORMALISATIONS.values():
+                body = pattern.sub(r"\1<normalised>", body)
+            seen[reader, path] = (response.status_code, body)
+    return seen
+
+
+class _Rollback(Exception):
+    pass
+
+
+def world_view(client, users, variant, monkeypatch, ids_of_a=None):
+    """Build the world of ``variant``, read it as every reader, roll it back."""
+    import config.fields
+
+    seeded = random.Random(28)
+    monkeypatch.setattr(
+        config.fields, "secrets", type("Seeded", (), {"randbelow": staticmethod(seeded.randrange)})
+    )
+    result = {}
+    try:
+        with transaction.atomic():
+            ids = worlds.build(users, variant)
+            if ids_of_a is not None:
+                _same_visible_ids(ids, ids_of_a)
+                ids = ids_of_a
+            result["ids"] = ids
+            result["seen"] = observe(client, users, ids)
+            raise _Rollback
+    except _Rollback:
+        pass
+    return result
+
+
+#: Ids a player never sees: tally lines are numbered by position for players (a hidden line shifts
+#: the database ids of the lines after it, which is why players never get them).
+NEVER_SHOWN = {"hidden", "tally_entry"}
+
+
+def _same_visible_ids(ids_b, ids_a):
+    visible = {key: value for key, value in ids_b.items() if key not in NEVER_SHOWN}
+    assert visible == {key: value for key, value in ids_a.items() if key not in NEVER_SHOWN}, (
+        "a row a player sees got another id in world B: the worlds differ before their hidden rows"
+    )
+
+
+@pytest.fixture
+def frozen_clock(monkeypatch):
+    from django.db import connection
+    from django.utils import timezone
+
+    if connection.vendor != "sqlite":
+        # The worlds rely on ids being handed out again after a rollback, which SQLite's sequences
+        # are and PostgreSQL's are not; the code under test is the same on both.
+        pytest.skip("non-interference worlds are built on the embedded default (SQLite)")
+
+    monkeypatch.setattr(timezone, "now", lambda: FROZEN_NOW)
+
+
+def test_what_players_and_observers_see_does_not_depend_on_what_the_gm_hid(
+    make_user, client, monkeypatch, frozen_clock
+):
+    users = {name: make_user(name) for name in ("gm", *READERS)}
+    a = world_view(client, users, "A", monkeypatch)
+    b = world_view(client, users, "B", monkeypatch, ids_of_a=a["ids"])
+    assert a["seen"].keys() == b["seen"].keys()
+    answered = [key for key, (status, _) in a["seen"].items() if status == 200]
+    assert len(answered) > 150, "the walk reached too few pages to mean anything"
+    leaks = [key for key in a["seen"] if a["seen"][key] != b["seen"][key]]
+    details = "\n".join(
+        f"{reader} {path}: {a['seen'][reader, path][0]} vs {b['seen'][reader, path][0]}\n"
+        + _first_difference(a["seen"][reader, path][1], b["seen"][reader, path][1])
+        for reader, path in leaks[:12]
+    )
+    assert leaks == [], f"{len(leaks)} answers differ between the worlds:\n{details}"
+
+
+def _first_difference(one: str, two: str) -> str:
+    at = next((i for i, (x, y) in enumerate(zip(one, two, strict=False)) if x != y), min(len(one), len(two)))
+    return f"  A: …{one[max(0, at - 120) : at + 120]!r}\n  B: …{two[max(0, at - 120) : at + 120]!r}"
