@@ -77,7 +77,10 @@ def test_initiative_and_action_rolls_go_into_the_dice_log_with_npc_rolls_secret(
         [r for r in encounter.state["log"] if r["type"] == "act" and r["participant"] == "group-1"]
     )
     player_view = Roll.objects.visible_to(d6.users["player"])
-    assert not player_view.filter(secret=True).exists() and player_view.filter(character=d6.ada).exists()
+    # the NPCs' rolls reach the table sealed: that they were made, never their dice (docs/secrets.md)
+    npc_rolls = player_view.filter(secret=True)
+    assert npc_rolls.exists() and all(roll.sealed_for(d6.membership["player"]) for roll in npc_rolls)
+    assert player_view.filter(character=d6.ada).exists()
 
 
 def test_a_refused_event_stores_nothing(d6, running):

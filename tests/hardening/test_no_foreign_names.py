@@ -156,6 +156,7 @@ def home(world, make_user):
         "mission-detail": {**timemaster, "pk": mission.pk},
         "roll-list": timemaster,
         "roll-detail": {**timemaster, "pk": roll.pk},
+        "roll-reveal": {**timemaster, "pk": roll.pk},
         "npc-list": timemaster,
         "npc-detail": {**timemaster, "pk": npc.pk},
         "api-check": timemaster,

@@ -158,3 +158,22 @@ def test_6_successful_logins_from_one_address_never_lock_a_table_out(world, clie
     assert locked.status_code == 429
     assert "failed to log in from this address" in locked.content.decode()
     assert "minute" in locked.content.decode()
+
+
+@pytest.mark.parametrize(
+    "role, expected",
+    [("gm", 302), ("player", 403), ("other_player", 403), ("observer", 403), ("outsider", 404), (None, 302)],
+)
+def test_only_the_gm_shares_a_secret_rolls_result_from_the_dice_page(world, client, role, expected):
+    roll = services.record_roll(world.membership["gm"], kind="d6", secret=True, rng=random.Random(9))
+    if role:
+        client.force_login(world.users[role])
+    response = client.post(f"/campaigns/{world.campaign.pk}/dice/{roll.pk}/reveal/")
+    assert response.status_code == expected
+    roll.refresh_from_db()
+    assert (roll.revealed_at is not None) == (role == "gm")
+    if role is None:
+        assert "/accounts/login/" in response["Location"]
+    if role == "gm":  # once shared, sharing again is refused with a message and changes nothing
+        again = client.post(f"/campaigns/{world.campaign.pk}/dice/{roll.pk}/reveal/", follow=True)
+        assert "already shared" in again.content.decode()

@@ -252,7 +252,7 @@ def test_anonymous_requests_for_a_runs_sheet_are_refused(world, ttk_world, ttk_r
 
 @pytest.mark.parametrize(
     "persona, expected",
-    [("gm", 200), ("player", 403), ("other_player", 403), ("observer", 403), ("outsider", 404)],
+    [("gm", 200), ("player", 404), ("other_player", 404), ("observer", 404), ("outsider", 404)],
 )
 def test_nobody_but_the_gm_sees_or_downloads_a_runs_sheet(
     world, ttk_world, ttk_run, api, web, persona, expected

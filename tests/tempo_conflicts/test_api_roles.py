@@ -297,7 +297,8 @@ def test_players_never_see_the_gm_sides_rolls(world, api, ids):
     assert detail["state"]["log"][0]["results"]["b"] == {"hidden": True}
     secret = Roll.objects.get(secret=True)
     listing = api(world.users["player"]).get(f"/api/v1/campaigns/{ids['c']}/rolls/").json()["results"]
-    assert secret.pk not in [r["id"] for r in listing]
+    (sealed,) = [r for r in listing if r["id"] == secret.pk]  # listed as made, never its dice
+    assert sealed["sealed"] and sealed["total"] is None and sealed["faces"] == [] and sealed["detail"] == {}
 
 
 def test_the_stored_state_is_the_events_replayed(world, ids):

@@ -65,7 +65,9 @@ def test_the_player_in_the_conflict_sees_what_the_conflict_page_shows(world, api
     listed, pages = seen(api, client, world, "player")
     player_side, gm_side = (Roll.objects.get(pk=pk) for pk in rolls)  # side a first
     assert player_side.character is not None and gm_side.secret
-    assert player_side.pk in listed and gm_side.pk not in listed  # the GM side's raw roll is hidden
+    assert player_side.pk in listed and gm_side.pk in listed  # the GM side's roll is listed sealed
+    sealed = api(world.users["player"]).get(f"/api/v1/campaigns/{world.tempo.pk}/rolls/{gm_side.pk}/").json()
+    assert sealed["sealed"] and sealed["total"] is None and sealed["faces"] == []
     assert TITLE in pages
     gm_listed, _ = seen(api, client, world, "gm")
     assert set(rolls) <= gm_listed
