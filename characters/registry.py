@@ -46,6 +46,8 @@ class SystemApp:
     # URL-name prefixes of this system's pages that belong to the platform's Characters tab
     character_page_prefixes: tuple[str, ...] = ()
     archive_sections: tuple[str, ...] = ()  # keys of the campaign archive this system fills
+    # the system's Django app (its package, e.g. "systems.tempo"); filled in by register()
+    package: str = ""
 
 
 _APPS: dict[str, SystemApp] = {}
@@ -54,6 +56,8 @@ _APPS: dict[str, SystemApp] = {}
 def register(app: SystemApp, package: str = "") -> None:
     """Add a system; ``package`` (its Django app's module) fills in the engine and the builder by
     the folder's convention: ``<package>.engine`` and ``<package>.wizard``."""
+    if package and not app.package:
+        app = dataclasses.replace(app, package=package)
     if package and not app.engine:
         app = dataclasses.replace(app, engine=f"{package}.engine")
     if package and not app.wizard and importlib.util.find_spec(f"{package}.wizard") is not None:
@@ -98,6 +102,17 @@ def get(key: str) -> SystemApp | None:
 def installed() -> list[SystemApp]:
     """The registered systems, in INSTALLED_APPS order."""
     return list(_APPS.values())
+
+
+def url_modules(name: str) -> list[str]:
+    """The ``<package>.<name>`` URL conf of every installed system that has one, in INSTALLED_APPS
+    order: ``urls`` (pages) and ``api_urls`` (under /api/v1/), by the folder's convention."""
+    found = []
+    for app in _APPS.values():
+        module = f"{app.package}.{name}"
+        if app.package and importlib.util.find_spec(module) is not None:
+            found.append(module)
+    return found
 
 
 def system_choices() -> list[tuple[str, str]]:

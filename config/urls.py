@@ -1,14 +1,14 @@
 from csp.decorators import csp_update
 from django.contrib import admin
-from django.urls import include, path, re_path
+from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 from rest_framework.routers import SimpleRouter
 
 from campaigns import api as campaigns_api
 from campaigns import api_npcs as campaigns_api_npcs
 from campaigns import tokens
+from characters import registry
 from config import health, metrics
-from systems.timemaster import api_checks as campaigns_api_checks
 
 router = SimpleRouter()
 router.register("campaigns", campaigns_api.CampaignViewSet, basename="campaign")
@@ -34,20 +34,11 @@ api_v1 = [
     path("systems/", campaigns_api.systems, name="api-systems"),
     path("invitations/accept/", campaigns_api.accept_invitation, name="api-accept-invitation"),
     *router.urls,
-    re_path(
-        r"^campaigns/(?P<campaign_pk>[0-9]{1,18})/checks/$", campaigns_api_checks.roll_check, name="api-check"
-    ),
-    re_path(
-        r"^campaigns/(?P<campaign_pk>[0-9]{1,18})/checks/scores/(?P<character_pk>[0-9]{1,18})/$",
-        campaigns_api_checks.check_scores,
-        name="api-check-scores",
-    ),
     path("", include("characters.api_urls")),
     path("", include("sheets.api_urls")),
-    path("", include("systems.time_to_kill.api_urls")),
-    path("", include("systems.tempo.api_urls")),
-    path("", include("systems.d6.api_urls")),
-    path("", include("systems.timemaster.api_urls")),
+    # Each installed game system's API (systems/<system>/api_urls.py), found through the registry:
+    # the URL conf names no system.
+    *(path("", include(module)) for module in registry.url_modules("api_urls")),
     path("", include("archive.api_urls")),
 ]
 
@@ -67,10 +58,8 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("", include("characters.urls")),
     path("", include("sheets.urls")),
-    path("", include("systems.time_to_kill.urls")),
-    path("", include("systems.tempo.urls")),
-    path("", include("systems.d6.urls")),
-    path("", include("systems.timemaster.urls")),
+    # Each installed game system's pages (systems/<system>/urls.py), found through the registry.
+    *(path("", include(module)) for module in registry.url_modules("urls")),
     path("", include("archive.urls")),
     path("", include("campaigns.urls")),
 ]

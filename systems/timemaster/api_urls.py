@@ -1,6 +1,16 @@
-"""API v1 routes of TIMEMASTER advancement, included under /api/v1/ by config/urls.py (the
-check routes are in config/urls.py, beside the dice log's)."""
+"""API v1 routes of TIMEMASTER, included under /api/v1/ through the registry (config/urls.py):
+advancement, and the Action Table checks of the dice roller."""
 
-from systems.timemaster import api_advancement
+from django.urls import re_path
 
-urlpatterns: list = list(api_advancement.urlpatterns)
+from systems.timemaster import api_advancement, api_checks
+
+urlpatterns: list = [
+    *api_advancement.urlpatterns,
+    re_path(r"^campaigns/(?P<campaign_pk>[0-9]{1,18})/checks/$", api_checks.roll_check, name="api-check"),
+    re_path(
+        r"^campaigns/(?P<campaign_pk>[0-9]{1,18})/checks/scores/(?P<character_pk>[0-9]{1,18})/$",
+        api_checks.check_scores,
+        name="api-check-scores",
+    ),
+]
