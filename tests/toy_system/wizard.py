@@ -7,5 +7,5 @@ def resume_url(character):
     return f"/characters/{character.pk}/build/name/"
 
 
-def wizard_step(request, character, step):  # pragma: no cover - the test never opens a step
+def wizard_step(request, character, membership, step):  # pragma: no cover - the test never opens a step
     raise NotImplementedError
