@@ -34,7 +34,7 @@ KINDS = ("stacked_bar", "horizontal_stacked_bar", "bar", "line", "dots")
 AUDIENCES = ("gm", "player")
 CACHE_SECONDS = 7 * 24 * 3600
 #: Bump when the drawing code changes: older cached pictures are not reused.
-DRAWING_VERSION = "1"
+DRAWING_VERSION = "7"
 
 
 @dataclass(frozen=True)
@@ -102,8 +102,14 @@ def mission_charts(mission: Any, user: Any, is_gm: bool) -> list[Chart]:
 
 
 # -- drawing ------------------------------------------------------------------------------------
-def _style() -> Any:
+def _style(chart: Chart) -> Any:
+    """pygal colours series in the order of its style's colours: each series' own, else the next
+    of the palette."""
     from pygal.style import Style
+
+    colours = tuple(
+        series.colour or PALETTE[index % len(PALETTE)] for index, series in enumerate(chart.series)
+    )
 
     return Style(
         background="#ffffff",
@@ -113,7 +119,7 @@ def _style() -> Any:
         foreground_subtle="#666666",
         opacity="1",
         opacity_hover="1",
-        colors=PALETTE,
+        colors=colours or PALETTE,
         font_family="DejaVu Sans, Arial, sans-serif",
         label_font_size=15,
         major_label_font_size=15,
@@ -126,12 +132,22 @@ def _style() -> Any:
 
 
 def _without_scripts(tree: Any) -> Any:
-    """pygal writes its configuration into a <script> even with js=[]: an image needs none."""
+    """pygal writes its configuration into a <script> even with js=[]: a picture needs none, nor
+    the legend's ids its script would use (two charts printed in one document would repeat them)."""
     for parent in list(tree.iter()):
+        if str(parent.get("id", "")).startswith("activate-serie"):
+            del parent.attrib["id"]
         for child in list(parent):
             if isinstance(child.tag, str) and child.tag.rsplit("}", 1)[-1] == "script":
                 parent.remove(child)
     return tree
+
+
+def height(chart: Chart) -> int:
+    """The drawing's height for its width of 640: room for the legend's rows and slanted labels."""
+    legend_rows = (len(chart.series) + 1) // 2
+    base = 100 + 50 * len(chart.x_labels) if chart.kind == "horizontal_stacked_bar" else 330
+    return base + 30 * legend_rows + (40 if len(chart.x_labels) > 12 else 0)
 
 
 def draw(chart: Chart) -> str:
@@ -142,9 +158,9 @@ def draw(chart: Chart) -> str:
         raise ValueError(f"Unknown chart kind {chart.kind!r}.")
     many = len(chart.x_labels) > 12
     config: dict[str, Any] = {
-        "style": _style(),
+        "style": _style(chart),
         "width": 640,
-        "height": 400 if chart.kind != "horizontal_stacked_bar" else 300,
+        "height": height(chart),
         "explicit_size": False,
         "js": [],
         "disable_xml_declaration": True,
@@ -156,10 +172,13 @@ def draw(chart: Chart) -> str:
         "show_minor_x_labels": not many,
         "x_labels_major_every": max(1, len(chart.x_labels) // 10) if many else None,
         "print_values": chart.kind == "horizontal_stacked_bar",
+        "print_zeroes": False,
         "y_title": chart.y_title or None,
         "no_data_text": "Nothing to show yet",
         "include_x_axis": True,
         "margin": 12,
+        # pygal leaves no room for slanted labels when it places the legend under them
+        "margin_bottom": 36 + (30 * ((len(chart.series) + 1) // 2) if many else 0),
     }
     cls = {
         "stacked_bar": pygal.StackedBar,
@@ -171,19 +190,17 @@ def draw(chart: Chart) -> str:
     drawing = cls(**config)
     drawing.add_xml_filter(_without_scripts)
     drawing.uuid = chart.digest()  # the element ids inside the SVG: the same data, the same bytes
-    drawing.title = chart.title
+    # No title inside the picture: the page's caption or the print's heading carries it, once.
     drawing.x_labels = list(chart.x_labels)
     for series in chart.series:
         options: dict[str, Any] = {}
         style = series.style or ("dots" if chart.kind == "dots" else "")
         if style == "dots":
-            options.update(stroke=False, dots_size=7)
+            options.update(stroke=False, dots_size=4 if many else 7)
         elif style == "line":
             options.update(show_dots=False, stroke_style={"width": 3, "dasharray": "8, 4"})
         elif chart.kind == "line":
             options.update(dots_size=4)
-        if series.colour:
-            options["color"] = series.colour
         drawing.add(series.name, list(series.values), **options)
     return str(drawing.render(is_unicode=True))
 
@@ -208,6 +225,7 @@ def for_page(chart: Chart, audience: str) -> dict[str, Any]:
     return {
         "chart": chart,
         "src": "data:image/svg+xml;base64," + base64.b64encode(drawn.encode()).decode(),
+        "height": height(chart),
         "svg": drawn,
     }
 

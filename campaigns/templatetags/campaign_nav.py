@@ -58,3 +58,10 @@ def campaign_tabs(context, campaign):
         for label, tab_url, _prefixes in tabs_of(campaign.system)
     ]
     return {"tabs": tabs}
+
+
+@register.filter
+def has_campaign_report(system: str) -> bool:
+    """Whether the campaign's system supplies charts (SystemApp.charts) for the campaign report."""
+    app = registry.get(system)
+    return bool(app and app.charts)
