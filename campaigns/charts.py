@@ -34,7 +34,7 @@ KINDS = ("stacked_bar", "horizontal_stacked_bar", "bar", "line", "dots")
 AUDIENCES = ("gm", "player")
 CACHE_SECONDS = 7 * 24 * 3600
 #: Bump when the drawing code changes: older cached pictures are not reused.
-DRAWING_VERSION = "7"
+DRAWING_VERSION = "9"
 
 
 @dataclass(frozen=True)
@@ -121,11 +121,12 @@ def _style(chart: Chart) -> Any:
         opacity_hover="1",
         colors=colours or PALETTE,
         font_family="DejaVu Sans, Arial, sans-serif",
-        label_font_size=15,
-        major_label_font_size=15,
-        legend_font_size=15,
-        title_font_size=17,
-        value_font_size=14,
+        # large for a 640-wide drawing: a phone shows it at about half size
+        label_font_size=19,
+        major_label_font_size=19,
+        legend_font_size=19,
+        title_font_size=20,
+        value_font_size=18,
         tooltip_font_size=14,
         stroke_width="3",
     )
@@ -147,7 +148,7 @@ def height(chart: Chart) -> int:
     """The drawing's height for its width of 640: room for the legend's rows and slanted labels."""
     legend_rows = (len(chart.series) + 1) // 2
     base = 100 + 50 * len(chart.x_labels) if chart.kind == "horizontal_stacked_bar" else 330
-    return base + 30 * legend_rows + (40 if len(chart.x_labels) > 12 else 0)
+    return base + 34 * legend_rows + (40 if len(chart.x_labels) > 12 else 0)
 
 
 def draw(chart: Chart) -> str:
@@ -176,6 +177,7 @@ def draw(chart: Chart) -> str:
         "y_title": chart.y_title or None,
         "no_data_text": "Nothing to show yet",
         "include_x_axis": True,
+        "max_scale": 6,  # at most six graduations: the large labels must not run into each other
         "margin": 12,
         # pygal leaves no room for slanted labels when it places the legend under them
         "margin_bottom": 36 + (30 * ((len(chart.series) + 1) // 2) if many else 0),
@@ -227,6 +229,8 @@ def for_page(chart: Chart, audience: str) -> dict[str, Any]:
         "src": "data:image/svg+xml;base64," + base64.b64encode(drawn.encode()).decode(),
         "height": height(chart),
         "svg": drawn,
+        # each cell with its column's name: a phone shows the rows as label/value pairs
+        "rows": [list(zip(chart.table_headers, row, strict=False)) for row in chart.table_rows],
     }
 
 

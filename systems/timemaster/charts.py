@@ -24,7 +24,8 @@ from systems.timemaster.engine.advancement_tables import TALLY_KINDS
 
 VERDICT_ORDER = ("history_intact", "history_changed", "mission_failed")
 VERDICT_COLOURS = {"history_intact": PALETTE[2], "history_changed": PALETTE[1], "mission_failed": PALETTE[0]}
-KIND_COLOURS = dict(zip(TALLY_KINDS, (PALETTE[0], PALETTE[1], PALETTE[3], PALETTE[6]), strict=True))
+# black, vermillion, yellow, sky blue: four steps of lightness, so a stack reads in greyscale
+KIND_COLOURS = dict(zip(TALLY_KINDS, (PALETTE[0], PALETTE[1], PALETTE[3], PALETTE[2]), strict=True))
 
 
 def _counting_by_kind(entries: list[SignificanceEntry]) -> dict[str, int]:
