@@ -74,14 +74,20 @@ def test_the_campaign_report_answers_each_role(world, client, campaign_played, r
     assert response.status_code == ROLES.get(role, 302)
 
 
-def test_the_campaign_report_of_another_system_without_charts_says_so(world, client, make_user):
+def test_a_system_that_registers_no_charts_gets_a_report_page_that_says_so(
+    world, client, make_user, monkeypatch
+):
+    import dataclasses
+
     from campaigns import services
 
+    monkeypatch.setitem(registry._APPS, "d6", dataclasses.replace(registry.get("d6"), charts=""))
     gm = make_user("d6gm")
     d6 = services.create_campaign(gm, name="Game Time", system="d6")
     client.force_login(gm)
     html = client.get(f"/campaigns/{d6.pk}/report/").content.decode()
     assert "keeps no charts yet" in html and pictures(html) == []
+    assert "The campaign in pictures" not in client.get(f"/campaigns/{d6.pk}/").content.decode()
 
 
 def test_the_gm_sees_every_closed_mission_with_its_significance_roll_and_margin(
