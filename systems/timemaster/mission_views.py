@@ -20,6 +20,7 @@ from campaigns import charts, missions
 from campaigns.access import get_timemaster_campaign_for_user
 from campaigns.models import NPC, Mission, SignificanceEntry
 from characters.models import AdvancementEntry, Character
+from characters.systems import RuleError
 from config.confirm import confirm_first
 from systems.timemaster.engine import counterfactual
 from systems.timemaster.mission_forms import (
@@ -470,8 +471,13 @@ def _which_mattered(mission: Mission, entries: list[SignificanceEntry], names: d
         for e in entries
     ]
     labels = dict(SignificanceEntry.Kind.choices)
+    try:
+        worked_out = counterfactual.without_each_line(outcome, tally)
+        rescue = counterfactual.smallest_rescue(outcome, tally)
+    except RuleError:  # an outcome stored before the tally it rests on was complete: say nothing
+        return None
     lines = []
-    for row in counterfactual.without_each_line(outcome, tally):
+    for row in worked_out:
         lines.append(
             {
                 **row,
@@ -482,7 +488,6 @@ def _which_mattered(mission: Mission, entries: list[SignificanceEntry], names: d
                 ),
             }
         )
-    rescue = counterfactual.smallest_rescue(outcome, tally)
     if rescue is not None:
         rescue = {**rescue, "verdict_label": missions.verdict_label(rescue)}
     check = outcome.get("check") or {}
