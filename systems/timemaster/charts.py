@@ -19,6 +19,7 @@ from campaigns import missions
 from campaigns.charts import PALETTE, Chart, Series
 from campaigns.models import Mission, SignificanceEntry
 from characters.models import AdvancementEntry, Character
+from characters.systems import RuleError
 from systems.timemaster.engine import counterfactual, regulations
 from systems.timemaster.engine.advancement_tables import TALLY_KINDS
 
@@ -32,7 +33,8 @@ def _counting_by_kind(entries: list[SignificanceEntry]) -> dict[str, int]:
     return missions.tally_summary(entries)["by_kind"]
 
 
-def _visible(mission: Mission, entries: list[SignificanceEntry], is_gm: bool) -> list[SignificanceEntry]:
+def _visible(entries: list[SignificanceEntry], is_gm: bool) -> list[SignificanceEntry]:
+    """The GM's lines, or the lines shown to players: nothing drawn for a player rests on others."""
     return entries if is_gm else [e for e in entries if e.shown_to_players]
 
 
@@ -42,7 +44,7 @@ def mission_charts(mission: Mission, user: Any, is_gm: bool) -> list[Chart]:
     player, once published: the shown lines by kind and the published verdict."""
     if not mission.is_closed or not (is_gm or mission.is_published):
         return []
-    entries = _visible(mission, list(mission.tally_entries.all()), is_gm)
+    entries = _visible(list(mission.tally_entries.all()), is_gm)
     return [mission_tally_chart(mission, entries, is_gm)]
 
 
@@ -144,7 +146,7 @@ def missions_chart(closed: list[Mission], is_gm: bool) -> Chart:
     rows = []
     for index, mission in enumerate(closed):
         outcome = mission.outcome or {}
-        entries = _visible(mission, list(mission.tally_entries.all()), is_gm)
+        entries = _visible(list(mission.tally_entries.all()), is_gm)
         total = sum(_counting_by_kind(entries).values())
         verdict = outcome.get("verdict", "mission_failed")
         per_verdict.setdefault(verdict, [None] * len(closed))[index] = total
@@ -240,12 +242,12 @@ def standing_chart(agents: list[Character], ledger: list[AdvancementEntry], clos
     for colour, agent in zip(PALETTE * 4, agents, strict=False):
         try:
             position = regulations.position_of(agent.creation_build or {})
-        except Exception:  # a build without a standing (never finalised): start at Trainee/0
+        except RuleError:  # a creation build without a standing: Trainee/0 (§6.5)
             position = (0, 0)
         after: list[float | None] = [None] * len(closed)
         for entry in by_agent[agent.pk]:
             payload = entry.payload or {}
-            if entry.kind == "grade_advanced":
+            if entry.kind == "grade_advanced" and not regulations.at_top(position):
                 position = regulations.next_position(position)
             elif entry.kind == "demotion":
                 position = regulations.demoted_position(
