@@ -211,3 +211,25 @@ def test_the_campaign_report_pdf_is_a_job_with_a_gm_copy_and_a_players_copy(worl
     other = api(world.users["other_player"]).get(f"/api/v1/sheets/{render.pk}/")
     assert other.status_code == 403
     assert ask("outsider").status_code == 404
+
+
+def test_success_points_and_standing_follow_the_ledger_with_offences_marked(world, campaign_played):
+    """Lisbon published: 640 - 40 = 600 between two, 300 each, a grade step each; then an offence
+    for Harry (first offence: one grade down, timemaster-characters.md §6.6) on Lisbon."""
+    from characters import services as character_services
+    from systems.timemaster.engine import regulations
+
+    lisbon, harry = campaign_played["second"], campaign_played["harry"]
+    missions.publish_mission(lisbon, world.users["gm"])
+    harry.refresh_from_db()
+    entry = regulations.violation_entry(harry.build, 4, mission=str(lisbon.pk), note="left a radio")
+    character_services.append_entry(harry, entry, world.users["gm"], mission=lisbon)
+    _missions_chart, points, standing = charts.campaign_charts(world.campaign, world.users["gm"], True)
+    assert points.table_rows == (("Harry Adams", "300", "0", "0"), ("Ida Brandt", "300", "0", "0"))
+    harry_line = next(s for s in standing.series if s.name == "Harry Adams")
+    ida_line = next(s for s in standing.series if s.name == "Ida Brandt")
+    assert harry_line.values == (0, 0)  # Trainee/0, up to Trainee/1 on Lisbon, then down again
+    assert ida_line.values == (0, 1)
+    assert standing.table_rows == (("2", "Harry Adams", "Regulation offence", "Trainee/0"),)
+    marks = next(s for s in standing.series if s.name == "Offence or demotion")
+    assert marks.values == (None, 0)
