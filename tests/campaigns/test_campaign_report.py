@@ -233,3 +233,9 @@ def test_success_points_and_standing_follow_the_ledger_with_offences_marked(worl
     assert standing.table_rows == (("2", "Harry Adams", "Regulation offence", "Trainee/0"),)
     marks = next(s for s in standing.series if s.name == "Offence or demotion")
     assert marks.values == (None, 0)
+
+
+def test_the_report_belongs_to_the_overview_tab(world, client, campaign_played):
+    client.force_login(world.users["player"])
+    html = client.get(url(world)).content.decode()
+    assert re.search(r'<a[^>]*aria-current="page"[^>]*>Overview</a>', html)
