@@ -98,7 +98,7 @@ def mission_tally_chart(mission: Mission, entries: list[SignificanceEntry], is_g
         kind="horizontal_stacked_bar",
         x_labels=tuple(categories),
         series=tuple(series),
-        table_headers=("Line", "Value"),
+        table_headers=("What", "Points"),
         table_rows=tuple(rows),
         notes=tuple(notes),
     )

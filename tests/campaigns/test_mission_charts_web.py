@@ -71,8 +71,8 @@ def test_the_gm_audit_names_each_line_that_alone_changes_the_verdict_and_the_few
     # the chart and its table: the kinds, the roll, the significance and the margin
     [svg] = pictures(html)
     assert "Significance roll" in svg and "Significance rating" in svg and "<script" not in svg
-    assert '<td data-label="Line">Margin</td><td data-label="Value">1</td>' in html
-    assert '<td data-label="Line">Significance rating</td><td data-label="Value">500</td>' in html
+    assert '<td data-label="What">Margin</td><td data-label="Points">1</td>' in html
+    assert '<td data-label="What">Significance rating</td><td data-label="Points">500</td>' in html
 
 
 def test_a_mission_that_failed_has_no_check_to_work_out_again_on_the_audit(world, agents, client):
@@ -102,7 +102,7 @@ def test_a_player_sees_the_published_verdict_and_the_shown_lines_by_kind_only(wo
     html = client.get(report_url(world, mission)).content.decode()
     [svg] = pictures(html)
     assert "Mistakes shown to players" in html
-    assert '<td data-label="Line">Total of the lines shown</td><td data-label="Value">150</td>' in html
+    assert '<td data-label="What">Total of the lines shown</td><td data-label="Points">150</td>' in html
     shown = words(svg)
     assert "Event changed" in shown and "NPC death" in shown
     for secret in ("Significance rating", "Significance roll", "Margin", "Other mistake"):
