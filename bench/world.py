@@ -65,3 +65,93 @@ def targets(campaign: int, agent: int, *, dice_page: bool = False) -> list[tuple
         ("api: POST a roll", "POST", f"/api/v1/campaigns/{campaign}/rolls/", roll, 201, "token"),
         ("api: POST sheet (rendered)", "POST", f"/api/v1/campaigns/{campaign}/sheets/", sheet, 200, "token"),
     ]
+
+
+def seed_missions(count: int = 50, agents: int = 4, prefix: str = "charts") -> dict:
+    """A TIMEMASTER campaign of ``count`` missions played through the services, as a GM plays
+    them: agents sent to a new year each time, three to six mistakes (one of them hidden from the
+    players), the secret check rolled, every third mission with a correction after closing, all
+    published but the last; a regulation offence on every tenth. Returns the GM, a player, the
+    campaign id and the last published mission's id."""
+    from django.contrib.auth import get_user_model
+
+    from campaigns import missions as mission_services
+    from campaigns import services
+    from campaigns.models import Membership, Role
+    from characters import services as character_services
+    from systems.timemaster.engine import regulations
+    from tests.characters.conftest import agent_choices
+
+    suffix = uuid.uuid4().hex[:8]
+    User = get_user_model()
+    gm = User.objects.create_user(f"{prefix}-gm-{suffix}", password=f"{prefix}-bench-password")
+    campaign = services.create_campaign(gm, name=f"{prefix.title()} {suffix}", system="timemaster")
+    gm_membership = Membership.objects.get(campaign=campaign, user=gm)
+    players, team = [], []
+    for n in range(agents):
+        player = User.objects.create_user(f"{prefix}-p{n}-{suffix}", password=f"{prefix}-bench-password")
+        Membership.objects.create(campaign=campaign, user=player, role=Role.PLAYER)
+        draft = character_services.create_draft(campaign, player, choices=agent_choices(name=f"Agent {n}"))
+        team.append(character_services.finalize(draft, is_gm=True, rng=random.Random(n)))
+        players.append(player)
+    rng = random.Random(33)
+    last_published = None
+    for i in range(count):
+        year = 1000 + 3 * i
+        mission = mission_services.create_mission(
+            campaign,
+            {
+                "title": f"Mission {i + 1}",
+                "parallel": "T-0",
+                "place": "Vienna",
+                "start_year": year,
+                "end_year": year,
+                "significance_rating": rng.randint(200, 900),
+                "agents": team,
+            },
+        )
+        mission_services.start_mission(mission, gm)
+        for k in range(rng.randint(3, 6)):
+            kind = rng.choice(("npc_death", "event_changed", "other"))
+            mission_services.record_mistake(
+                mission,
+                gm,
+                {
+                    "kind": kind,
+                    "rating": rng.randint(5, 160),
+                    "description": f"mistake {k}",
+                    "shown_to_players": k != 0,
+                },
+            )
+        roll = rng.randint(1, 1000)
+        faces = [roll % 1000 // 100, roll % 100 // 10, roll % 10]
+        dice = _Faces(faces)
+        mission = mission_services.close_mission(gm_membership, mission, "success", rng=dice)
+        if i % 3 == 2:
+            first = mission.tally_entries.order_by("id").first()
+            mission_services.reverse_mistake(mission, first.pk, gm, "entered twice")
+        if i < count - 1:
+            mission = mission_services.publish_mission(mission, gm)
+            last_published = mission
+        if i % 10 == 9:
+            agent = team[(i // 10) % agents]
+            agent.refresh_from_db()
+            entry = regulations.violation_entry(agent.build, 4, mission=str(mission.pk), note="left a radio")
+            character_services.append_entry(agent, entry, gm, mission=mission)
+    return {
+        "gm": gm,
+        "player": players[0],
+        "campaign": campaign.pk,
+        "mission": last_published.pk if last_published else None,
+    }
+
+
+class _Faces(random.Random):
+    """Hands out the given d10 faces (0-9) in order: the significance roll the seed wants."""
+
+    def __init__(self, faces: list[int]):
+        super().__init__(0)
+        self.faces = list(faces)
+
+    def randint(self, a: int, b: int) -> int:
+        return self.faces.pop(0)

@@ -42,9 +42,10 @@ urlpatterns = [
     path("join/<str:code>/", views.join, name="join"),
 ]
 
-from campaigns import npc_views  # noqa: E402
+from campaigns import npc_views, report_views  # noqa: E402
 
 urlpatterns += [
+    path("campaigns/<id:pk>/report/", report_views.campaign_report, name="campaign-report"),
     path("campaigns/<id:pk>/npcs/", npc_views.npc_list, name="npc-list"),
     path("campaigns/<id:pk>/npcs/<id:npc_pk>/", npc_views.npc_detail, name="npc-detail"),
     path("campaigns/<id:pk>/npcs/<id:npc_pk>/reveal/", npc_views.npc_reveal, name="npc-reveal"),

@@ -46,6 +46,9 @@ class SystemApp:
     # URL-name prefixes of this system's pages that belong to the platform's Characters tab
     character_page_prefixes: tuple[str, ...] = ()
     archive_sections: tuple[str, ...] = ()  # keys of the campaign archive this system fills
+    # module of the system's charts (campaigns.charts.ChartProvider: mission_charts and
+    # campaign_charts for a reader); "" = the app's ``charts`` module if it has one
+    charts: str = ""
     # the system's Django app (its package, e.g. "systems.tempo"); filled in by register()
     package: str = ""
 
@@ -54,14 +57,16 @@ _APPS: dict[str, SystemApp] = {}
 
 
 def register(app: SystemApp, package: str = "") -> None:
-    """Add a system; ``package`` (its Django app's module) fills in the engine and the builder by
-    the folder's convention: ``<package>.engine`` and ``<package>.wizard``."""
+    """Add a system; ``package`` (its Django app's module) fills in the engine, the builder and the
+    charts by the folder's convention: ``<package>.engine``, ``<package>.wizard``, ``<package>.charts``."""
     if package and not app.package:
         app = dataclasses.replace(app, package=package)
     if package and not app.engine:
         app = dataclasses.replace(app, engine=f"{package}.engine")
     if package and not app.wizard and importlib.util.find_spec(f"{package}.wizard") is not None:
         app = dataclasses.replace(app, wizard=f"{package}.wizard")
+    if package and not app.charts and importlib.util.find_spec(f"{package}.charts") is not None:
+        app = dataclasses.replace(app, charts=f"{package}.charts")
     if not app.engine:
         raise ValueError(f"The system {app.key!r} names no engine.")
     _APPS[app.key] = app

@@ -7,8 +7,8 @@
 - Blank sheets hold nothing private: any member.
 - A Time to Kill mission run's Fate Record Sheet (its current turn's secret Fates): GM only, like
   every GM-only kind; the run must be one of the campaign's (another campaign's run is 404).
-- A mission's after-action report: the GM's copy for the GM; a player's copy (published results
-  only, their own awards) for the member who asked for it.
+- A mission's after-action report and the campaign report: the GM's copy for the GM; a player's
+  copy (published results only, their own awards and characters) for the member who asked for it.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ def may_read(render: SheetRender, user, membership: Membership) -> bool:
         return render.character is not None and render.character.owner_id == user.id
     if render.kind == SheetKind.PARTY_BUNDLE:
         return membership.at_least("player")
-    if render.kind == SheetKind.AFTER_ACTION:
+    if render.kind in (SheetKind.AFTER_ACTION, SheetKind.CAMPAIGN_REPORT):
         return render.requested_by_id == user.id  # a player's copy holds their own awards
     return render.kind == SheetKind.BLANK
 

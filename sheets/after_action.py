@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from campaigns import missions
+from campaigns import charts, missions
 from campaigns.models import Mission, SignificanceEntry
 
 TEMPLATE = "sheets/after_action.html"
@@ -92,6 +92,12 @@ def report(mission: Mission, user, is_gm: bool) -> dict[str, Any] | None:
         "mistakes_total": record["mistakes_total"],
         "tally": _tally_rows(entries, is_gm),
         "awards": _award_rows(record["awards"]),
+        # The mission's pictures as the system draws them for this reader (a player's: the shown
+        # lines by kind and the published verdict, nothing of the roll or the significance).
+        "charts": [
+            charts.for_print(chart, "gm" if is_gm else "player")
+            for chart in charts.mission_charts(mission, user, is_gm)
+        ],
     }
     if is_gm:
         outcome = mission.outcome or {}

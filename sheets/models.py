@@ -20,6 +20,7 @@ class SheetKind(models.TextChoices):
     FATE_RECORD = "fate_record", "Fate Record Sheet"
     AFTER_ACTION = "after_action", "After-action report"
     PARTY_BUNDLE = "party_bundle", "Party bundle"
+    CAMPAIGN_REPORT = "campaign_report", "Campaign report"
 
 
 #: Kinds only a campaign's GM may request or download.

@@ -38,7 +38,7 @@ from characters.systems import SheetData
 from sheets import marks
 
 #: Bump when a print template or the stylesheet changes: stored PDFs of the old version are not reused.
-TEMPLATE_VERSION = "2026.20.4"
+TEMPLATE_VERSION = "2026.21.0"
 
 ASSETS_DIR = (Path(__file__).resolve().parent / "assets").resolve()
 STYLESHEET = ASSETS_DIR / "sheet.css"

@@ -15,6 +15,7 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from campaigns import charts
 from campaigns.models import Campaign, Membership, Mission
 from characters.models import Character
 from characters.systems import SheetData, get_system
@@ -35,6 +36,7 @@ REQUESTABLE_KINDS = (
     SheetKind.FATE_RECORD,
     SheetKind.AFTER_ACTION,
     SheetKind.PARTY_BUNDLE,
+    SheetKind.CAMPAIGN_REPORT,
 )
 #: The same as (value, label) pairs, for forms and the API schema (named in ENUM_NAME_OVERRIDES).
 REQUESTABLE_KIND_CHOICES = [(kind.value, kind.label) for kind in REQUESTABLE_KINDS]
@@ -191,6 +193,16 @@ def plan(
             pages.append(_fate_record_page())
         subject, revision = f"{campaign.name} party", max(c.revision for c in party)
         parts = [f"c{c.pk}@{c.revision}" for c in party]
+    elif kind == SheetKind.CAMPAIGN_REPORT:
+        record = campaign_report(campaign, user, membership.is_gm)
+        if record is None:
+            raise SheetRequestError("kind", "This campaign's game keeps no charts for a campaign report yet.")
+        gm_copy = membership.is_gm
+        pages = [{"kind": SheetKind.CAMPAIGN_REPORT, "system": campaign.system, "record": record}]
+        subject, revision = f"{campaign.name} report", 0
+        digest = _key([json.dumps(record, sort_keys=True, default=str)])
+        # A player's copy holds their own characters: one per reader, like the after-action report.
+        parts = [digest] + ([] if gm_copy else [f"u{user.pk}"])
     else:
         raise SheetRequestError("kind", f"Choose one of: {', '.join(REQUESTABLE_KINDS)}.")
     return {
@@ -199,6 +211,24 @@ def plan(
         "revision": revision,
         "gm_copy": gm_copy,
         "system": campaign.system if character is None else character.system,
+    }
+
+
+CAMPAIGN_REPORT_TEMPLATE = "sheets/campaign_report.html"
+
+
+def campaign_report(campaign: Campaign, user, is_gm: bool) -> dict[str, Any] | None:
+    """The campaign report's fields for this reader: the charts the campaign's system supplies
+    (campaigns.charts; drawn for the reader's audience), or None when it supplies none."""
+    drawn = charts.campaign_charts(campaign, user, is_gm)
+    if not drawn:
+        return None
+    audience = "gm" if is_gm else "player"
+    return {
+        "title": campaign.name,
+        "system_name": campaign.get_system_display(),
+        "gm_copy": is_gm,
+        "charts": [charts.for_print(chart, audience) for chart in drawn],
     }
 
 
@@ -287,6 +317,10 @@ def page_sources(render: SheetRender) -> list[PageSource]:
         elif page["kind"] == SheetKind.AFTER_ACTION:
             record = page["record"]
             sheet = SheetData("timemaster", after_action.TEMPLATE, record["title"], record)
+            sources.append(PageSource(sheet, campaign, "", None))
+        elif page["kind"] == SheetKind.CAMPAIGN_REPORT:
+            record = page["record"]
+            sheet = SheetData(page["system"], CAMPAIGN_REPORT_TEMPLATE, record["title"], record)
             sources.append(PageSource(sheet, campaign, "", None))
         elif page["kind"] == SheetKind.FATE_RECORD and "sheet" in page:
             sheet = SheetData("time_to_kill", FATE_SHEET_TEMPLATE, "Fate Record Sheet", page["sheet"])

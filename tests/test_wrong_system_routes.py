@@ -56,6 +56,7 @@ PLATFORM_MODULES = {
     "campaigns.api",
     "campaigns.api_missions",
     "campaigns.npc_views",
+    "campaigns.report_views",
     "campaigns.api_npcs",
     "campaigns.tokens",
     "characters.views",

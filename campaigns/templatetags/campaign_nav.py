@@ -13,7 +13,7 @@ register = template.Library()
 #: The platform's tabs: (label, URL name of its page, URL-name prefixes of the pages that belong
 #: to it). A system's play pages come after the first SYSTEM_TABS_AFTER of them.
 TABS = (
-    ("Overview", "campaign-detail", ("campaign-detail", "campaign-settings")),
+    ("Overview", "campaign-detail", ("campaign-detail", "campaign-settings", "campaign-report")),
     ("Characters", "character-list", ("character-",)),
     ("Members", "campaign-members", ("campaign-members", "invitation-", "member-")),
     ("Dice", "campaign-dice", ("campaign-dice",)),
@@ -58,3 +58,10 @@ def campaign_tabs(context, campaign):
         for label, tab_url, _prefixes in tabs_of(campaign.system)
     ]
     return {"tabs": tabs}
+
+
+@register.filter
+def has_campaign_report(system: str) -> bool:
+    """Whether the campaign's system supplies charts (SystemApp.charts) for the campaign report."""
+    app = registry.get(system)
+    return bool(app and app.charts)

@@ -16,11 +16,13 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from campaigns import missions
+from campaigns import charts, missions
 from campaigns.access import get_timemaster_campaign_for_user
 from campaigns.models import NPC, Mission, SignificanceEntry
 from characters.models import AdvancementEntry, Character
+from characters.systems import RuleError
 from config.confirm import confirm_first
+from systems.timemaster.engine import counterfactual
 from systems.timemaster.mission_forms import (
     SEP_NAMES,
     AuditFilterForm,
@@ -407,6 +409,14 @@ def mission_report(request, pk, mission_pk):
         "record": record,
         "rows": rows,
         "kinds": dict(SignificanceEntry.Kind.choices),
+        # The GM's picture for the GM; a player's holds only the published verdict and the lines
+        # shown to players (systems/timemaster/charts.py), and nothing before publishing.
+        "charts": [
+            charts.for_page(chart, "gm" if membership.is_gm else "player")
+            for chart in charts.mission_charts(mission, request.user, membership.is_gm)
+        ]
+        if record
+        else [],
     }
     return render(request, "campaigns/mission_report.html", context)
 
@@ -419,7 +429,8 @@ def mission_audit(request, pk, mission_pk):
     campaign, membership = _campaign(request, pk, need="gm")
     mission = _mission(campaign, mission_pk)
     agents = list(mission.agents.all())
-    rows, summary = _tally_rows(_entries(mission))
+    entries = _entries(mission)
+    rows, summary = _tally_rows(entries)
     ledger = (
         AdvancementEntry.objects.filter(mission=mission)
         .select_related("character", "recorded_by", "reverses")
@@ -440,8 +451,54 @@ def mission_audit(request, pk, mission_pk):
         "awards": _awards(mission, {str(a.pk): a.name for a in agents}),
         "roll": mission.check_roll,
         "ledger": ledger,
+        "which_mattered": _which_mattered(mission, entries, {str(a.pk): a.name for a in agents}),
+        "charts": [
+            charts.for_page(chart, "gm") for chart in charts.mission_charts(mission, request.user, True)
+        ],
     }
     return render(request, "campaigns/mission_audit.html", context)
+
+
+def _which_mattered(mission: Mission, entries: list[SignificanceEntry], names: dict[str, str]) -> dict | None:
+    """The closed mission worked out again without each tally line, and the fewest lines whose
+    removal would have kept history intact (engine: counterfactual.py; nothing of it is stored)."""
+    outcome = mission.outcome or {}
+    if not mission.is_closed or not outcome:
+        return None
+    tally = [
+        {"id": str(e.pk), "kind": "reversal", "reverses": str(e.reverses_id)}
+        if e.kind == SignificanceEntry.Kind.REVERSAL
+        else {"id": str(e.pk), "kind": e.kind, "rating": e.rating}
+        for e in entries
+    ]
+    labels = dict(SignificanceEntry.Kind.choices)
+    try:
+        worked_out = counterfactual.without_each_line(outcome, tally)
+        rescue = counterfactual.smallest_rescue(outcome, tally)
+    except RuleError:  # an outcome stored before the tally it rests on was complete: say nothing
+        return None
+    lines = []
+    for row in worked_out:
+        lines.append(
+            {
+                **row,
+                "kind_label": labels.get(row["kind"], row["kind"]),
+                "verdict_label": missions.verdict_label(row),
+                "award_text": ", ".join(
+                    f"{names.get(a['agent'], '?')} {a['regular']}" for a in row["awards"]
+                ),
+            }
+        )
+    if rescue is not None:
+        rescue = {**rescue, "verdict_label": missions.verdict_label(rescue)}
+    check = outcome.get("check") or {}
+    return {
+        "lines": lines,
+        "rescue": rescue,
+        "margin": counterfactual.margin(outcome.get("mistakes_total", 0), check.get("roll")),
+        "history_changed": outcome.get("verdict") == "history_changed",
+        "checked": check.get("roll") is not None,
+    }
 
 
 @login_required

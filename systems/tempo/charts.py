@@ -1,0 +1,76 @@
+"""Tempo's charts (campaigns.charts.ChartProvider), found by the registry by this module's name.
+
+Finished conflicts over time: how many rounds each took and how it ended for the side the
+characters stood on (tempo.md §B8; the engine's state keeps the round and the outcome). What a
+reader sees follows the conflict pages: the GM every conflict, a player only the conflicts a
+character of theirs takes part in (Conflict.objects.visible_to), an observer none.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Prefetch
+
+from campaigns.charts import PALETTE, Chart, Series
+from campaigns.models import Membership
+from systems.tempo.models import Conflict, Participant
+
+RESULTS = (
+    ("won", "Won by the characters' side", PALETTE[2]),
+    ("lost", "Won by the other side", PALETTE[1]),
+    ("open", "Ended without a winner", PALETTE[0]),
+)
+
+
+def mission_charts(mission: Any, user: Any, is_gm: bool) -> list[Chart]:
+    """Tempo's play is its conflicts; the campaign report shows them."""
+    return []
+
+
+def campaign_charts(campaign: Any, user: Any, is_gm: bool) -> list[Chart]:
+    membership = Membership.objects.filter(campaign=campaign, user=user).first()
+    if membership is None:
+        return []
+    conflicts = list(
+        Conflict.objects.visible_to(user, membership)
+        .filter(status=Conflict.Status.OVER)
+        .prefetch_related(
+            Prefetch(
+                "participants", queryset=Participant.objects.only("id", "side", "conflict_id", "character_id")
+            )
+        )
+        .only("id", "title", "state", "created_at")
+        .order_by("created_at", "id")
+    )
+    numbers = tuple(str(n) for n in range(1, len(conflicts) + 1))
+    by_result: dict[str, list[float | None]] = {key: [None] * len(conflicts) for key, _, _ in RESULTS}
+    rows = []
+    labels = {key: label for key, label, _ in RESULTS}
+    for index, conflict in enumerate(conflicts):
+        state = conflict.state or {}
+        rounds = int(state.get("round") or 0)
+        winner = (state.get("outcome") or {}).get("winner")
+        ours = {p.side for p in conflict.participants.all() if p.character_id}
+        result = "open" if winner is None else ("won" if winner in ours else "lost")
+        by_result[result][index] = rounds
+        winner_name = ((state.get("sides") or {}).get(winner) or {}).get("name", "") if winner else ""
+        rows.append((numbers[index], conflict.title, str(rounds), labels[result], winner_name))
+    return [
+        Chart(
+            key="campaign-conflicts",
+            title="Rounds of each conflict, by how it ended",
+            summary=f"{len(conflicts)} finished conflicts; each bar is a conflict's rounds, shaded by "
+            "whether the characters' side won it.",
+            kind="stacked_bar",
+            x_labels=numbers,
+            series=tuple(
+                Series(label, tuple(by_result[key]), colour=colour)
+                for key, label, colour in RESULTS
+                if any(v is not None for v in by_result[key])
+            ),
+            table_headers=("No.", "Conflict", "Rounds", "Result", "Winner"),
+            table_rows=tuple(rows),
+            y_title="Rounds",
+        )
+    ]

@@ -1,0 +1,284 @@
+"""TIMEMASTER's charts (campaigns.charts.ChartProvider), found by the registry by this module's name.
+
+What each reader gets (ARCHITECTURE.md "Who may see what"; rulings 3-4):
+- the GM: every closed mission, its significance rating, the roll, the margin, every counting
+  tally line, every agent;
+- a player: published missions only, their verdict, the tally lines shown to players (by kind,
+  totalled among themselves), and the Success Points and standing of their own agents. Nothing
+  drawn for a player is computed from a hidden line, an unpublished mission or the significance.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from django.db.models import Prefetch
+
+from campaigns import missions
+from campaigns.charts import PALETTE, Chart, Series
+from campaigns.models import Mission, SignificanceEntry
+from characters.models import AdvancementEntry, Character
+from characters.systems import RuleError
+from systems.timemaster.engine import counterfactual, regulations
+from systems.timemaster.engine.advancement_tables import TALLY_KINDS
+
+VERDICT_ORDER = ("history_intact", "history_changed", "mission_failed")
+VERDICT_COLOURS = {"history_intact": PALETTE[2], "history_changed": PALETTE[1], "mission_failed": PALETTE[0]}
+# black, vermillion, yellow, sky blue: four steps of lightness, so a stack reads in greyscale
+KIND_COLOURS = dict(zip(TALLY_KINDS, (PALETTE[0], PALETTE[1], PALETTE[3], PALETTE[2]), strict=True))
+
+
+def _counting_by_kind(entries: list[SignificanceEntry]) -> dict[str, int]:
+    return missions.tally_summary(entries)["by_kind"]
+
+
+def _visible(entries: list[SignificanceEntry], is_gm: bool) -> list[SignificanceEntry]:
+    """The GM's lines, or the lines shown to players: nothing drawn for a player rests on others."""
+    return entries if is_gm else [e for e in entries if e.shown_to_players]
+
+
+# -- one mission --------------------------------------------------------------------------------
+def mission_charts(mission: Mission, user: Any, is_gm: bool) -> list[Chart]:
+    """The GM: the mistakes by kind against the roll and the significance, with the margin. A
+    player, once published: the shown lines by kind and the published verdict."""
+    if not mission.is_closed or not (is_gm or mission.is_published):
+        return []
+    entries = _visible(list(mission.tally_entries.all()), is_gm)
+    return [mission_tally_chart(mission, entries, is_gm)]
+
+
+def mission_tally_chart(mission: Mission, entries: list[SignificanceEntry], is_gm: bool) -> Chart:
+    outcome = mission.outcome or {}
+    by_kind = _counting_by_kind(entries)
+    total = sum(by_kind.values())
+    verdict = missions.verdict_label(outcome)
+    labels = dict(SignificanceEntry.Kind.choices)
+    check = outcome.get("check") or {}
+    roll = check.get("roll") if is_gm else None
+    significance = outcome.get("significance") if is_gm else None
+    categories = ["Mistakes"] + (["Roll"] if roll is not None else []) + (["Significance"] if is_gm else [])
+    width = len(categories)
+    series = [
+        Series(labels[kind], (value,) + (None,) * (width - 1), colour=KIND_COLOURS[kind])
+        for kind, value in by_kind.items()
+        if value
+    ]
+    rows = [(labels[kind], str(value)) for kind, value in by_kind.items()]
+    rows.append(("Mistakes total" if is_gm else "Total of the lines shown", str(total)))
+    notes = [f"Verdict: {verdict}."] if verdict else []
+    if roll is not None:
+        series.append(Series("Significance roll", (None, roll) + (None,) * (width - 2), colour=PALETTE[4]))
+        rows.append(("Significance roll", str(roll)))
+        gap = counterfactual.margin(total, roll)
+        if roll <= total:
+            notes.append(
+                f"Roll {roll} ≤ mistakes {total}: {gap} fewer points of mistakes would have kept history."
+            )
+        else:
+            notes.append(
+                f"Roll {roll} > mistakes {total}: {gap} more points of mistakes would have changed history."
+            )
+        rows.append(("Margin", str(gap)))
+    if is_gm:
+        series.append(
+            Series("Significance rating", (None,) * (width - 1) + (significance,), colour=PALETTE[5])
+        )
+        rows.append(("Significance rating", "" if significance is None else str(significance)))
+    summary = (
+        f"Mistakes by kind, {total} in all"
+        + (f", against a roll of {roll}" if roll is not None else "")
+        + (f" and a significance of {significance}" if significance is not None else "")
+        + (f". {verdict}." if verdict else ".")
+    )
+    return Chart(
+        key="mission-tally",
+        title="Mistakes against the check" if is_gm else "Mistakes shown to players",
+        summary=summary,
+        kind="horizontal_stacked_bar",
+        x_labels=tuple(categories),
+        series=tuple(series),
+        table_headers=("What", "Points"),
+        table_rows=tuple(rows),
+        notes=tuple(notes),
+    )
+
+
+# -- the campaign -------------------------------------------------------------------------------
+def _closed_missions(campaign: Any, is_gm: bool) -> list[Mission]:
+    queryset = campaign.missions.filter(status__in=Mission.CLOSED_STATUSES)
+    if not is_gm:
+        queryset = queryset.filter(published_at__isnull=False)
+    entries = SignificanceEntry.objects.only(
+        "id", "kind", "rating", "reverses_id", "mission_id", "shown_to_players"
+    )
+    return list(
+        queryset.prefetch_related(Prefetch("tally_entries", queryset=entries)).order_by("closed_at", "id")
+    )
+
+
+def campaign_charts(campaign: Any, user: Any, is_gm: bool) -> list[Chart]:
+    closed = _closed_missions(campaign, is_gm)
+    agents = Character.objects.filter(campaign=campaign, system=missions.SYSTEM).exclude(
+        status=Character.Status.DRAFT
+    )
+    if not is_gm:
+        agents = agents.filter(owner=user)
+    agents = list(agents.order_by("name", "id"))
+    ledger = list(
+        AdvancementEntry.objects.filter(character__in=agents)
+        .only("id", "character_id", "kind", "payload", "mission_id", "reverses_id")
+        .order_by("id")
+    )
+    return [
+        missions_chart(closed, is_gm),
+        success_points_chart(agents, ledger),
+        standing_chart(agents, ledger, closed),
+    ]
+
+
+def missions_chart(closed: list[Mission], is_gm: bool) -> Chart:
+    """Per mission, the mistakes total (the shown lines' for a player) by verdict; the GM also
+    sees the significance rating as a dashed line."""
+    numbers = tuple(str(n) for n in range(1, len(closed) + 1))
+    per_verdict: dict[str, list[float | None]] = {v: [None] * len(closed) for v in VERDICT_ORDER}
+    significance: list[float | None] = []
+    rows = []
+    for index, mission in enumerate(closed):
+        outcome = mission.outcome or {}
+        entries = _visible(list(mission.tally_entries.all()), is_gm)
+        total = sum(_counting_by_kind(entries).values())
+        verdict = outcome.get("verdict", "mission_failed")
+        per_verdict.setdefault(verdict, [None] * len(closed))[index] = total
+        significance.append(outcome.get("significance") if is_gm else None)
+        row = [numbers[index], mission.title, missions.verdict_label(outcome), str(total)]
+        if is_gm:
+            roll = (outcome.get("check") or {}).get("roll")
+            margin = counterfactual.margin(outcome.get("mistakes_total", total), roll)
+            row += [
+                str(outcome.get("significance", "")),
+                "" if roll is None else str(roll),
+                str(margin or ""),
+            ]
+        rows.append(tuple(row))
+    labels = missions.VERDICT_LABELS
+    series = [
+        Series(labels[v], tuple(per_verdict[v]), style="dots", colour=VERDICT_COLOURS[v])
+        for v in VERDICT_ORDER
+        if any(value is not None for value in per_verdict[v])
+    ]
+    if is_gm and closed:
+        series.append(Series("Significance rating", tuple(significance), style="line", colour=PALETTE[0]))
+    headers = ("No.", "Mission", "Verdict", "Mistakes" if is_gm else "Mistakes shown")
+    if is_gm:
+        headers += ("Significance", "Roll", "Margin")
+    return Chart(
+        key="campaign-missions",
+        title="Mistakes per mission" + (" against significance" if is_gm else ""),
+        summary=f"{len(closed)} closed missions; each dot is a mission's mistakes total, shaded by "
+        "its verdict" + (", the dashed line its significance rating." if is_gm else "."),
+        kind="line",
+        x_labels=numbers,
+        series=tuple(series),
+        table_headers=headers,
+        table_rows=tuple(rows),
+        y_title="Significance points",
+    )
+
+
+def _live(ledger: list[AdvancementEntry]) -> list[AdvancementEntry]:
+    undone = {e.reverses_id for e in ledger if e.kind == AdvancementEntry.REVERSAL}
+    return [e for e in ledger if e.kind != AdvancementEntry.REVERSAL and e.pk not in undone]
+
+
+def success_points_chart(agents: list[Character], ledger: list[AdvancementEntry]) -> Chart:
+    """Per agent: Success Points earned (regular and bonus), spent, and forgone (demoted or
+    Timemaster/10, ruling 3), from the ledger entries that stand (not reversed)."""
+    earned: dict[int, int] = defaultdict(int)
+    spent: dict[int, int] = defaultdict(int)
+    forgone: dict[int, int] = defaultdict(int)
+    for entry in _live(ledger):
+        payload = entry.payload or {}
+        if entry.kind == "sp_awarded":
+            earned[entry.character_id] += int(payload.get("amount") or 0)
+            forgone[entry.character_id] += int(payload.get("forgone") or 0)
+        elif entry.kind == "sp_spent":
+            spent[entry.character_id] += int(payload.get("cost") or 0)
+    names = tuple(a.name for a in agents)
+    columns = (("Earned", earned, PALETTE[2]), ("Spent", spent, PALETTE[0]), ("Forgone", forgone, PALETTE[3]))
+    return Chart(
+        key="campaign-success-points",
+        title="Success Points per agent",
+        summary="For each agent, the Success Points earned, spent and forgone over the campaign.",
+        kind="bar",
+        x_labels=names,
+        series=tuple(
+            Series(label, tuple(values[a.pk] for a in agents), colour=colour)
+            for label, values, colour in columns
+        ),
+        table_headers=("Agent", "Earned", "Spent", "Forgone"),
+        table_rows=tuple((a.name, str(earned[a.pk]), str(spent[a.pk]), str(forgone[a.pk])) for a in agents),
+        y_title="Success Points",
+    )
+
+
+def _steps(position: tuple[int, int]) -> int:
+    """Rank and grade as one number on the chart's axis: ten grades to a rank (ruling 1)."""
+    return position[0] * 10 + position[1]
+
+
+def standing_chart(agents: list[Character], ledger: list[AdvancementEntry], closed: list[Mission]) -> Chart:
+    """Per agent, rank and grade after each closed mission (grade steps, ladder punishments and
+    demotions walked from the creation standing, timemaster-characters.md §6.5-§6.6), with the
+    regulation offences and demotions marked on the mission they were recorded with."""
+    index_of = {m.pk: i for i, m in enumerate(closed)}
+    live = _live(ledger)
+    by_agent: dict[int, list[AdvancementEntry]] = defaultdict(list)
+    for entry in live:
+        by_agent[entry.character_id].append(entry)
+    series = []
+    marks: list[float | None] = [None] * len(closed)
+    rows = []
+    for colour, agent in zip(PALETTE * 4, agents, strict=False):
+        try:
+            position = regulations.position_of(agent.creation_build or {})
+        except RuleError:  # a creation build without a standing: Trainee/0 (§6.5)
+            position = (0, 0)
+        after: list[float | None] = [None] * len(closed)
+        for entry in by_agent[agent.pk]:
+            payload = entry.payload or {}
+            if entry.kind == "grade_advanced" and not regulations.at_top(position):
+                position = regulations.next_position(position)
+            elif entry.kind == "demotion":
+                position = regulations.demoted_position(
+                    position, ranks=int(payload.get("ranks") or 0), grades=int(payload.get("grades") or 0)
+                )
+            elif entry.kind == "regulation_violation":
+                spec = regulations.PUNISHMENTS.get(payload.get("punishment"), {})
+                if not spec.get("banish"):
+                    position = regulations.demoted_position(
+                        position, ranks=spec.get("ranks", 0), grades=spec.get("grades", 0)
+                    )
+            index = index_of.get(entry.mission_id) if entry.mission_id else None
+            if index is not None:
+                after[index] = _steps(position)
+                if entry.kind in ("regulation_violation", "demotion"):
+                    marks[index] = _steps(position)
+                    what = "Regulation offence" if entry.kind == "regulation_violation" else "Demotion"
+                    rows.append((str(index + 1), agent.name, what, regulations.position_label(position)))
+        series.append(Series(agent.name, tuple(after), colour=colour))
+    if any(mark is not None for mark in marks):
+        series.append(Series("Offence or demotion", tuple(marks), style="dots", colour=PALETTE[1]))
+    return Chart(
+        key="campaign-standing",
+        title="Rank and grade after each mission",
+        summary="Each agent's rank and grade (ten grades to a rank) after the missions they went on; "
+        "regulation offences and demotions are marked.",
+        kind="line",
+        x_labels=tuple(str(n) for n in range(1, len(closed) + 1)),
+        series=tuple(series),
+        table_headers=("Mission", "Agent", "What", "Standing after"),
+        table_rows=tuple(rows),
+        y_title="Rank × 10 + grade",
+        notes=("No regulation offences or demotions on record.",) if not rows else (),
+    )
