@@ -122,8 +122,25 @@ DEMO_CHARACTERS = {
 class Command(BaseCommand):
     help = "Create the demo (users gm, alice, bob; one campaign per system) where it is missing."
 
-    @transaction.atomic
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--logins", action="store_true", help="Only print the demo logins (run.sh ends with them)."
+        )
+
     def handle(self, *args, **options):
+        if options["logins"]:
+            self._print_logins()
+            return
+        self._seed()
+        self._print_logins()
+
+    def _print_logins(self) -> None:
+        self.stdout.write("Demo logins (username / password):")
+        for username, password, role in DEMO_USERS:
+            self.stdout.write(f"  {username:6} / {password:14} ({role.label})")
+
+    @transaction.atomic
+    def _seed(self) -> None:
         User = get_user_model()
         users = {}
         for username, password, _ in DEMO_USERS:
@@ -150,9 +167,6 @@ class Command(BaseCommand):
                 "d6": self._d6_play,
             }[system](campaign, gm, users, heroes, rng)
             self.stdout.write(self.style.SUCCESS(f"Demo campaign ready: {campaign.name}"))
-        self.stdout.write("Demo logins (username / password):")
-        for username, password, role in DEMO_USERS:
-            self.stdout.write(f"  {username:6} / {password:14} ({role.label})")
 
     def _campaign(self, users, system, name, module, description) -> Campaign:
         campaign = Campaign.objects.filter(name=name, system=system).first()
