@@ -287,7 +287,10 @@ def _engine_errors_of_invalid(form, character, engine_steps, field_for) -> list[
 
 
 def step_background(request, character, membership):
-    form = BackgroundForm(request.POST or None, initial=BackgroundForm.initial_from(character.choices))
+    form = BackgroundForm(
+        request.POST or None,
+        initial=services.with_defaults(character, BackgroundForm.initial_from(character.choices)),
+    )
     return _step_form(
         request, character, membership, "background", form, ("name", "background"), BackgroundForm.field_for
     )

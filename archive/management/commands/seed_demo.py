@@ -64,7 +64,12 @@ def _timemaster(name: str, player: str) -> dict:
 
 
 def _ninja(name: str, player: str) -> dict:
-    return {"name": name, "abilities": {"stealth": "+", "awareness": "+", "athletics": "+"}}
+    return {
+        "name": name,
+        "player": player,
+        "campaign": DEMO_CAMPAIGNS["time_to_kill"][0],
+        "abilities": {"stealth": "+", "awareness": "+", "athletics": "+"},
+    }
 
 
 def _tempo(name: str, player: str) -> dict:
@@ -101,6 +106,7 @@ def _tempo(name: str, player: str) -> dict:
 def _d6(name: str, player: str) -> dict:
     return {
         "name": name,
+        "player": player,
         "attributes": {"Perception": "3D", "Reflexes": "3D", "Strength": "3D"},
         "skills": {
             "search": {"attribute": "Perception", "code": "3D"},

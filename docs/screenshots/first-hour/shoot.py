@@ -38,7 +38,9 @@ ttk_draft = services.create_draft(ttk, alice, choices={"name": "Hana"})
 d6_draft = services.create_draft(d6, alice, choices={"name": "Lou Marsh"})
 from archive.management.commands.seed_demo import _timemaster
 fresh = services.finalize(
-    services.create_draft(tm, alice, choices=_timemaster("Fresh Agent", "alice")), is_gm=True, rng=random.Random(5)
+    services.create_draft(tm, alice, choices=_timemaster("Fresh Agent", "alice")),
+    is_gm=True,
+    rng=random.Random(5),
 )
 mission = Mission.objects.get(campaign=tm, title="The Lost Dispatch")
 # the renders a worker would have made by now for alice's finished agent (not the fresh one)
@@ -92,7 +94,12 @@ def main(tag: str, port: int) -> None:
     subprocess.run([python, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
     subprocess.run([python, "manage.py", "seed_demo"], cwd=ROOT, env=env, check=True, capture_output=True)
     out = subprocess.run(
-        [python, "manage.py", "shell", "-c", SETUP], cwd=ROOT, env=env, check=True, capture_output=True, text=True
+        [python, "manage.py", "shell", "-c", SETUP],
+        cwd=ROOT,
+        env=env,
+        check=True,
+        capture_output=True,
+        text=True,
     ).stdout
     ids = json.loads(out.strip().splitlines()[-1])
     server = subprocess.Popen(
