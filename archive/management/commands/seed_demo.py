@@ -125,6 +125,16 @@ DEMO_CHARACTERS = {
 }
 
 
+#: What the open demo mission needs before the GM can close it: its significance and its chart.
+LOST_DISPATCH_STAKES = {
+    "significance_rating": 400,
+    "historical_changes_chart": [
+        {"low": 0, "high": 149, "text": "The dispatch arrives an hour late; the battle goes as written."},
+        {"low": 150, "high": None, "text": "A flank is not warned in time; the day ends differently."},
+    ],
+}
+
+
 class Command(BaseCommand):
     help = "Create the demo (users gm, alice, bob; one campaign per system) where it is missing."
 
@@ -232,10 +242,14 @@ class Command(BaseCommand):
                     "place": "Waterloo",
                     "start_year": 1815,
                     "end_year": 1815,
+                    **LOST_DISPATCH_STAKES,
                     "agents": heroes,
                 },
             )
         open_mission = Mission.objects.get(campaign=campaign, title="The Lost Dispatch")
+        if open_mission.significance_rating is None and not open_mission.is_closed:
+            # seeded by a version that left it out: the GM could not close it as seeded (issue 30)
+            missions.update_mission(open_mission, dict(LOST_DISPATCH_STAKES))
         if open_mission.status == Mission.Status.PLANNED:
             missions.start_mission(open_mission, users["gm"])
             missions.record_mistake(
