@@ -146,7 +146,10 @@ def campaign_detail(request, pk):
             "value": display_names.setting_value(
                 campaign.system, spec, campaign.settings.get(spec.name, spec.default)
             ),
-            "help": display_names.setting_help(campaign.system, spec),
+            # The GM reads the full note (with where the rules leave it open); a player one plain line.
+            "help": display_names.setting_help(campaign.system, spec)
+            if membership.is_gm
+            else (spec.meaning or display_names.setting_help(campaign.system, spec)),
         }
         for spec in system.settings
     ]
