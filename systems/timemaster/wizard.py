@@ -143,7 +143,8 @@ def step_roll(request, character, membership):
             services.set_server_choices(
                 character, ability_roll=record, ability_method="rolled", abilities=None, manual_values=None
             )
-            return _next(character, "roll")
+            # Back to this step: the player sees the dice, and the reroll where it is allowed (issue 30).
+            return redirect("character-wizard-step", character.pk, "roll")
         elif action == "reroll":
             try:
                 record = tm_abilities.reroll_hopeless(
