@@ -123,3 +123,18 @@ def download(request, render_pk) -> HttpResponse:
     if response is None:
         raise Http404("This sheet has no PDF yet.")
     return response
+
+
+@login_required
+@require_GET
+def character_sheet_box(request, character_pk):
+    """The character page's print box (polled by htmx while the background render is on its way):
+    only the owner and the GM print a character's sheet; anyone else gets 404 as for a hidden page."""
+    from characters import access as character_access
+    from sheets.templatetags.sheet_status import sheet_status_context
+
+    character, membership = character_access.get_character_for_user(request.user, character_pk)
+    context = sheet_status_context(character, request.user, membership)
+    if not context["shown"] or character.is_draft:
+        raise Http404("No printable sheet here.")
+    return render(request, "sheets/_character_sheet_box.html", context)
