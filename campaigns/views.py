@@ -18,6 +18,7 @@ from campaigns import pending, services
 from campaigns.access import get_campaign_for_user, get_timemaster_campaign_for_user, require
 from campaigns.demo import demo_logins
 from campaigns.forms import (
+    PAPER_FIELD,
     CampaignForm,
     CheckForm,
     InvitationForm,
@@ -182,13 +183,19 @@ def campaign_detail(request, pk):
 def campaign_settings(request, pk):
     campaign, membership = get_campaign_for_user(request.user, pk, need="gm")
     system = get_system(campaign.system)
-    Form = settings_form_class(system.settings, campaign.system)
+    Form = settings_form_class(system.settings, campaign.system, with_paper=True)
     # An empty POST is a bound form too (every field missing), not the page shown again.
-    form = Form(request.POST if request.method == "POST" else None, initial=campaign.settings)
+    initial = {**campaign.settings, PAPER_FIELD: campaign.paper}
+    form = Form(request.POST if request.method == "POST" else None, initial=initial)
     if request.method == "POST":
         if form.is_valid():
+            values = dict(form.cleaned_data)
+            paper = values.pop(PAPER_FIELD)
             try:
-                services.update_campaign_settings(campaign, form.cleaned_data)
+                services.update_campaign_settings(campaign, values)
+                if paper != campaign.paper:
+                    campaign.paper = paper
+                    campaign.save(update_fields=["paper"])
             except ValidationError as error:
                 for message in _errors_of(error):
                     form.add_error(None, message)

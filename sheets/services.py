@@ -45,6 +45,8 @@ def default_paper(campaign: Campaign, user=None) -> str:
     """The paper a print picker starts on: the campaign's (its settings page), else Letter."""
     paper = getattr(campaign, "paper", "") or "letter"
     return paper if paper in PAPERS else "letter"
+
+
 #: Statuses a party bundle draws its characters from.
 BUNDLE_STATUSES = (Character.Status.ACTIVE,)
 

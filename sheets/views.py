@@ -71,7 +71,7 @@ def campaign_sheets(request, campaign_pk):
         )
         run_id = request.POST.get("run") if kind == SheetKind.FATE_RECORD else None
         run = access.run_for_request(campaign, run_id) if run_id not in (None, "") else None
-        paper = request.POST.get("paper", "letter")
+        paper = request.POST.get("paper") or services.default_paper(campaign, request.user)
         try:
             sheet, _ = services.request_render(
                 request.user, kind, campaign, membership, character, paper, mission=mission, run=run
@@ -95,6 +95,7 @@ def campaign_sheets(request, campaign_pk):
         "reported_missions": _reported_missions(campaign, membership),
         "renders": renders,
         "papers": services.PAPERS,
+        "paper": services.default_paper(campaign, request.user),
         "gm_only_kinds": GM_ONLY_KINDS,
     }
     return render(request, "sheets/campaign_sheets.html", context)
