@@ -162,15 +162,25 @@ def campaign_detail(request, pk):
         .only("id", "name", "status", "owner_id", "owner__username")
     )
     characters = list(characters)
+    # The system's play records under way (characters.registry: the platform names no system).
+    play = system_app.records_in_progress(campaign, request.user, membership) if system_app else []
+    waiting = pending.for_user(request.user, campaign, membership, characters)
+    waiting += [
+        pending.Pending(f"{record.turn}: {record.title}", record.url) for record in play if record.yours
+    ]
+    missions = list(campaign.missions.all()[:20])
     context = {
         "campaign": campaign,
         "membership": membership,
-        "pending": pending.for_user(request.user, campaign, membership, characters),
+        "pending": waiting,
+        "play": play,
+        # a system whose play is its own records shows no empty Missions box
+        "show_missions": bool(missions) or not (system_app and system_app.play_in_progress),
         "members": campaign.memberships.select_related("user").only(
             "id", "campaign", "role", "user__username"
         ),
         "settings_rows": settings_rows,
-        "missions": campaign.missions.all()[:20],
+        "missions": missions,
         "characters": characters,
         # The system's builder, if its app registered one (characters.registry).
         "builder_label": system_app.new_label if system_app and system_app.wizard else "",
