@@ -93,3 +93,24 @@ def test_the_encounter_refresh_keeps_a_typed_result_and_a_message(new_page, demo
     page.wait_for_timeout((POLL_SECONDS * 2 + 1) * 1000)
     expect(page.get_by_test_id("errors")).to_be_visible()
     assert axe_problems(page) == []
+
+
+def test_on_a_phone_the_main_actions_and_results_are_near(new_page, demo):
+    from campaigns.models import Campaign
+
+    tempo = Campaign.objects.get(name__startswith="Demo: ", system="tempo")
+    conflict = tempo.tempo_conflicts.get()
+    page = new_page(390, 844)
+    log_in(page, "gm")
+    page.goto(f"/conflicts/{conflict.pk}/")
+    # the tabs row scrolls sideways and shows it (scroll shadows at the edge with more tabs)
+    tabs = page.locator("nav.tabs")
+    assert tabs.evaluate("t => t.scrollWidth > t.clientWidth")
+    assert "radial-gradient" in tabs.evaluate("t => getComputedStyle(t).backgroundImage")
+    # the round's form starts on the first screen, and its result comes back right by the button
+    assert page.get_by_role("heading", name="Roll a round").bounding_box()["y"] < 844
+    page.get_by_role("button", name="Roll both sides").click()
+    latest = page.get_by_test_id("latest")
+    expect(latest).to_contain_text("Round 2")
+    expect(latest).to_be_in_viewport()
+    assert axe_problems(page) == []
