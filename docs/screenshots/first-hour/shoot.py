@@ -43,6 +43,16 @@ fresh = services.finalize(
     rng=random.Random(5),
 )
 mission = Mission.objects.get(campaign=tm, title="The Lost Dispatch")
+if TAG == "after":  # what only the after shots show: a draft waiting for the GM, a refused close
+    services.create_draft(tm, User.objects.get(username="bob"), choices=_timemaster("Jonah Pike", "bob"))
+    from campaigns import missions as mission_services
+    bare = mission_services.create_mission(
+        tm, {"title": "The Empty Chart", "parallel": "T-0", "place": "Rome", "start_year": 44, "end_year": 44, "agents": [fresh]}
+    )
+    mission_services.start_mission(bare, User.objects.get(username="gm"))
+    extra = {"bare": bare.pk}
+else:
+    extra = {}
 # the renders a worker would have made by now for alice's finished agent (not the fresh one)
 from sheets.models import SheetRender
 from sheets.tasks import run_render
@@ -54,6 +64,7 @@ print(json.dumps({
     "tm": tm.pk, "ttk": ttk.pk, "d6": d6.pk, "tempo": tempo.pk, "hero": hero.pk,
     "tm_draft": tm_draft.pk, "ttk_draft": ttk_draft.pk, "d6_draft": d6_draft.pk, "fresh": fresh.pk,
     "mission": mission.pk,
+    **extra,
     "run": ttk.ttk_runs.first().pk,
     "encounter": d6.d6_encounters.first().pk if hasattr(d6, "d6_encounters") else None,
     "conflict": tempo.tempo_conflicts.first().pk if hasattr(tempo, "tempo_conflicts") else None,
@@ -83,6 +94,45 @@ def pages(ids: dict) -> list[tuple[str, str, str]]:
     ]
 
 
+def actions(ids: dict) -> list[tuple[str, str, str, object]]:
+    """(name, user, path, what to do first): the states a click leads to (after shots only)."""
+
+    def roll(page):
+        if page.get_by_role("button", name="Roll the dice").count():  # the narrow pass finds it rolled
+            page.get_by_role("button", name="Roll the dice").click()
+            page.wait_for_load_state()
+
+    def close(page):
+        if not page.get_by_role("button", name="Close mission").count():
+            return
+        page.get_by_role("button", name="Close mission").click()
+        page.wait_for_load_state()
+        page.locator("#close").scroll_into_view_if_needed()
+
+    def act(page):
+        if page.get_by_test_id("pending").count():
+            page.evaluate("document.querySelector('[data-testid=pending]').scrollIntoView()")
+            return
+        page.get_by_role("button", name="Declare").click()
+        page.get_by_label("Roll with").select_option(index=1)
+        page.get_by_role("button", name="Act", exact=True).click()
+        page.get_by_test_id("pending").wait_for()
+        page.evaluate("document.querySelector('[data-testid=pending]').scrollIntoView()")
+
+    def exchange(page):
+        page.get_by_role("button", name="Roll both sides").click()
+        page.get_by_test_id("latest").wait_for()
+        page.wait_for_timeout(500)  # the swap's scroll (show:#latest:top) and settle
+
+    return [
+        ("tm-builder-rolled-alice", "alice", f"/characters/{ids['tm_draft']}/build/roll/", roll),
+        ("tm-mission-close-error-gm", "gm", f"/campaigns/{ids['tm']}/missions/{ids.get('bare')}/", close),
+        ("d6-encounter-result-gm", "gm", f"/campaigns/{ids['d6']}/encounters/{ids['encounter']}/", act),
+        ("tempo-conflict-rolled-gm", "gm", f"/conflicts/{ids['conflict']}/", exchange),
+        ("tm-settings-gm", "gm", f"/campaigns/{ids['tm']}/settings/", None),
+    ]
+
+
 PASSWORDS = {"gm": "dossier-gm", "alice": "dossier-alice", "bob": "dossier-bob"}
 
 
@@ -94,7 +144,7 @@ def main(tag: str, port: int) -> None:
     subprocess.run([python, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
     subprocess.run([python, "manage.py", "seed_demo"], cwd=ROOT, env=env, check=True, capture_output=True)
     out = subprocess.run(
-        [python, "manage.py", "shell", "-c", SETUP],
+        [python, "manage.py", "shell", "-c", f"TAG = {tag!r}\n" + SETUP],
         cwd=ROOT,
         env=env,
         check=True,
@@ -116,7 +166,8 @@ def main(tag: str, port: int) -> None:
                 break
             except OSError:
                 time.sleep(0.3)
-        shoot(f"http://127.0.0.1:{port}", pages(ids), tag, only=set(sys.argv[3:]))
+        shots = pages(ids) + (actions(ids) if tag == "after" else [])
+        shoot(f"http://127.0.0.1:{port}", shots, tag, only=set(sys.argv[3:]))
     finally:
         server.terminate()
         server.wait()
@@ -130,7 +181,7 @@ def shoot(base: str, shots: list, tag: str, only: set) -> None:
         browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
         for width, height in WIDTHS.items():
             contexts = {}
-            for name, user, path in shots:
+            for name, user, path, *first in shots:
                 if only and name not in only:
                     continue
                 if user not in contexts:
@@ -145,6 +196,8 @@ def shoot(base: str, shots: list, tag: str, only: set) -> None:
                 page = contexts[user]
                 page.goto(path)
                 page.wait_for_load_state("networkidle")
+                if first and first[0] is not None:
+                    first[0](page)
                 page.screenshot(path=str(HERE / f"{name}-{width}-{tag}.png"))
             for page in contexts.values():
                 page.context.close()
