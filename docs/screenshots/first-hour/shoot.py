@@ -47,7 +47,9 @@ if TAG == "after":  # what only the after shots show: a draft waiting for the GM
     services.create_draft(tm, User.objects.get(username="bob"), choices=_timemaster("Jonah Pike", "bob"))
     from campaigns import missions as mission_services
     bare = mission_services.create_mission(
-        tm, {"title": "The Empty Chart", "parallel": "T-0", "place": "Rome", "start_year": 44, "end_year": 44, "agents": [fresh]}
+        tm,
+        {"title": "The Empty Chart", "parallel": "T-0", "place": "Rome",
+         "start_year": 44, "end_year": 44, "agents": [fresh]},
     )
     mission_services.start_mission(bare, User.objects.get(username="gm"))
     extra = {"bare": bare.pk}
@@ -105,6 +107,7 @@ def actions(ids: dict) -> list[tuple[str, str, str, object]]:
     def close(page):
         if not page.get_by_role("button", name="Close mission").count():
             return
+        page.locator("#id_result_0").check()
         page.get_by_role("button", name="Close mission").click()
         page.wait_for_load_state()
         page.locator("#close").scroll_into_view_if_needed()
@@ -139,7 +142,14 @@ PASSWORDS = {"gm": "dossier-gm", "alice": "dossier-alice", "bob": "dossier-bob"}
 def main(tag: str, port: int) -> None:
     db = ROOT / "var" / f"shots30-{tag}.sqlite3"
     db.unlink(missing_ok=True)
-    env = {**os.environ, "DEBUG": "1", "DATABASE_URL": f"sqlite:///{db}", "CELERY_TASK_ALWAYS_EAGER": "1"}
+    env = {
+        **os.environ,
+        "DEBUG": "1",
+        "DATABASE_URL": f"sqlite:///{db}",
+        "CELERY_TASK_ALWAYS_EAGER": "1",
+        # its own rate-limit counters: many logins in a row from 127.0.0.1 are the script's
+        "CACHE_URL": "locmemcache://",
+    }
     python = str(ROOT / ".venv" / "bin" / "python")
     subprocess.run([python, "manage.py", "migrate", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
     subprocess.run([python, "manage.py", "seed_demo"], cwd=ROOT, env=env, check=True, capture_output=True)
