@@ -6,4 +6,7 @@ class CampaignsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):
-        from campaigns import tokens  # noqa: F401  (a new password revokes the user's API tokens)
+        from campaigns import pending, tokens  # noqa: F401  (a new password revokes the user's API tokens)
+
+        if pending.drafts_awaiting_gm not in pending.SOURCES:
+            pending.SOURCES.append(pending.drafts_awaiting_gm)

@@ -3,6 +3,7 @@ from __future__ import annotations
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 
+from campaigns.models import PAPER_CHOICES
 from characters import display_names
 from characters.systems import SettingSpec, all_systems
 from characters.systems.dice import ROLLER_KINDS
@@ -39,10 +40,22 @@ class CampaignForm(forms.Form):
         return key, module
 
 
-def settings_form_class(specs: tuple[SettingSpec, ...], system: str = "") -> type[forms.Form]:
+#: The settings form's field for the paper the group prints on (Campaign.paper, not a system setting).
+PAPER_FIELD = "print_paper"
+
+
+def settings_form_class(
+    specs: tuple[SettingSpec, ...], system: str = "", with_paper: bool = False
+) -> type[forms.Form]:
     """A form for a system's campaign settings, one field per SettingSpec, choices and help in the
-    system's display names (characters/display_names.py)."""
+    system's display names (characters/display_names.py); ``with_paper`` adds the print paper."""
     fields: dict[str, forms.Field] = {}
+    if with_paper:
+        fields[PAPER_FIELD] = forms.ChoiceField(
+            label="Paper the group prints on",
+            choices=PAPER_CHOICES,
+            help_text="The print buttons start on it; either size can still be chosen for each print.",
+        )
     for spec in specs:
         help_text = display_names.setting_help(system, spec)
         common = {"label": spec.label, "help_text": help_text, "required": spec.kind != "bool"}

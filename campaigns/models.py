@@ -26,6 +26,9 @@ class Role(models.TextChoices):
 ROLE_LEVEL = {Role.OBSERVER: 0, Role.PLAYER: 1, Role.GM: 2}
 
 
+PAPER_CHOICES = [("letter", "US Letter"), ("a4", "A4")]
+
+
 class CampaignQuerySet(models.QuerySet):
     def visible_to(self, user):
         if not user.is_authenticated:
@@ -39,6 +42,9 @@ class Campaign(models.Model):
     module = models.CharField(max_length=40, blank=True, default="")
     description = models.TextField(blank=True, default="", max_length=5000)
     settings = ReadSafeJSONField(default=dict, blank=True)
+    # The paper the group prints on: the print pickers start on it and the character page offers
+    # its copy (issue 30). Both sizes are still rendered and either can be chosen.
+    paper = models.CharField(max_length=10, choices=PAPER_CHOICES, default="letter")
     created_by = models.ForeignKey(
         django_settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )

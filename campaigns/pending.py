@@ -7,6 +7,7 @@ through SOURCES, as the systems add their roll rules to campaigns.models.HIDDEN_
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -24,6 +25,53 @@ class Pending:
 
 #: Functions (user, campaign, membership) -> list of Pending, added by the apps that know them.
 SOURCES: list[Callable[[Any, Any, Any], list[Pending]]] = []
+
+
+#: At most this many players' drafts are checked for what waits on the GM (each is a dry build).
+DRAFTS_CHECKED = 10
+
+
+def drafts_awaiting_gm(user, campaign, membership) -> list[Pending]:
+    """For the GM: the players' drafts the rules accept but that wait for the game master's
+    confirmation (the builder's review tells the player to ask for it; issue 30)."""
+    if not membership.is_gm:
+        return []
+    from django.core.exceptions import ValidationError
+
+    from characters import services
+    from characters.models import Character
+
+    drafts = (
+        Character.objects.filter(campaign=campaign, status=Character.Status.DRAFT)
+        .exclude(owner=user)
+        .select_related("owner", "campaign")
+        .order_by("updated_at", "id")[:DRAFTS_CHECKED]
+    )
+    items = []
+    for draft in drafts:
+        try:
+            build = services.preview_build(draft, random.Random(0))
+            waiting = services.pending_confirmations(
+                services.system_of(draft), build, campaign.settings or None
+            )
+        except ValidationError:
+            continue  # the rules still refuse it: the player's to fix, not the GM's
+        if waiting:
+            items.append(
+                Pending(
+                    f"Confirm and finalize {draft.owner.get_username()}'s draft “{draft.name}”",
+                    _resume(draft),
+                )
+            )
+    return items
+
+
+def _resume(draft) -> str:
+    """Where the builder picks the draft up (its review, once the rules accept it)."""
+    from characters.views import WIZARDS
+
+    wizard = WIZARDS.get(draft.system)
+    return wizard.resume_url(draft) if wizard else reverse("character-detail", args=[draft.pk])
 
 
 def for_user(user, campaign, membership, characters) -> list[Pending]:

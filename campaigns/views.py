@@ -18,6 +18,7 @@ from campaigns import pending, services
 from campaigns.access import get_campaign_for_user, get_timemaster_campaign_for_user, require
 from campaigns.demo import demo_logins
 from campaigns.forms import (
+    PAPER_FIELD,
     CampaignForm,
     CheckForm,
     InvitationForm,
@@ -146,7 +147,10 @@ def campaign_detail(request, pk):
             "value": display_names.setting_value(
                 campaign.system, spec, campaign.settings.get(spec.name, spec.default)
             ),
-            "help": display_names.setting_help(campaign.system, spec),
+            # The GM reads the full note (with where the rules leave it open); a player one plain line.
+            "help": display_names.setting_help(campaign.system, spec)
+            if membership.is_gm
+            else (spec.meaning or display_names.setting_help(campaign.system, spec)),
         }
         for spec in system.settings
     ]
@@ -158,15 +162,25 @@ def campaign_detail(request, pk):
         .only("id", "name", "status", "owner_id", "owner__username")
     )
     characters = list(characters)
+    # The system's play records under way (characters.registry: the platform names no system).
+    play = system_app.records_in_progress(campaign, request.user, membership) if system_app else []
+    waiting = pending.for_user(request.user, campaign, membership, characters)
+    waiting += [
+        pending.Pending(f"{record.turn}: {record.title}", record.url) for record in play if record.yours
+    ]
+    missions = list(campaign.missions.all()[:20])
     context = {
         "campaign": campaign,
         "membership": membership,
-        "pending": pending.for_user(request.user, campaign, membership, characters),
+        "pending": waiting,
+        "play": play,
+        # a system whose play is its own records shows no empty Missions box
+        "show_missions": bool(missions) or not (system_app and system_app.play_in_progress),
         "members": campaign.memberships.select_related("user").only(
             "id", "campaign", "role", "user__username"
         ),
         "settings_rows": settings_rows,
-        "missions": campaign.missions.all()[:20],
+        "missions": missions,
         "characters": characters,
         # The system's builder, if its app registered one (characters.registry).
         "builder_label": system_app.new_label if system_app and system_app.wizard else "",
@@ -179,13 +193,19 @@ def campaign_detail(request, pk):
 def campaign_settings(request, pk):
     campaign, membership = get_campaign_for_user(request.user, pk, need="gm")
     system = get_system(campaign.system)
-    Form = settings_form_class(system.settings, campaign.system)
+    Form = settings_form_class(system.settings, campaign.system, with_paper=True)
     # An empty POST is a bound form too (every field missing), not the page shown again.
-    form = Form(request.POST if request.method == "POST" else None, initial=campaign.settings)
+    initial = {**campaign.settings, PAPER_FIELD: campaign.paper}
+    form = Form(request.POST if request.method == "POST" else None, initial=initial)
     if request.method == "POST":
         if form.is_valid():
+            values = dict(form.cleaned_data)
+            paper = values.pop(PAPER_FIELD)
             try:
-                services.update_campaign_settings(campaign, form.cleaned_data)
+                services.update_campaign_settings(campaign, values)
+                if paper != campaign.paper:
+                    campaign.paper = paper
+                    campaign.save(update_fields=["paper"])
             except ValidationError as error:
                 for message in _errors_of(error):
                     form.add_error(None, message)

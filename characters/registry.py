@@ -51,6 +51,37 @@ class SystemApp:
     charts: str = ""
     # the system's Django app (its package, e.g. "systems.tempo"); filled in by register()
     package: str = ""
+    # "module:function" (kind, payload, mission title) -> str: a ledger entry as a sentence
+    ledger_sentence: str = ""
+    # "module:function" (campaign, user, membership) -> list[InProgress]: play under way
+    play_in_progress: str = ""
+
+    def entry_sentence(self, kind: str, payload: dict, mission: str) -> str:
+        """A ledger entry as one sentence a player reads; "" when this system writes none."""
+        return str(_call(self.ledger_sentence, kind, payload, mission) or "") if self.ledger_sentence else ""
+
+    def records_in_progress(self, campaign, user, membership) -> list[InProgress]:
+        """This system's play records under way in ``campaign``, as ``user`` may see them."""
+        return (
+            list(_call(self.play_in_progress, campaign, user, membership) or [])
+            if self.play_in_progress
+            else []
+        )
+
+
+@dataclass(frozen=True)
+class InProgress:
+    """A play record under way, for the campaign page: what it is, whose turn, where it is played."""
+
+    title: str  # e.g. "Mission run: The Merchant's Ledger"
+    turn: str  # whose move it is, in words ("Your move", "The game master's move")
+    url: str
+    yours: bool = False  # True when the move is this user's
+
+
+def _call(target: str, *args):
+    module, _, function = target.partition(":")
+    return getattr(importlib.import_module(module), function)(*args)
 
 
 _APPS: dict[str, SystemApp] = {}

@@ -80,6 +80,19 @@ def clean_choices(choices: Any, existing: dict | None = None, is_gm: bool = Fals
     return merged
 
 
+def with_defaults(character: Character, initial: dict, campaign_field: str | None = None) -> dict:
+    """A builder form's initial values with the Player field (and ``campaign_field``, where a system's
+    sheet prints the campaign) filled in from the owner and the campaign while the draft has none,
+    so a sheet never prints "Player —" because nobody typed a name (issue 30)."""
+    initial = dict(initial)
+    if not str(initial.get("player") or "").strip():
+        owner = character.owner
+        initial["player"] = owner.get_full_name().strip() or owner.get_username()
+    if campaign_field and not str(initial.get(campaign_field) or "").strip():
+        initial[campaign_field] = character.campaign.name
+    return initial
+
+
 def create_draft(
     campaign, owner, system: str | None = None, module: str | None = None, choices: Any = None, is_gm=False
 ) -> Character:

@@ -400,7 +400,10 @@ LOGGING = {
     "loggers": {
         # The per-request and per-job lines: at INFO whatever LOG_LEVEL is, they are the access log.
         "dossier.request": {"level": "INFO"},
-        "dossier.job": {"level": "INFO"},
+        # JOB_LOG_LEVEL=WARNING quiets it (scripts/run.sh, where it would bury the address).
+        "dossier.job": {"level": env.str("JOB_LOG_LEVEL", default="INFO")},
+        # Seven lines per rendered PDF: only when asked for everything.
+        "weasyprint.progress": {"level": "DEBUG" if LOG_LEVEL == "DEBUG" else "WARNING"},
         "django.request": {"filters": ["no_traceback_for_403"]},
     },
 }

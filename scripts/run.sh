@@ -1,10 +1,17 @@
 #!/usr/bin/env bash
 # Serve the app and run a Celery worker on the embedded broker, together; Ctrl-C stops both.
+# Quiet on purpose: once both answer, the last lines printed are the address and the demo logins
+# (issue 30). Errors and warnings still show; LOG_LEVEL=INFO (or DEBUG) brings the chatter back.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=.venv/bin/python
 HOST=${HOST:-127.0.0.1}
 PORT=${PORT:-8000}
+# The per-job access log (dossier.job) is for operators; at the table it only buries the address.
+export JOB_LOG_LEVEL=${JOB_LOG_LEVEL:-WARNING}
+# A development machine often runs as root (a container); Celery's warning about it says nothing
+# the developer can act on here.
+export PYTHONWARNINGS=${PYTHONWARNINGS:-"ignore:You're running the worker with superuser privileges"}
 pids=()
 cleanup() {
   trap - INT TERM EXIT
@@ -14,10 +21,22 @@ cleanup() {
 }
 trap cleanup INT TERM EXIT
 # -B runs the beat schedule in this worker: the reconciler that re-queues stuck sheet renders.
-.venv/bin/celery -A config worker -B --schedule var/celerybeat-schedule --loglevel=INFO --concurrency=2 &
+.venv/bin/celery --quiet -A config worker -B --schedule var/celerybeat-schedule \
+  --loglevel="${LOG_LEVEL:-WARNING}" --concurrency=2 &
 pids+=($!)
+$PY manage.py runserver "$HOST:$PORT" --noreload --skip-checks &
+pids+=($!)
+# Wait until the server listens (a connection only: a request would print an access line), then
+# say where it is and how to log in: the last thing on the screen.
+for _ in $(seq 1 300); do
+  if $PY -c "import socket, sys; socket.create_connection((sys.argv[1], int(sys.argv[2])), 1).close()" \
+    "$HOST" "$PORT" 2>/dev/null; then
+    break
+  fi
+  kill -0 "${pids[1]}" 2>/dev/null || break
+  sleep 0.2
+done
 echo
+$PY manage.py seed_demo --logins
 echo "Dossier: http://$HOST:$PORT/  (worker pid ${pids[0]}; Ctrl-C stops both)"
-$PY manage.py runserver "$HOST:$PORT" --noreload &
-pids+=($!)
 wait -n "${pids[@]}"

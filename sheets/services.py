@@ -41,6 +41,14 @@ REQUESTABLE_KINDS = (
 #: The same as (value, label) pairs, for forms and the API schema (named in ENUM_NAME_OVERRIDES).
 REQUESTABLE_KIND_CHOICES = [(kind.value, kind.label) for kind in REQUESTABLE_KINDS]
 PAPERS = ("letter", "a4")
+
+
+def default_paper(campaign: Campaign, user=None) -> str:
+    """The paper a print picker starts on: the campaign's (its settings page), else Letter."""
+    paper = getattr(campaign, "paper", "") or "letter"
+    return paper if paper in PAPERS else "letter"
+
+
 #: Statuses a party bundle draws its characters from.
 BUNDLE_STATUSES = (Character.Status.ACTIVE,)
 

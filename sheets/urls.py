@@ -7,6 +7,7 @@ from sheets import views
 
 urlpatterns = [
     path("campaigns/<chid:campaign_pk>/sheets/", views.campaign_sheets, name="campaign-sheets"),
+    path("characters/<chid:character_pk>/sheet-box/", views.character_sheet_box, name="character-sheet-box"),
     path("sheets/<chid:render_pk>/", views.render_page, name="sheet-render"),
     path("sheets/<chid:render_pk>/status/", views.render_status, name="sheet-render-status"),
     path("sheets/<chid:render_pk>/download/", views.download, name="sheet-download"),

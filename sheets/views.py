@@ -71,7 +71,7 @@ def campaign_sheets(request, campaign_pk):
         )
         run_id = request.POST.get("run") if kind == SheetKind.FATE_RECORD else None
         run = access.run_for_request(campaign, run_id) if run_id not in (None, "") else None
-        paper = request.POST.get("paper", "letter")
+        paper = request.POST.get("paper") or services.default_paper(campaign, request.user)
         try:
             sheet, _ = services.request_render(
                 request.user, kind, campaign, membership, character, paper, mission=mission, run=run
@@ -95,6 +95,7 @@ def campaign_sheets(request, campaign_pk):
         "reported_missions": _reported_missions(campaign, membership),
         "renders": renders,
         "papers": services.PAPERS,
+        "paper": services.default_paper(campaign, request.user),
         "gm_only_kinds": GM_ONLY_KINDS,
     }
     return render(request, "sheets/campaign_sheets.html", context)
@@ -123,3 +124,18 @@ def download(request, render_pk) -> HttpResponse:
     if response is None:
         raise Http404("This sheet has no PDF yet.")
     return response
+
+
+@login_required
+@require_GET
+def character_sheet_box(request, character_pk):
+    """The character page's print box (polled by htmx while the background render is on its way):
+    only the owner and the GM print a character's sheet; anyone else gets 404 as for a hidden page."""
+    from characters import access as character_access
+    from sheets.templatetags.sheet_status import sheet_status_context
+
+    character, membership = character_access.get_character_for_user(request.user, character_pk)
+    context = sheet_status_context(character, request.user, membership)
+    if not context["shown"] or character.is_draft:
+        raise Http404("No printable sheet here.")
+    return render(request, "sheets/_character_sheet_box.html", context)

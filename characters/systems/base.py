@@ -74,6 +74,9 @@ class SettingSpec:
     maximum: int | None = None
     choices: tuple[str, ...] = ()
     rule: str = ""
+    #: One plain line a player reads beside the value; ``help`` (with the notes on the sources) is
+    #: the GM's.
+    meaning: str = ""
 
     def check(self, value: Any) -> RuleViolation | None:
         where = f"settings.{self.name}"

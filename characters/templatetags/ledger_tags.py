@@ -30,6 +30,20 @@ def entry_kind_label(kind: str) -> str:
     return KIND_LABELS.get(kind, _words(kind))
 
 
+@register.simple_tag
+def entry_sentence(entry, system: str) -> str:
+    """The entry as the system's sentence ("Awarded 385 Success Points for ..."), or "" (the page
+    then names its kind)."""
+    from characters import registry
+
+    app = registry.get(system)
+    if app is None or entry.reverses_id:
+        return ""
+    return app.entry_sentence(
+        entry.kind, entry.payload or {}, entry.mission.title if entry.mission_id else ""
+    )
+
+
 @register.filter
 def payload_rows(entry) -> list[tuple[str, object]]:
     """The payload as (label, value) rows, without what the entry line already names."""

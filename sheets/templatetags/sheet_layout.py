@@ -36,12 +36,27 @@ def pad_rows(items, count) -> dict:
     """A list for a table of fixed height, ``count`` rows in all: the items (``shown``), then how many
     empty rows a pencil fills in play (``blank``, drawn by ``blank_rows``). When there are more items
     than rows, the last row says how many more (``more``) instead of pushing the sheet onto a second
-    page."""
-    items, count = list(items or []), int(count)
+    page.
+
+    ``count`` may be "rows,width": an item whose ``name`` is longer than ``width`` characters takes
+    two rows (its name wraps instead of being cut, issue 30) while the table has rows to spare."""
+    rows, _, width = str(count).partition(",")
+    items, count = list(items or []), int(rows)
     if len(items) > count:
         shown = count - 1
-        return {"shown": items[:shown], "blank": 0, "more": len(items) - shown}
-    return {"shown": items, "blank": count - len(items), "more": 0}
+        lines = [{"item": item, "two": False} for item in items[:shown]]
+        return {"shown": items[:shown], "blank": 0, "more": len(items) - shown, "lines": lines}
+    spare = count - len(items)
+    lines = []
+    for item in items:
+        two = bool(width) and spare > 0 and len(str(_name(item))) > int(width)
+        spare -= two
+        lines.append({"item": item, "two": two})
+    return {"shown": items, "blank": spare, "more": 0, "lines": lines}
+
+
+def _name(item) -> str:
+    return item.get("name", "") if isinstance(item, dict) else getattr(item, "name", "")
 
 
 @register.simple_tag

@@ -67,16 +67,53 @@ document.addEventListener(
   true
 );
 
-// [data-poll-pauses]: its polling waits while the page is hidden or someone is typing in a form
-// inside it, so a refresh never throws away what they were entering.
+// [data-poll-pauses]: its polling waits while the page is hidden, while someone is typing in a form
+// inside it or has changed a field there, and for a while after it showed a message in answer to
+// a click (role=alert), so a refresh never throws away what they were entering or reading.
+var MESSAGE_KEEP_MS = 20000;
+function changedField(box) {
+  return Array.prototype.some.call(box.querySelectorAll("input, textarea, select"), function (field) {
+    if (field.type === "hidden" || field.type === "submit") {
+      return false;
+    }
+    if (field.type === "checkbox" || field.type === "radio") {
+      return field.checked !== field.defaultChecked;
+    }
+    if (field.tagName === "SELECT") {
+      return Array.prototype.some.call(field.options, function (o) {
+        return o.selected !== o.defaultSelected;
+      });
+    }
+    return field.value !== field.defaultValue;
+  });
+}
+document.addEventListener("htmx:afterRequest", function (event) {
+  // a message in answer to the user's own click (not to a poll), swapped in or shown by
+  // htmx-errors.js: keep it on screen a while
+  if (!event.detail.requestConfig || event.detail.requestConfig.verb === "get") {
+    return;
+  }
+  setTimeout(function () {
+    document.querySelectorAll("[data-poll-pauses]").forEach(function (poller) {
+      if (poller.querySelector("[role=alert]")) {
+        poller.setAttribute("data-message-at", String(Date.now()));
+      }
+    });
+  }, 0);
+});
 document.addEventListener("htmx:beforeRequest", function (event) {
   var poller = event.detail.elt;
   if (!poller || !poller.matches || !poller.matches("[data-poll-pauses]")) {
     return;
   }
+  if (event.detail.requestConfig && event.detail.requestConfig.verb !== "get") {
+    return; // the user's own action inside the panel, not the refresh
+  }
   var focused = document.activeElement;
   var editing = focused && poller.contains(focused) && focused.closest("form");
-  if (document.visibilityState !== "visible" || editing) {
+  var shownAt = Number(poller.getAttribute("data-message-at") || 0);
+  var reading = shownAt && Date.now() - shownAt < MESSAGE_KEEP_MS;
+  if (document.visibilityState !== "visible" || editing || reading || changedField(poller)) {
     event.preventDefault();
   }
 });

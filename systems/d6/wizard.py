@@ -372,7 +372,9 @@ def _save(character, membership, values: dict):
 
 def step_identity(request, character, membership):
     choices = character.choices
-    initial = {key: choices[key] for key in IDENTITY_FIELDS if key in choices}
+    initial = services.with_defaults(
+        character, {key: choices[key] for key in IDENTITY_FIELDS if key in choices}
+    )
     form = IdentityForm(request.POST or None, initial=initial)
     status = 200
     if request.method == "POST":

@@ -319,7 +319,9 @@ def _step(request, character, membership, step, form, to_choices):
 def step_aspects(request, character, membership):
     module = module_of(character)
     form = AspectsForm(
-        request.POST or None, module=module, initial=AspectsForm.initial_from(character.choices)
+        request.POST or None,
+        module=module,
+        initial=services.with_defaults(character, AspectsForm.initial_from(character.choices)),
     )
 
     def to_choices(f):

@@ -56,6 +56,12 @@ class NinjaForm(forms.Form):
     name = forms.CharField(
         label="Name (optional)", max_length=MAX_TEXT, required=False, help_text='Empty means "the ninja".'
     )
+    player = forms.CharField(
+        label="Player", max_length=MAX_TEXT, required=False, help_text="Printed on the sheet."
+    )
+    campaign = forms.CharField(
+        label="Campaign", max_length=MAX_TEXT, required=False, help_text="Printed on the sheet."
+    )
 
     def __init__(self, *args, bonus: int = 0, **kwargs):
         super().__init__(*args, **kwargs)
@@ -76,6 +82,8 @@ class NinjaForm(forms.Form):
         abilities = choices.get("abilities") if isinstance(choices.get("abilities"), dict) else {}
         return {
             "name": choices.get("name", ""),
+            "player": choices.get("player", ""),
+            "campaign": choices.get("campaign", ""),
             "use_ranking": bool(choices.get("use_ranking")),
             **{key: abilities.get(key, "0") for key in ABILITY_KEYS},
         }
@@ -84,6 +92,8 @@ class NinjaForm(forms.Form):
         data = self.cleaned_data
         return {
             "name": data["name"],
+            "player": data["player"].strip(),
+            "campaign": data["campaign"].strip(),
             "use_ranking": data["use_ranking"],
             "abilities": {key: data[key] for key in ABILITY_KEYS},
         }
@@ -94,7 +104,7 @@ def _field_for(field: str) -> str | None:
     head, _, rest = field.partition(".")
     if head == "abilities":
         return rest or None
-    if head in ("name", "use_ranking"):
+    if head in ("name", "player", "campaign", "use_ranking"):
         return head
     return None
 
@@ -108,7 +118,7 @@ def _problems(choices: dict) -> list:
 
 
 def _engine_choices(choices: dict) -> dict:
-    keys = ("name", "abilities", "use_ranking", "record")
+    keys = ("name", "player", "campaign", "abilities", "use_ranking", "record")
     return {key: choices[key] for key in keys if key in choices}
 
 
@@ -137,7 +147,11 @@ def _context(character, membership, step, **extra):
 def step_abilities(request, character, membership):
     record = player_record(character)
     bonus = creation.ranking_bonus(record)
-    form = NinjaForm(request.POST or None, bonus=bonus, initial=NinjaForm.initial_from(character.choices))
+    form = NinjaForm(
+        request.POST or None,
+        bonus=bonus,
+        initial=services.with_defaults(character, NinjaForm.initial_from(character.choices), "campaign"),
+    )
     status = 200
     spent = None
     if request.method == "POST":

@@ -19,4 +19,5 @@ class TimemasterConfig(SystemAppConfig):
         new_label="New agent",
         play_pages=(PlayPage("Missions", "missions-list", ("missions-",)),),
         archive_sections=("mission_records",),
+        ledger_sentence="systems.timemaster.ledger_words:sentence",
     )

@@ -226,6 +226,14 @@ def mission_delete(request, pk, mission_pk):
 def mission_detail(request, pk, mission_pk):
     campaign, membership = _campaign(request, pk)
     mission = _mission(campaign, mission_pk)
+    return _detail(request, campaign, membership, mission)
+
+
+#: A closing problem -> the field of the edit form that fixes it (issue 30: the error points there).
+CLOSE_FIXES = {"significance": ("significance_rating", "Set the significance rating")}
+
+
+def _detail(request, campaign, membership, mission, close_form=None, close_errors=(), status=200):
     agents = list(mission.agents.select_related("owner"))
     context = {
         "campaign": campaign,
@@ -238,12 +246,31 @@ def mission_detail(request, pk, mission_pk):
         names = {str(a.pk): a.name for a in agents}
         context.update(_tally_context(campaign, membership, mission))
         context.update(
-            close_form=CloseForm(),
+            close_form=close_form or CloseForm(),
+            close_errors=close_errors,
             awards=_awards(mission, names),
             verdict=missions.verdict_label(mission.outcome),
             chart=mission.historical_changes_chart,
         )
-    return render(request, "campaigns/mission_detail.html", context)
+    return render(request, "campaigns/mission_detail.html", context, status=status)
+
+
+def _close_errors(campaign, mission, error: ValidationError) -> list[dict]:
+    """Each problem that stopped the close, with a link to the field that fixes it where there is one."""
+    by_field = error.message_dict if hasattr(error, "message_dict") else {"": error.messages}
+    edit = reverse("missions-edit", args=[campaign.pk, mission.pk])
+    errors = []
+    for field, problems in by_field.items():
+        fix = CLOSE_FIXES.get(field.split(".")[0])
+        for message in problems:
+            errors.append(
+                {
+                    "message": message,
+                    "url": f"{edit}#id_{fix[0]}" if fix else "",
+                    "fix": fix[1] if fix else "",
+                }
+            )
+    return errors
 
 
 def _back(request, campaign, mission, error: ValidationError | None = None, done: str = ""):
@@ -347,7 +374,11 @@ def mission_close(request, pk, mission_pk):
     try:
         closed = missions.close_mission(membership, mission, form.cleaned_data["result"])
     except ValidationError as error:
-        return _back(request, campaign, mission, error)
+        if mission.status != Mission.Status.ACTIVE:
+            return _back(request, campaign, mission, error)  # no close form to show it in
+        # Shown in the close form, each with a link to the field that fixes it, not as a flash.
+        errors = _close_errors(campaign, mission, error)
+        return _detail(request, campaign, membership, mission, form, errors, status=400)
     return _back(
         request,
         campaign,

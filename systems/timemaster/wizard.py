@@ -143,7 +143,8 @@ def step_roll(request, character, membership):
             services.set_server_choices(
                 character, ability_roll=record, ability_method="rolled", abilities=None, manual_values=None
             )
-            return _next(character, "roll")
+            # Back to this step: the player sees the dice, and the reroll where it is allowed (issue 30).
+            return redirect("character-wizard-step", character.pk, "roll")
         elif action == "reroll":
             try:
                 record = tm_abilities.reroll_hopeless(
@@ -287,7 +288,10 @@ def _engine_errors_of_invalid(form, character, engine_steps, field_for) -> list[
 
 
 def step_background(request, character, membership):
-    form = BackgroundForm(request.POST or None, initial=BackgroundForm.initial_from(character.choices))
+    form = BackgroundForm(
+        request.POST or None,
+        initial=services.with_defaults(character, BackgroundForm.initial_from(character.choices)),
+    )
     return _step_form(
         request, character, membership, "background", form, ("name", "background"), BackgroundForm.field_for
     )

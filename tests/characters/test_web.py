@@ -46,9 +46,12 @@ def _walk_to_review(client, pk, manual=True):
     if manual:
         numbers = {f"number_{i}": str(v) for i, v in enumerate([72, 64, 60, 56, 52, 48, 44, 40])}
         response = client.post(_step(pk, "roll"), {"action": "manual", **numbers})
+        assert response.status_code == 302 and response.url == _step(pk, "assign")
     else:
+        # a roll comes back to its own step, showing the dice (and any reroll) before "Assign them"
         response = client.post(_step(pk, "roll"), {"action": "roll"})
-    assert response.status_code == 302 and response.url == _step(pk, "assign")
+        assert response.status_code == 302 and response.url == _step(pk, "roll")
+        assert 'data-testid="rolled-numbers"' in client.get(response.url).content.decode()
     character = Character.objects.get(pk=pk)
     values = character.choices.get("manual_values") or character.choices["ability_roll"]["values"]
     ordered = sorted(values, reverse=True)

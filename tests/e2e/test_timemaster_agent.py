@@ -37,6 +37,9 @@ def test_fresh_account_builds_an_agent_and_sees_derived_scores(new_page, shot, t
     page.get_by_role("button", name="Start building").click()
     _check_page(page)
     page.get_by_role("button", name="Roll the dice").click()
+    expect(page.get_by_test_id("rolled-numbers")).to_be_visible()  # the dice first, on the same step
+    _check_page(page)
+    page.get_by_role("link", name="Assign them").click()
     expect(page.get_by_role("heading", name="Step 2: assign the numbers")).to_be_visible()
     _check_page(page)
     page.get_by_role("button", name="Save and continue").click()
@@ -104,6 +107,8 @@ def test_the_wizard_works_with_the_keyboard(new_page, transactional_db, django_u
     page.get_by_role("button", name="Start building").focus()
     page.keyboard.press("Enter")
     page.get_by_role("button", name="Roll the dice").focus()
+    page.keyboard.press("Enter")
+    page.get_by_role("link", name="Assign them").focus()
     page.keyboard.press("Enter")
     expect(page.get_by_role("heading", name="Step 2: assign the numbers")).to_be_visible()
     page.get_by_label("Strength (STR)").focus()

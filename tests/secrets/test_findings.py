@@ -46,7 +46,7 @@ def test_1_a_players_mistakes_total_is_that_of_the_lines_the_player_sees(world, 
     assert _after_action(api, world, "gm", mission)["mistakes_total"] == 245
     client.force_login(world.users["player"])
     page = client.get(f"/campaigns/{world.campaign.pk}/missions/{mission.pk}/report/").content.decode()
-    assert "mistakes total of 155" in page and "245" not in page
+    assert "mistakes total of 155" in page and "mistakes total of 245" not in page
 
 
 def test_2_a_players_tally_is_numbered_within_the_mission_with_no_ids(world, api, published):

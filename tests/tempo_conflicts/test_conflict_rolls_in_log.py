@@ -34,7 +34,8 @@ def conflict_rolls(world, tempo, agent):
     services.roll_for_character(world.tempo_membership["player"], agent, "soldier", {}, rng=random.Random(6))
     in_conflict = Roll.objects.filter(purpose__contains=TITLE)
     assert in_conflict.count() == 2
-    return conflict, sorted(in_conflict.values_list("pk", flat=True))
+    # side a (the agent's roll) first: ids are random, so they say nothing of the order
+    return conflict, [roll.pk for roll in sorted(in_conflict, key=lambda roll: roll.character_id is None)]
 
 
 def seen(api, client, world, who):

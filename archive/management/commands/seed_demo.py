@@ -64,7 +64,12 @@ def _timemaster(name: str, player: str) -> dict:
 
 
 def _ninja(name: str, player: str) -> dict:
-    return {"name": name, "abilities": {"stealth": "+", "awareness": "+", "athletics": "+"}}
+    return {
+        "name": name,
+        "player": player,
+        "campaign": DEMO_CAMPAIGNS["time_to_kill"][0],
+        "abilities": {"stealth": "+", "awareness": "+", "athletics": "+"},
+    }
 
 
 def _tempo(name: str, player: str) -> dict:
@@ -101,6 +106,7 @@ def _tempo(name: str, player: str) -> dict:
 def _d6(name: str, player: str) -> dict:
     return {
         "name": name,
+        "player": player,
         "attributes": {"Perception": "3D", "Reflexes": "3D", "Strength": "3D"},
         "skills": {
             "search": {"attribute": "Perception", "code": "3D"},
@@ -119,11 +125,38 @@ DEMO_CHARACTERS = {
 }
 
 
+#: What the open demo mission needs before the GM can close it: its significance and its chart.
+LOST_DISPATCH_STAKES = {
+    "significance_rating": 400,
+    "historical_changes_chart": [
+        {"low": 0, "high": 149, "text": "The dispatch arrives an hour late; the battle goes as written."},
+        {"low": 150, "high": None, "text": "A flank is not warned in time; the day ends differently."},
+    ],
+}
+
+
 class Command(BaseCommand):
     help = "Create the demo (users gm, alice, bob; one campaign per system) where it is missing."
 
-    @transaction.atomic
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--logins", action="store_true", help="Only print the demo logins (run.sh ends with them)."
+        )
+
     def handle(self, *args, **options):
+        if options["logins"]:
+            self._print_logins()
+            return
+        self._seed()
+        self._print_logins()
+
+    def _print_logins(self) -> None:
+        self.stdout.write("Demo logins (username / password):")
+        for username, password, role in DEMO_USERS:
+            self.stdout.write(f"  {username:6} / {password:14} ({role.label})")
+
+    @transaction.atomic
+    def _seed(self) -> None:
         User = get_user_model()
         users = {}
         for username, password, _ in DEMO_USERS:
@@ -150,9 +183,6 @@ class Command(BaseCommand):
                 "d6": self._d6_play,
             }[system](campaign, gm, users, heroes, rng)
             self.stdout.write(self.style.SUCCESS(f"Demo campaign ready: {campaign.name}"))
-        self.stdout.write("Demo logins (username / password):")
-        for username, password, role in DEMO_USERS:
-            self.stdout.write(f"  {username:6} / {password:14} ({role.label})")
 
     def _campaign(self, users, system, name, module, description) -> Campaign:
         campaign = Campaign.objects.filter(name=name, system=system).first()
@@ -212,10 +242,14 @@ class Command(BaseCommand):
                     "place": "Waterloo",
                     "start_year": 1815,
                     "end_year": 1815,
+                    **LOST_DISPATCH_STAKES,
                     "agents": heroes,
                 },
             )
         open_mission = Mission.objects.get(campaign=campaign, title="The Lost Dispatch")
+        if open_mission.significance_rating is None and not open_mission.is_closed:
+            # seeded by a version that left it out: the GM could not close it as seeded (issue 30)
+            missions.update_mission(open_mission, dict(LOST_DISPATCH_STAKES))
         if open_mission.status == Mission.Status.PLANNED:
             missions.start_mission(open_mission, users["gm"])
             missions.record_mistake(

@@ -22,6 +22,7 @@ SETTINGS: tuple[SettingSpec, ...] = (
         "Initiative method",
         "choice",
         DEFAULT_INITIATIVE_METHOD,
+        meaning="How the order of action is decided in an encounter.",
         help="first_move (Method 1): whoever makes the first significant move goes first, the rest by "
         "the tie-break chain; once_per_scene (Method 2): one Perception roll each for the scene; "
         "every_round (Method 3): a new Perception roll each round. An encounter may pick another.",
@@ -33,6 +34,7 @@ SETTINGS: tuple[SettingSpec, ...] = (
         "Optional initiative bonus",
         "bool",
         False,
+        meaning="High search, Reflexes or related special abilities add to initiative rolls.",
         help="Adds +1 per full 2D of search above Perception, +1 per full 4D of Reflexes and +1 per 6 "
         "ranks of Skill Bonus or Increased Attribute for Reflexes or search to initiative rolls.",
         rule=f"{RULES} §B4, §E6",
@@ -42,6 +44,7 @@ SETTINGS: tuple[SettingSpec, ...] = (
         "Wild Die",
         "choice",
         "exploding",
+        meaning="Whether a 6 on the Wild Die is rolled again and added.",
         help="The chapter does not define the Wild Die. exploding: a 6 is rolled again and added; "
         "plain: Wild Dice are ordinary dice.",
         choices=tuple(WILD_DIE_RULES),
@@ -52,6 +55,7 @@ SETTINGS: tuple[SettingSpec, ...] = (
         "A 1 on the Wild Die",
         "choice",
         "flag",
+        meaning="What a 1 on the Wild Die does to a roll.",
         help="flag: the roll is marked for the GM, the total is unchanged; remove_highest: the 1 and "
         "the highest other die are taken off the total.",
         choices=tuple(WILD_ONE_RULES),
@@ -62,6 +66,7 @@ SETTINGS: tuple[SettingSpec, ...] = (
         "When every tie-break factor ties",
         "choice",
         "random",
+        meaning="Who goes first when two characters tie on everything.",
         help="random: a recorded random draw settles it and the GM may reorder; gm: the tied "
         "characters stay unresolved until the GM sets the order.",
         choices=FINAL_TIE_RULES,

@@ -15,6 +15,7 @@ SETTINGS: tuple[SettingSpec, ...] = (
         "Mission length (stones)",
         "int",
         25,
+        meaning="How many stones are in the bag when a mission starts: the length of a mission.",
         help="Ordinary stones in the bag at the start of a mission; the target stone is added on top. "
         "The author floats 20 to 30 but commits to nothing. The GM may change it for each mission.",
         minimum=1,
@@ -26,6 +27,7 @@ SETTINGS: tuple[SettingSpec, ...] = (
         "Players see the stones left in the bag",
         "bool",
         False,
+        meaning="Whether players can see how many stones are left in the bag.",
         help="Off: only the GM knows how many stones remain (and how many there were).",
         rule="rules README ruling 6; time-to-kill.md hidden information, §E22",
     ),
@@ -34,6 +36,7 @@ SETTINGS: tuple[SettingSpec, ...] = (
         "Wait stones keep until spent",
         "bool",
         False,
+        meaning="Whether wait stones pile up or lapse after the next action.",
         help="Off: a wait stone is good for the next action only and lapses otherwise, so a ninja holds "
         "at most one. On: wait stones pile up and stay until used (an automatic result still costs one).",
         rule="time-to-kill.md §B3, §E9",
@@ -43,6 +46,7 @@ SETTINGS: tuple[SettingSpec, ...] = (
         "Placing the Fate dice",
         "choice",
         "gm_arranges",
+        meaning="How the four Fate dice are placed at the start of a turn.",
         help="gm_arranges: the GM puts each of the four dice on the Fate of their choice; "
         "roll_order: the dice go on Opposition, Concealment, Terrain, Circumstance as rolled.",
         choices=FATE_ASSIGNMENT_MODES,
@@ -53,6 +57,7 @@ SETTINGS: tuple[SettingSpec, ...] = (
         "A surviving ninja may be rebuilt",
         "bool",
         False,
+        meaning="Whether a ninja who survives a mission may be rebuilt with the new ranking.",
         help="On: after a successful mission a living ninja may re-spend their creation points with the "
         "budget the player's ranking now gives.",
         rule="time-to-kill.md §E24",

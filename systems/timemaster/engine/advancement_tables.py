@@ -137,6 +137,7 @@ ADVANCEMENT_SETTINGS: tuple[SettingSpec, ...] = (
         label="Demoted agents may receive bonus Success Points",
         kind="bool",
         default=False,
+        meaning="Whether an agent who was demoted can still be given bonus Success Points.",
         help="Off: an agent below the rank/grade held before a demotion gets no bonus points either.",
         rule="timemaster-characters.md §11 ambiguity 12",
     ),

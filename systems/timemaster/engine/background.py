@@ -235,7 +235,7 @@ def check_background(
             RuleViolation(
                 "background.recruitment_year",
                 f"Recruitment in {year_label(recruited)} would fall after the Corps' present "
-                f"({year_label(present_year)}); the CM must allow it.",
+                f"({year_label(present_year)}); the game master must allow it.",
                 RULE_PRESENT,
             )
         )
@@ -295,7 +295,7 @@ def check_background(
         pending.append(
             RuleViolation(
                 "background.profession",
-                f"The CM should confirm that {profession.strip()!r} was an honest trade{when}.",
+                f"The game master should confirm that {profession.strip()!r} was an honest trade{when}.",
                 RULE_PROFESSION,
             )
         )

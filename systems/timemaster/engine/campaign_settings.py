@@ -20,6 +20,7 @@ CREATION_SETTINGS: tuple[SettingSpec, ...] = (
         default=1,
         minimum=0,
         maximum=5,
+        meaning="How often a weak set of Ability numbers may be rolled again when building an agent.",
         help="A set with three or more numbers of 40 or less may have all those numbers rolled again. "
         "0 turns rerolls off; the rules' reading is one round.",
         rule="timemaster-characters.md §2 step 4, §11 ambiguity 3",
@@ -31,6 +32,7 @@ CREATION_SETTINGS: tuple[SettingSpec, ...] = (
         default=CORPS_PRESENT_YEAR,
         minimum=CORPS_PRESENT_YEAR,
         maximum=99999,
+        meaning="The latest year an agent can come from or travel to.",
         help="No agent is recruited, and no mission goes, past this year. It starts at 7192 and moves "
         "forward as the campaign's real time passes.",
         rule="timemaster-characters.md §9.5, §10 rules 5 and 35",

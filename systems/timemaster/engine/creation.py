@@ -192,7 +192,7 @@ def _chosen_skill_review(chosen: list[str], profession_skill: Any, background: A
         )
         review.pending.append(
             RuleViolation(
-                "skills", f"The CM should confirm that {names} suit the background{tail}.", RULE_FIT
+                "skills", f"The game master should confirm that {names} suit the background{tail}.", RULE_FIT
             )
         )
     return review

@@ -262,7 +262,10 @@ CREATION_RESTRICTIONS: dict[str, dict[str, Any]] = {
     "city": {"flag": "city", "label": "a town or city background"},
     "writing": {"flag": "writing", "label": "a literate culture"},
     "non_american": {"flag": "americas", "label": "birth outside the Americas, or in them from 1521 on"},
-    "bronze_age": {"flag": None, "label": "a native region that knew bronze working (the CM decides)"},
+    "bronze_age": {
+        "flag": None,
+        "label": "a native region that knew bronze working (the game master decides)",
+    },
 }
 #: Horses reached the Americas in 1521: "Any non-American" skills are open to natives from then on.
 AMERICAS_HORSE_YEAR = 1521

@@ -1,0 +1,124 @@
+"""TIMEMASTER's advancement history in sentences a player reads ("Awarded 385 Success Points for The
+Lost Dispatch, an equal share of 770"), from an entry's kind and payload (issue 30, finding 10).
+
+Registered as SystemApp.ledger_sentence; the history page keeps the payload one click away. Only
+the payload and the mission's title are read: never the entry's own reason (a correction's reason
+can be the GM's alone).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from systems.timemaster.engine.advancement import skill_name
+from systems.timemaster.engine.advancement_tables import PUNISHMENTS
+from systems.timemaster.engine.tables import ABILITY_NAMES, TALENTS
+from systems.timemaster.engine.years import year_label
+
+#: Why a regular award is what it is, as the end of a sentence (significance.close_mission).
+WHY_LESS = {
+    "demoted": "the agent is below the standing held before a demotion",
+    "timemaster_10": "a Timemaster/10 earns no more",
+    "mission_failed": "the mission was not completed as briefed",
+    "history_changed": "history changed",
+    "no_share": "nothing was left to share",
+}
+
+
+def _points(amount: Any) -> str:
+    return f"{amount} Success Point{'' if amount == 1 else 's'}"
+
+
+def _skill(key: Any) -> str:
+    try:
+        return skill_name(str(key))
+    except Exception:  # noqa: BLE001 - a key the chart no longer has still gets a readable line
+        return str(key).replace("_", " ")
+
+
+def _talent(key: Any) -> str:
+    talent = TALENTS.get(str(key))
+    return talent["name"] if talent else str(key).replace("_", " ")
+
+
+def _standing(value: Any) -> str:
+    if isinstance(value, dict) and "rank" in value:
+        return f"{value['rank']}/{value.get('grade', 0)}"
+    return "?"
+
+
+def _spent(payload: dict[str, Any]) -> str:
+    purchase, cost = payload.get("purchase"), payload.get("cost")
+    if purchase == "new_skill":
+        what = f"a new skill, {_skill(payload.get('skill'))}"
+    elif purchase == "new_talent":
+        what = f"a new talent, {_talent(payload.get('talent'))}"
+    elif purchase == "ability_point":
+        ability = str(payload.get("ability", ""))
+        what = f"a point of {ABILITY_NAMES.get(ability, ability)}"
+    elif purchase == "specialist_to_expert":
+        what = f"{_skill(payload.get('skill'))} from Specialist to Expert"
+    elif purchase == "expert_to_master":
+        what = f"{_skill(payload.get('skill'))} from Expert to Master"
+    else:
+        what = str(purchase or "a purchase").replace("_", " ")
+    return f"Spent {_points(cost)} on {what}." if cost is not None else f"Bought {what}."
+
+
+def sentence(kind: str, payload: dict[str, Any], mission: str) -> str:
+    """One entry as a sentence; "" for a kind this module does not know (the page shows its name)."""
+    p = payload or {}
+    for_mission = f" for {mission}" if mission else ""
+    if kind == "sp_awarded" and p.get("type") == "bonus":
+        return f"Awarded {_points(p.get('amount'))} as a bonus."
+    if kind == "sp_awarded":
+        amount, pool = p.get("amount", 0), p.get("pool")
+        if not amount:
+            why = WHY_LESS.get(str(p.get("reason")), "")
+            return f"No Success Points{for_mission}" + (f": {why}." if why else ".")
+        text = f"Awarded {_points(amount)}{for_mission}"
+        if pool:
+            text += f", an equal share of {pool}"
+        if p.get("forgone"):
+            why = WHY_LESS.get(str(p.get("reason")), "")
+            text += f"; {p['forgone']} forgone" + (f" because {why}" if why else "")
+        return text + "."
+    if kind == "sp_spent":
+        return _spent(p)
+    if kind == "grade_advanced":
+        return f"Advanced one grade{' after ' + mission if mission else ''}."
+    if kind == "mission_started":
+        return f"Sent on {mission}." if mission else "Sent on a mission."
+    if kind == "adventure_closed":
+        return f"{mission} is over: the adventure is closed." if mission else "An adventure is closed."
+    if kind == "times_visited_added":
+        start, end = p.get("start_year"), p.get("end_year")
+        years = ""
+        if isinstance(start, int):
+            years = year_label(start) if end in (None, start) else f"{year_label(start)} to {year_label(end)}"
+        where = ", ".join(str(x) for x in (p.get("place"), years) if x)
+        return (
+            f"Visited {where or 'another time'}"
+            + (f" in Parallel {p['parallel']}" if p.get("parallel") else "")
+            + "."
+        )
+    if kind == "free_choice_granted":
+        return (
+            "Offered a free pick of a skill or talent"
+            + (f" on reaching {p['rank']}" if p.get("rank") else "")
+            + "."
+        )
+    if kind == "free_choice_taken":
+        name = _talent(p.get("talent")) if p.get("choice") == "talent" else _skill(p.get("skill"))
+        return f"Took {name} as a free pick."
+    if kind == "regulation_violation":
+        punishment = PUNISHMENTS.get(str(p.get("punishment")), {}).get("label", "")
+        text = f"Broke Regulation {p.get('regulation')}{for_mission}"
+        return text + (f": {punishment[:1].lower() + punishment[1:]}." if punishment else ".")
+    if kind == "demotion":
+        return f"Demoted from {_standing(p.get('standing_before'))} to {_standing(p.get('standing_after'))}."
+    if kind == "banishment":
+        return "Banished from the Time Corps."
+    if kind == "reversal":
+        return f"Entry #{p.get('reverses')} was reversed." if p.get("reverses") else "An entry was reversed."
+    return ""

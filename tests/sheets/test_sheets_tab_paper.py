@@ -1,0 +1,55 @@
+"""The Sheets tab: the print pickers start on the paper the group prints on (a campaign setting the GM
+changes), and the recent prints say which paper each print is, in a table that reads on a phone
+(issue 30, finding 5)."""
+
+from __future__ import annotations
+
+import re
+
+from campaigns.models import Campaign
+from sheets.models import SheetRender
+
+
+def _selected(page: str) -> set[str]:
+    return set(re.findall(r'<option value="(\w+)" selected>', page))
+
+
+def test_the_gm_sets_the_paper_and_the_pickers_start_on_it(world, party, client):
+    client.force_login(world.users["gm"])
+    url = f"/campaigns/{world.campaign.pk}/settings/"
+    form = client.get(url).content.decode()
+    assert 'name="print_paper"' in form
+    response = client.post(
+        url, {"print_paper": "a4", "hopeless_reroll_rounds": "1", "corps_present_year": "7192"}
+    )
+    assert response.status_code == 302, response.content.decode()[:2000]
+    assert Campaign.objects.get(pk=world.campaign.pk).paper == "a4"
+    client.force_login(world.users["player"])
+    page = client.get(f"/campaigns/{world.campaign.pk}/sheets/").content.decode()
+    assert _selected(page) == {"a4"}
+    # a print asked for without a paper is on the campaign's
+    client.post(
+        f"/campaigns/{world.campaign.pk}/sheets/", {"kind": "character", "character": party["player"].pk}
+    )
+    assert SheetRender.objects.get(character=party["player"]).snapshot["paper"] == "a4"
+
+
+def test_a_player_cannot_change_the_paper(world, client):
+    client.force_login(world.users["player"])
+    response = client.post(f"/campaigns/{world.campaign.pk}/settings/", {"print_paper": "a4"})
+    assert response.status_code == 403
+    assert Campaign.objects.get(pk=world.campaign.pk).paper == "letter"
+
+
+def test_recent_prints_name_their_paper_in_a_labelled_table(world, party, client):
+    client.force_login(world.users["player"])
+    url = f"/campaigns/{world.campaign.pk}/sheets/"
+    for paper in ("letter", "a4"):
+        client.post(url, {"kind": "character", "character": party["player"].pk, "paper": paper})
+    page = client.get(url).content.decode()
+    table = page[page.index('data-testid="recent-prints"') :]
+    table = table[: table.index("</table>")]
+    assert "<caption>Recent prints</caption>" in table and '<th scope="col">Paper</th>' in table
+    assert table.count('<td data-label="Paper">A4</td>') == 1
+    assert table.count('<td data-label="Paper">Letter</td>') == 1
+    assert "<th></th>" not in table
