@@ -408,6 +408,16 @@ def _missile(s: dict[str, Any], reasons: list[Reason], options: dict[str, Any]) 
     return DefenseColumn(column, tuple(reasons), defense_die=die, luck_spent=s["luck_spent"])
 
 
+def helpless_letter(settings: dict[str, Any] | None = None) -> str:
+    """The result an attack on a helpless defender gets (campaign setting, §29 ambiguity 10)."""
+    letter = {**_DEFAULTS, **(settings or {})}["helpless_defender_result"]
+    if letter not in SEVERITY_LETTERS:
+        raise refuse(
+            "helpless_defender_result", f"Choose one of {', '.join(SEVERITY_LETTERS)}.", RULE_HELPLESS
+        )
+    return str(letter)
+
+
 # -- the attack roll and its damage ------------------------------------------------------------------
 @dataclass(frozen=True)
 class Damage:
@@ -497,11 +507,8 @@ def resolve_attack(
         raise refuse("results_key", f"An attack is read on the {' or '.join(DAMAGE_KEYS)} key.", RULE_DAMAGE)
     if isinstance(strike_number, bool) or not isinstance(strike_number, int):
         raise refuse("strike_number", "The strike number is a whole number.", RULE_DAMAGE)
-    options = {**_DEFAULTS, **(settings or {})}
     if defense.automatic_hit:
-        letter = options["helpless_defender_result"]
-        if letter not in SEVERITY_LETTERS:
-            raise refuse("helpless_defender_result", f"Choose one of {', '.join(SEVERITY_LETTERS)}.")
+        letter = helpless_letter(settings)
         hurt = damage(letter, results_key, damage_faces) if damage_faces is not None else None
         return AttackOutcome(
             strike_number,
