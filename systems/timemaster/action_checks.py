@@ -250,3 +250,27 @@ def roll_check(
             rng=rng,
             detail=lambda dice: reading(score, kind, target, dice.total, column, key),
         )
+
+
+def attack_form(campaign, membership: Membership, data: Any = None):
+    """The GM's attack panel for the dice page (systems/timemaster/attack_forms.py), or None for
+    anyone else or a campaign of another system. Every agent's scores are offered at once, so
+    the GM picks the attacker and its score in one list."""
+    if campaign.system != SYSTEM or not membership.is_gm:
+        return None
+    from systems.timemaster.attack_forms import AttackForm
+
+    agents = list(checkable_agents(membership).only("id", "name", "system", "status", "build", "owner"))
+    scores: dict[int, list[Score]] = {}
+    for agent in agents:
+        try:
+            scores[agent.pk] = agent_scores(agent)
+        except ValidationError:
+            scores[agent.pk] = []
+    return AttackForm(
+        data,
+        prefix="attack",
+        agents=agents,
+        scores=scores,
+        missions=campaign.missions.only("id", "title", "campaign"),
+    )

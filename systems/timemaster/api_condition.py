@@ -16,7 +16,6 @@ systems.timemaster.condition_services and systems.timemaster.attacks.
 from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
-from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404
 from django.urls import re_path
 from drf_spectacular.utils import OpenApiResponse, extend_schema
@@ -110,43 +109,6 @@ class AttackSerializer(serializers.Serializer):
     purpose = serializers.CharField(required=False, allow_blank=True, max_length=200, default="")
 
 
-SITUATION_NAMES = tuple(name for name in combat.SITUATION_FIELDS if name != "form")
-
-
-def attack_from(data: dict, membership, campaign) -> attacks.Attack:
-    """An Attack from validated fields (the API's or the dice page form's)."""
-
-    def agent(field: str):
-        if not data.get(field):
-            return None
-        try:
-            return checks.agent_for_check(membership, data[field])
-        except checks.NoSuchAgent:
-            raise DjangoValidationError({field: "No agent with this id in this campaign."}) from None
-
-    mission = None
-    if data.get("mission"):
-        mission = campaign.missions.filter(pk=data["mission"]).first()
-        if mission is None:
-            raise DjangoValidationError({"mission": "No mission with this id in this campaign."})
-    situation = {name: data[name] for name in SITUATION_NAMES if data.get(name) not in (None, "")}
-    return attacks.Attack(
-        form=data["form"],
-        results_key=data.get("results_key") or "armed",
-        attacker=agent("attacker"),
-        attacker_score=data.get("attacker_score") or None,
-        strike_base=data.get("strike_base"),
-        modifier=data.get("modifier") or 0,
-        defender=agent("defender"),
-        defender_skill=data.get("defender_skill") or None,
-        situation=situation,
-        apply_damage=data.get("apply_damage", True),
-        secret=data.get("secret", False),
-        mission=mission,
-        purpose=data.get("purpose") or "",
-    )
-
-
 class ConditionView(APIView):
     def agent(self):
         character, membership = access.get_character_for_user(
@@ -206,7 +168,7 @@ class AttackView(APIView):
         body = AttackSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         roll, entries = attacks.resolve(
-            membership, attack_from(dict(body.validated_data), membership, campaign)
+            membership, attacks.attack_from(dict(body.validated_data), membership, campaign)
         )
         return Response(
             {

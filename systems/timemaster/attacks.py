@@ -12,6 +12,7 @@ a ledger entry on the agent (timemaster-play.md §4, §5.2-§5.3, §11, §16, §
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -108,10 +109,32 @@ def _situation(attack: Attack) -> tuple[dict[str, Any], str, list[str]]:
     return situation, defender.name, notes
 
 
-def _detail(outcome: combat.AttackOutcome, names: dict[str, Any], notes: list[str]) -> dict[str, Any]:
+#: An NPC's scores in a reason ("Unskilled Melee 61: column 5"), left out of what the log keeps.
+_NPC_SCORE = re.compile(r"(declared melee skill|Unskilled Melee|current Willpower|AR) \d+")
+#: What the log must not keep of an NPC attacker: its base chance and what gives it away.
+_NPC_ATTACKER_NUMBERS = ("base", "modifier", "strike_number", "margin", "row")
+
+
+def _detail(
+    outcome: combat.AttackOutcome,
+    names: dict[str, Any],
+    notes: list[str],
+    npc_attacker: bool,
+    npc_defender: bool,
+) -> dict[str, Any]:
+    """The roll's detail. NPC statistics are the GM's (ARCHITECTURE.md, "Who may see what"): an
+    NPC's scores stay out of the log, which players read; the column and the result stay in."""
     data = outcome.as_dict()
-    data["reasons"] = [r.text for r in outcome.defense.reasons]
-    data["why"] = outcome.defense.summary()
+    data.pop("defense")
+    reasons = [r.text for r in outcome.defense.reasons]
+    if npc_defender:
+        reasons = [_NPC_SCORE.sub(r"\1", text) for text in reasons]
+    data["reasons"] = reasons
+    data["why"] = "; ".join(reasons)
+    if npc_attacker:
+        for name in _NPC_ATTACKER_NUMBERS:
+            data.pop(name, None)
+            names.pop(name, None)
     data["defense_die"] = outcome.defense.defense_die
     data["luck_spent"] = outcome.defense.luck_spent
     data["notes"] = [*notes, *data["notes"]]
@@ -182,7 +205,7 @@ def resolve(
                         strike_number, dice.total, defense, attack.results_key, faces, settings
                     )
             outcomes.append(outcome)
-            return _detail(outcome, names, notes)
+            return _detail(outcome, dict(names), notes, attack.attacker is None, attack.defender is None)
 
         helpless_dice = combat.damage_dice(combat.helpless_letter(settings)) if defense.automatic_hit else 1
         roll = campaign_services.record_roll(
@@ -210,3 +233,40 @@ def resolve(
             )
             entries.append(row)
     return roll, entries
+
+
+SITUATION_NAMES = tuple(name for name in combat.SITUATION_FIELDS if name != "form")
+
+
+def attack_from(data: dict, membership, campaign) -> Attack:
+    """An Attack from validated fields (the API's or the dice page form's)."""
+
+    def agent(field: str):
+        if not data.get(field):
+            return None
+        try:
+            return checks.agent_for_check(membership, data[field])
+        except checks.NoSuchAgent:
+            raise ValidationError({field: "No agent with this id in this campaign."}) from None
+
+    mission = None
+    if data.get("mission"):
+        mission = campaign.missions.filter(pk=data["mission"]).first()
+        if mission is None:
+            raise ValidationError({"mission": "No mission with this id in this campaign."})
+    situation = {name: data[name] for name in SITUATION_NAMES if data.get(name) not in (None, "")}
+    return Attack(
+        form=data["form"],
+        results_key=data.get("results_key") or "armed",
+        attacker=agent("attacker"),
+        attacker_score=data.get("attacker_score") or None,
+        strike_base=data.get("strike_base"),
+        modifier=data.get("modifier") or 0,
+        defender=agent("defender"),
+        defender_skill=data.get("defender_skill") or None,
+        situation=situation,
+        apply_damage=data.get("apply_damage", True),
+        secret=data.get("secret", False),
+        mission=mission,
+        purpose=data.get("purpose") or "",
+    )
