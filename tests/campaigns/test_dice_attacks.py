@@ -66,8 +66,8 @@ def test_a_melee_attack_from_the_dice_page_reads_the_shielded_column_and_wounds_
     html = response.content.decode()
     assert response.status_code == 200, html
     assert (
-        'column <strong data-testid="attack-column">6</strong> (Unskilled Melee 66: column 5; small shield +1: column 6)'
-        in html
+        'column <strong data-testid="attack-column">6</strong> '
+        "(Unskilled Melee 66: column 5; small shield +1: column 6)" in html
     )
     assert '<strong data-testid="attack-code">M</strong> Medium Wound: 14 Stamina, 3 wounds' in html
     theirs = agents["theirs"]
@@ -107,8 +107,8 @@ def test_a_missile_attack_rolls_the_defenders_die_adds_his_luck_and_the_players_
     client.force_login(world.users["player"])
     log = client.get(f"/campaigns/{world.campaign.pk}/dice/log/").content.decode()
     assert (
-        "defense roll 1d10 = 4; Luck spent +2 (lost for good, hit or miss): 6; large shield: no help against a firearm"
-        in log
+        "defense roll 1d10 = 4; Luck spent +2 (lost for good, hit or miss): 6; "
+        "large shield: no help against a firearm" in log
     )
     assert "82" not in log  # the NPC attacker's strike number is the GM's
 
