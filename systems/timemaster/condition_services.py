@@ -15,7 +15,7 @@ from typing import Any
 from django.core.exceptions import PermissionDenied, ValidationError
 
 from campaigns import services as campaign_services
-from campaigns.models import Roll
+from campaigns.models import Membership, Role, Roll
 from characters import access
 from characters.models import AdvancementEntry, Character
 from characters.systems import RuleError
@@ -25,8 +25,9 @@ from systems.timemaster.engine import recovery
 
 KINDS = recovery.ENTRY_KINDS
 #: What the agent's own player may record (rest, sleep, Luck spent on a missile defense are
-#: the player's choices); everything else is the GM's.
-PLAYER_KINDS = ("stamina_rested", "willpower_slept", "luck_spent")
+#: the player's choices; the Luck check against death is a server roll he may make himself);
+#: everything else is the GM's.
+PLAYER_KINDS = ("stamina_rested", "willpower_slept", "luck_spent", "death_check")
 LABELS = {
     "damage_taken": "Damage taken",
     "fatal_blow": "A fatal blow (Luck check against death due)",
@@ -68,6 +69,13 @@ def summary(character: Character) -> dict[str, Any] | None:
 
 
 def _secret_roll(membership, character: Character, kind: str, purpose: str, mission=None) -> Roll:
+    """A roll the rules give the CM: rolled in secret in the GM's name, also when the player's own
+    action (his Luck check) calls for it."""
+    if not membership.is_gm:
+        gm = (
+            Membership.objects.filter(campaign_id=membership.campaign_id, role=Role.GM).order_by("id").first()
+        )
+        membership = gm or membership
     return campaign_services.record_roll(
         membership, kind=kind, purpose=purpose, secret=True, character=character, mission=mission
     )
