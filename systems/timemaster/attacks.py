@@ -37,6 +37,7 @@ AGENT_SUPPLIED = (
     "luck_available",
     "current_willpower",
 )
+ADVANCED_SELF_DEFENSE, FLORENTINE = "advanced_self_defense", "florentine_style"  # characters §4
 FORM_LABELS = {"melee": "Melee", "missile": "Missile", "paranormal": "Paranormal"}
 KEY_LABELS = {"armed": "Armed combat", "unarmed": "Unarmed combat"}
 
@@ -77,6 +78,12 @@ def _attacker(attack: Attack) -> tuple[str, str, int]:
 def _situation(attack: Attack) -> tuple[dict[str, Any], str, list[str]]:
     """The engine's situation, the defender's name, and notes about what the agent supplied."""
     situation = {"form": attack.form, **attack.situation}
+    if attack.attacker is not None:
+        held = attack.attacker.build.get("skills") or {}
+        if ADVANCED_SELF_DEFENSE in held:
+            situation["attacker_advanced_self_defense"] = True
+        if attack.attacker_score == f"skill:{FLORENTINE}":
+            situation["attacker_florentine"] = True  # he attacks with it this round
     if attack.form != "missile":
         situation.pop("missile_class", None)
     defender = attack.defender
@@ -96,6 +103,13 @@ def _situation(attack: Attack) -> tuple[dict[str, Any], str, list[str]]:
         current_willpower=condition["current_willpower"],
     )
     notes = []
+    held = defender.build.get("skills") or {}
+    for skill, flag in (
+        (ADVANCED_SELF_DEFENSE, "defender_advanced_self_defense"),
+        (FLORENTINE, "defender_florentine"),
+    ):
+        if skill in held and not situation.get(flag):
+            situation[flag] = True  # the agent's own skill counts without the GM ticking it
     if attack.defender_skill and attack.form == "melee":
         skill = derived["skills"].get(attack.defender_skill)
         if skill is None or skill.get("score") is None:

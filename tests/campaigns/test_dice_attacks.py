@@ -121,3 +121,30 @@ def test_a_bad_attack_is_a_400_that_names_the_field_and_logs_nothing(world, agen
     assert response.status_code == 400
     assert "Name the missile" in response.content.decode()
     assert not Roll.objects.filter(campaign=world.campaign).exists()
+
+
+def test_an_agents_own_advanced_self_defense_and_florentine_style_move_the_column_without_a_tick(
+    world, agents
+):
+    # characters §4 (L2683, L2711): Dana defends with ASD (+1) against Harry, who attacks Florentine style (-1)
+    theirs, mine = agents["theirs"], agents["mine"]
+    theirs.build["skills"]["advanced_self_defense"] = {"level": "specialist", "source": "purchase"}
+    mine.build["skills"]["florentine_style"] = {"level": "specialist", "source": "purchase"}
+    type(theirs).objects.filter(pk=theirs.pk).update(build=theirs.build)
+    type(mine).objects.filter(pk=mine.pk).update(build=mine.build)
+    theirs.refresh_from_db()
+    mine.refresh_from_db()
+    attack = attacks.Attack(
+        form="melee",
+        attacker=mine,
+        attacker_score="skill:florentine_style",
+        defender=theirs,
+        apply_damage=False,
+    )
+    roll, entries = attacks.resolve(world.membership["gm"], attack, Faces(9, 9))
+    assert roll.detail["reasons"] == [
+        "Unskilled Melee 66: column 5",
+        "defender's Advanced Self-Defense +1: column 6",
+        "attacker fights Florentine style -1: column 5",
+    ]
+    assert entries == []
