@@ -126,7 +126,7 @@ def test_a_bad_attack_is_a_400_that_names_the_field_and_logs_nothing(world, agen
 def test_an_agents_own_advanced_self_defense_and_florentine_style_move_the_column_without_a_tick(
     world, agents
 ):
-    # characters §4 (L2683, L2711): Dana defends with ASD (+1) against Harry, who attacks Florentine style (-1)
+    # characters §4 (L2683, L2711): Dana defends with ASD (+1); Harry attacks Florentine style (-1)
     theirs, mine = agents["theirs"], agents["mine"]
     theirs.build["skills"]["advanced_self_defense"] = {"level": "specialist", "source": "purchase"}
     mine.build["skills"]["florentine_style"] = {"level": "specialist", "source": "purchase"}
