@@ -130,3 +130,15 @@ def test_a_player_cannot_record_damage_or_healing_for_his_agent_on_the_page(worl
     client.force_login(world.users["other_player"])
     assert 'id="condition-heading"' in _page(client, agent)
     assert "Record a change of condition" not in _page(client, agent)
+
+
+def test_a_condition_form_missing_its_number_says_so_and_changes_nothing(world, make_agent, client):
+    agent = make_agent("player")
+    client.force_login(world.users["gm"])
+    response = client.post(
+        f"/characters/{agent.pk}/condition/", {"condition-kind": "stamina_rested"}, follow=True
+    )
+    assert response.status_code == 200
+    assert "Rounds of rest must be a whole number" in response.content.decode()
+    agent.refresh_from_db()
+    assert agent.revision == 1

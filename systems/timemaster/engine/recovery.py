@@ -426,6 +426,7 @@ FUNCTIONS: dict[str, tuple[Callable[..., tuple[Build, dict[str, Any]]], tuple[st
     "willpower_slept": (sleep, ("hours",)),
 }
 ENTRY_KINDS: tuple[str, ...] = tuple(ENTRY_SHAPES)
+OPTIONAL_FIELDS = ("willpower", "medical_days")  # default 0
 
 
 def play_entry(build: Build, kind: str, **fields: Any) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -436,7 +437,8 @@ def play_entry(build: Build, kind: str, **fields: Any) -> tuple[dict[str, Any], 
     unknown = sorted(set(fields) - set(names) - {"source"})
     if unknown:
         raise refuse(unknown[0], f"{kind} takes: {', '.join(names) or 'nothing'}.")
-    arguments = {name: fields[name] for name in names if name in fields}
+    # a missing required value reaches the function as None, which refuses it by name
+    arguments = {name: fields.get(name) for name in names if name in fields or name not in OPTIONAL_FIELDS}
     _new, events = function(build, **arguments)
     entry = {"kind": kind, **arguments}
     source = fields.get("source")

@@ -212,3 +212,21 @@ def test_the_ledger_replays_damage_rest_and_healing_and_a_reversal_undoes_one_st
         )["current_stamina"]
         == 40
     )
+
+
+@pytest.mark.parametrize(
+    ("kind", "field"),
+    [
+        ("stamina_rested", "rounds"),
+        ("wounds_healed", "days"),
+        ("willpower_slept", "hours"),
+        ("luck_spent", "points"),
+        ("critical_treated", "how"),
+        ("fatal_blow", "cause"),
+        ("damage_taken", "stamina"),
+    ],
+)
+def test_a_missing_value_is_refused_by_name_not_crashed_on(agent, kind, field):
+    with pytest.raises(RuleError) as caught:
+        recovery.play_entry(agent, kind)
+    assert caught.value.violations[0].field == field
