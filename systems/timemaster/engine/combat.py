@@ -19,7 +19,7 @@ import random
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from characters.systems.base import SettingSpec, refuse
+from characters.systems.base import SettingSpec, is_one_of, refuse
 from characters.systems.dice import d10, percent
 
 from . import action_table
@@ -105,6 +105,11 @@ COMBAT_SETTINGS: tuple[SettingSpec, ...] = (
 _DEFAULTS = {spec.name: spec.default for spec in COMBAT_SETTINGS}
 
 
+def _options(settings: Any) -> dict[str, Any]:
+    """The combat settings over their defaults (a campaign's settings are already checked)."""
+    return {**_DEFAULTS, **(settings if isinstance(settings, dict) else {})}
+
+
 @dataclass(frozen=True)
 class Reason:
     """One step of choosing the column: what it did, the column after it, and the rule."""
@@ -184,7 +189,7 @@ def check_situation(situation: Any) -> dict[str, Any]:
     shield = situation.get("shield")
     if shield in ("", "none"):
         shield = None
-    if shield is not None and shield not in SHIELDS:
+    if shield is not None and not is_one_of(shield, SHIELDS):
         raise refuse("shield", f"A shield is one of: {', '.join(SHIELDS)} (or none).", RULE_SHIELD)
     out["shield"] = shield
     missile_class = situation.get("missile_class")
@@ -287,7 +292,7 @@ def defense_column(situation: Any, settings: dict[str, Any] | None = None) -> De
     entangled melee defender is on column 1 outright: he takes no action, so no shift applies.
     """
     s = check_situation(situation)
-    options = {**_DEFAULTS, **(settings or {})}
+    options = _options(settings)
     reasons: list[Reason] = []
     if s["helpless"] and s["form"] in ("melee", "missile"):
         reasons.append(Reason("helpless defender: hit without a roll", None, RULE_HELPLESS))
@@ -410,8 +415,8 @@ def _missile(s: dict[str, Any], reasons: list[Reason], options: dict[str, Any]) 
 
 def helpless_letter(settings: dict[str, Any] | None = None) -> str:
     """The result an attack on a helpless defender gets (campaign setting, §29 ambiguity 10)."""
-    letter = {**_DEFAULTS, **(settings or {})}["helpless_defender_result"]
-    if letter not in SEVERITY_LETTERS:
+    letter = _options(settings)["helpless_defender_result"]
+    if not is_one_of(letter, SEVERITY_LETTERS):
         raise refuse(
             "helpless_defender_result", f"Choose one of {', '.join(SEVERITY_LETTERS)}.", RULE_HELPLESS
         )
@@ -433,7 +438,7 @@ class Damage:
 
 def damage_dice(letter: str) -> int:
     """How many d10 a result letter rolls for Stamina (S 1, L 1, M 2, H 3, C 3)."""
-    if letter not in DAMAGE_DICE:
+    if not is_one_of(letter, DAMAGE_DICE):
         raise refuse("letter", f"A damage result is one of {', '.join(SEVERITY_LETTERS)}, not {letter!r}.")
     return DAMAGE_DICE[letter][0]
 
@@ -442,7 +447,7 @@ def damage(letter: str, key: str, faces: tuple[int, ...] | list[int]) -> Damage:
     """The Stamina loss (from the d10 faces, 0 read as 10) and wounds of a result on a key."""
     if key not in DAMAGE_KEYS:
         raise refuse("results_key", f"Damage is read on the {' or '.join(DAMAGE_KEYS)} key.", RULE_DAMAGE)
-    count, multiplier = DAMAGE_DICE.get(letter, (None, None))
+    count, multiplier = DAMAGE_DICE[letter] if is_one_of(letter, DAMAGE_DICE) else (None, None)
     if count is None or multiplier is None:
         raise refuse("letter", f"A damage result is one of {', '.join(SEVERITY_LETTERS)}, not {letter!r}.")
     faces = tuple(faces)

@@ -291,7 +291,7 @@ def critical_state(build: Build, settings: dict[str, Any] | None = None) -> dict
     c = condition_of(build)
     abilities = _abilities(build)
     critical = is_critically_wounded(abilities["STA"], c["wounds_marked"]) and not c["dead"]
-    which = (settings or {}).get("critical_check_willpower", "current")
+    which = (settings if isinstance(settings, dict) else {}).get("critical_check_willpower", "current")
     score = abilities["WPR"] if which == "ability" else c["current_willpower"]
     return {
         "critically_wounded": critical,
