@@ -68,7 +68,11 @@ def _attacker(attack: Attack) -> tuple[str, str, int]:
             raise ValidationError(
                 {"attacker_score": "Choose the attacker's score (a skill or Unskilled Melee)."}
             )
-        score = checks._choose(checks.agent_scores(attack.attacker), attack.attacker_score)
+        try:
+            score = checks._choose(checks.agent_scores(attack.attacker), attack.attacker_score)
+        except ValidationError as error:  # named for this request's fields
+            words = " ".join(m for ms in error.message_dict.values() for m in ms)
+            raise ValidationError({"attacker_score": words}) from None
         return attack.attacker.name, score.name, score.value
     if attack.strike_base is None:
         raise ValidationError({"strike_base": "Choose an attacking agent, or give the NPC's base chance."})
@@ -91,7 +95,11 @@ def _situation(attack: Attack) -> tuple[dict[str, Any], str, list[str]]:
         return situation, "NPC", []
     for name in AGENT_SUPPLIED:
         situation.pop(name, None)
-    checks.agent_scores(defender)  # a finished TIMEMASTER agent, or ValidationError
+    try:
+        checks.agent_scores(defender)  # a finished TIMEMASTER agent
+    except ValidationError as error:
+        words = " ".join(m for ms in error.message_dict.values() for m in ms)
+        raise ValidationError({"defender": words}) from None
     derived = get_system(checks.SYSTEM).derive(defender.build)
     condition = condition_of(defender.build)
     if condition["dead"]:

@@ -200,3 +200,27 @@ def test_the_minutes_unconscious_and_the_coma_are_secret_rolls_players_never_see
     purposes = [r["purpose"] for r in player_log["results"]]
     assert all("Minutes" not in p and "Days" not in p for p in purposes)
     assert any(p == "Luck check against death" for p in purposes)
+
+
+def test_an_attack_naming_a_score_the_agent_lacks_or_a_stranger_is_a_400_on_that_field(
+    world, api, make_agent
+):
+    agent = make_agent("player")
+    gm = api(world.users["gm"])
+    for body, field in [
+        (
+            {"form": "melee", "attacker": agent.pk, "attacker_score": "skill:lute", "unskilled_melee": 40},
+            "attacker_score",
+        ),
+        ({"form": "melee", "strike_base": 50, "defender": 999999}, "defender"),
+        (
+            {"form": "melee", "strike_base": 50, "defender": agent.pk, "defender_skill": "lute"},
+            "defender_skill",
+        ),
+        ({"form": "melee", "strike_base": 50}, "unskilled_melee"),
+        ({"form": "paranormal", "strike_base": 50}, "current_willpower"),
+    ]:
+        response = gm.post(_attacks(world), body, format="json")
+        assert response.status_code == 400, (body, response.content)
+        assert field in {e["field"] for e in response.json()["errors"]}, (body, response.json())
+    assert not Roll.objects.filter(campaign=world.campaign).exists()
