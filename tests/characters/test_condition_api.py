@@ -99,7 +99,8 @@ def test_a_melee_attack_is_read_on_the_column_the_engine_chose_with_its_reasons(
     assert detail["column"] == 6 and detail["hit"]
     assert detail["reasons"] == ["Unskilled Melee: column 5", "small shield +1: column 6"]
     # the NPCs' statistics are the GM's: neither the defender's score nor the attacker's base chance
-    assert "61" not in str(detail) and "150" not in str(detail) and "strike_number" not in detail
+    assert all("61" not in reason for reason in detail["reasons"]) and "61" not in detail["why"]
+    assert not {"base", "strike_number", "margin", "row", "modifier"} & set(detail)
     assert detail["damage"]["wounds"] >= 1 and detail["results_key"] == "armed"
 
 
