@@ -173,7 +173,16 @@ def test_bad_condition_input_is_a_400_that_names_the_field_and_changes_nothing(w
     assert not Roll.objects.filter(campaign=world.campaign).exists()
 
 
-def test_the_minutes_unconscious_and_the_coma_are_secret_rolls_players_never_see(world, api, make_agent):
+def test_the_minutes_unconscious_and_the_coma_are_secret_rolls_players_never_see(
+    world, api, make_agent, monkeypatch
+):
+    from campaigns import services as campaign_services
+    from tests.campaigns.test_checks import Faces
+
+    # the server's dice: 5/5 minutes unconscious; Luck checks 9/9 = 99 (fails) then 0/1 = 1
+    # (succeeds, Luck 44), then the coma's d10 = 3
+    faces = Faces(5, 5, 9, 9, 0, 1, 3)
+    monkeypatch.setattr(campaign_services, "system_rng", lambda: faces)
     agent = make_agent("player")
     gm = api(world.users["gm"])
     out = gm.post(_url(world, agent), {"kind": "damage_taken", "stamina": 99, "wounds": 12}, format="json")
@@ -181,26 +190,23 @@ def test_the_minutes_unconscious_and_the_coma_are_secret_rolls_players_never_see
     assert out.json()["rolls"] == []
     secret = Roll.objects.get(campaign=world.campaign, secret=True)
     assert secret.purpose.startswith("Minutes unconscious")
-    # the Luck check is open; on a success the days of the coma are rolled in secret
-    while True:
-        check = gm.post(_url(world, agent), {"kind": "death_check"}, format="json")
-        assert check.status_code == 201
-        if check.json()["condition"]["status"] == "coma":
-            assert Roll.objects.filter(
-                campaign=world.campaign, secret=True, purpose__startswith="Days"
-            ).exists()
-            break
-        assert check.json()["condition"]["status"] == "dead"
-        agent.refresh_from_db()
-        assert agent.status == "dead"
-        entry = agent.entries.order_by("-id").first()
-        services.revert_entry(entry, world.users["gm"], "try the Luck check again")
-        agent.refresh_from_db()
-        assert agent.status == "active"
+    # the Luck check is open: a failure is death, and the GM can revert it
+    check = gm.post(_url(world, agent), {"kind": "death_check"}, format="json")
+    assert check.status_code == 201 and check.json()["condition"]["status"] == "dead"
+    assert [r["total"] for r in check.json()["rolls"]] == [99]
+    agent.refresh_from_db()
+    assert agent.status == "dead"
+    services.revert_entry(agent.entries.order_by("-id").first(), world.users["gm"], "the check again")
+    agent.refresh_from_db()
+    assert agent.status == "active"
+    # on a success the days of the coma are rolled in secret
+    check = gm.post(_url(world, agent), {"kind": "death_check"}, format="json")
+    assert check.status_code == 201 and check.json()["condition"]["status"] == "coma"
+    assert Roll.objects.get(campaign=world.campaign, secret=True, purpose__startswith="Days").total == 3
     player_log = api(world.users["player"]).get(f"/api/v1/campaigns/{world.campaign.pk}/rolls/").json()
     purposes = [r["purpose"] for r in player_log["results"]]
     assert all("Minutes" not in p and "Days" not in p for p in purposes)
-    assert any(p == "Luck check against death" for p in purposes)
+    assert purposes.count("Luck check against death") == 2
 
 
 def test_an_attack_naming_a_score_the_agent_lacks_or_a_stranger_is_a_400_on_that_field(
