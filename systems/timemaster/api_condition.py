@@ -125,7 +125,10 @@ class ConditionView(APIView):
     def get(self, request, campaign_pk=None, pk=None):
         """The agent's condition: current Stamina, wounds, Willpower, status, critical state."""
         character, _ = self.agent()
-        return Response({**cond.summary(character), "revision": character.revision})
+        summary = cond.summary(character)
+        if summary is None:
+            raise Http404("This agent's record cannot be read.")
+        return Response({**summary, "revision": character.revision})
 
     @extend_schema(request=ConditionEntrySerializer, responses={201: OpenApiResponse(description="entry")})
     def post(self, request, campaign_pk=None, pk=None):

@@ -63,7 +63,10 @@ def summary(character: Character) -> dict[str, Any] | None:
     """The agent's condition for the page and the API (None for a draft or another system)."""
     if not adv.has_advancement(character):
         return None
-    data = recovery.condition_summary(character.build, character.campaign.settings)
+    try:
+        data = recovery.condition_summary(character.build, character.campaign.settings)
+    except RuleError:  # a build the engine cannot read shows no condition rather than failing
+        return None
     data["status_label"] = STATUS_LABELS[data["status"]]
     return data
 

@@ -9,6 +9,7 @@ from django.http import Http404
 from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
+from campaigns.views import safe_next
 from characters import access
 from systems.timemaster import advancement_services as adv
 from systems.timemaster import condition_services as cond
@@ -31,7 +32,7 @@ def record_condition(request, pk):
                 messages.error(
                     request, f"{form.fields[field].label if field in form.fields else ''}: {problem}"
                 )
-        return redirect("character-detail", character.pk)
+        return _back(request, character)
     kind = form.cleaned_data["kind"]
     try:
         cond.record(
@@ -48,4 +49,10 @@ def record_condition(request, pk):
                 messages.error(request, problem)
     else:
         messages.success(request, f"{cond.LABELS[kind]}: recorded.")
-    return redirect("character-detail", character.pk)
+    return _back(request, character)
+
+
+def _back(request, character):
+    """To the dice page when the form was shown there (a ``next`` on this site), else the agent."""
+    back = safe_next(request)
+    return redirect(back) if back else redirect("character-detail", character.pk)

@@ -60,3 +60,26 @@ def test_the_luck_check_against_death_from_the_check_panel_puts_the_agent_in_a_c
     assert coma.roller == world.users["gm"]  # the CM's secret roll, though the player's check called it
     log = client.get(f"/campaigns/{world.campaign.pk}/dice/log/").content.decode()
     assert "Days in a coma" not in log and "Luck check against death" in log
+
+
+def test_the_check_panels_agent_has_its_condition_on_the_dice_page_and_recording_returns_there(
+    world, agent, client
+):
+    client.force_login(world.users["gm"])
+    page = client.get(f"/campaigns/{world.campaign.pk}/dice/?check-character={agent.pk}").content.decode()
+    assert f"Condition of {agent.name}" in page and 'data-testid="condition-stamina">40 of 40<' in page
+    back = f"/campaigns/{world.campaign.pk}/dice/?check-character={agent.pk}"
+    response = client.post(
+        f"/characters/{agent.pk}/condition/",
+        {"condition-kind": "damage_taken", "condition-stamina": "12", "condition-wounds": "2", "next": back},
+    )
+    assert response.status_code == 302 and response["Location"] == back
+    page = client.get(back).content.decode()
+    assert 'data-testid="condition-stamina">28 of 40<' in page
+    assert 'data-testid="condition-wounds">2 of 12 (10 left)<' in page
+    # a next off this site is not followed
+    response = client.post(
+        f"/characters/{agent.pk}/condition/",
+        {"condition-kind": "stamina_rested", "condition-rounds": "1", "next": "https://evil.example/"},
+    )
+    assert response["Location"] == f"/characters/{agent.pk}/"

@@ -13,7 +13,9 @@ register = template.Library()
 
 
 @register.inclusion_tag("characters/condition/_panel.html")
-def condition_panel(character=None, membership=None):
+def condition_panel(character=None, membership=None, next_url=""):
+    """``next_url``: where the form returns after recording (the dice page shows the panel of the
+    agent chosen in its check panel); by default the character page."""
     if character is None or membership is None:
         return {"condition": None}
     condition = cond.summary(character)
@@ -23,6 +25,7 @@ def condition_panel(character=None, membership=None):
     return {
         "character": character,
         "condition": condition,
+        "next_url": next_url,
         "form": ConditionEntryForm(kinds=kinds, prefix="condition", initial={"revision": character.revision})
         if kinds
         else None,
