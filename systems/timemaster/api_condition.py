@@ -50,6 +50,8 @@ class ConditionEntrySerializer(serializers.Serializer):
     days = serializers.IntegerField(required=False, min_value=1, max_value=UNKNOWN_LIMIT)
     medical_days = serializers.IntegerField(required=False, min_value=0, max_value=UNKNOWN_LIMIT)
     hours = serializers.IntegerField(required=False, min_value=1, max_value=UNKNOWN_LIMIT)
+    talent = serializers.CharField(required=False, max_length=80)
+    extra_willpower = serializers.IntegerField(required=False, min_value=0, max_value=20)
     mission = serializers.IntegerField(required=False, min_value=1, max_value=MAX_ID)
     reason = serializers.CharField(required=False, allow_blank=True, max_length=500)
     revision = serializers.IntegerField(required=False, min_value=1, max_value=2**31 - 1)
@@ -63,9 +65,7 @@ class ConditionEntrySerializer(serializers.Serializer):
         if extra:
             raise serializers.ValidationError({extra[0]: [f"{kind} does not take {extra[0]!r}."]})
         needed = [
-            name
-            for name in cond.FIELDS[kind]
-            if name not in data and name not in ("willpower", "medical_days")
+            name for name in cond.FIELDS[kind] if name not in data and name not in recovery.OPTIONAL_FIELDS
         ]
         if kind == "death_check":
             needed = []  # the server rolls it

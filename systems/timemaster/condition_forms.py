@@ -9,6 +9,7 @@ from django import forms
 from systems.timemaster import condition_services as cond
 from systems.timemaster.engine import recovery
 from systems.timemaster.engine.play_tables import UNKNOWN_LIMIT
+from systems.timemaster.engine.tables import TALENTS
 
 HOW = {"medical": "Two rounds of Medical treatment", "ignore_pain": "Ignore Pain succeeded"}
 CAUSES = {
@@ -39,12 +40,19 @@ class ConditionEntryForm(forms.Form):
     )
     how = forms.ChoiceField(label="Treatment", required=False, choices=list(HOW.items()))
     cause = forms.ChoiceField(label="Cause", required=False, choices=list(CAUSES.items()))
+    talent = forms.ChoiceField(label="Talent used", required=False)
+    extra_willpower = forms.IntegerField(
+        label="Extra Willpower for the talent", required=False, min_value=0, max_value=20
+    )
     reason = forms.CharField(label="Note (for the ledger)", max_length=500, required=False)
     revision = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=1)
 
-    def __init__(self, *args: Any, kinds: Any = (), **kwargs: Any) -> None:
+    def __init__(self, *args: Any, kinds: Any = (), talents: Any = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["kind"].choices = [(kind, cond.LABELS[kind]) for kind in kinds]
+        self.fields["talent"].choices = [("", "—")] + [
+            (key, TALENTS[key]["name"]) for key in talents if key in TALENTS
+        ]
 
     def entry_fields(self) -> dict[str, Any]:
         """Only the fields the chosen kind takes, as given (the engine says what is missing)."""

@@ -27,7 +27,7 @@ KINDS = recovery.ENTRY_KINDS
 #: What the agent's own player may record (rest, sleep, Luck spent on a missile defense are
 #: the player's choices; the Luck check against death is a server roll he may make himself);
 #: everything else is the GM's.
-PLAYER_KINDS = ("stamina_rested", "willpower_slept", "luck_spent", "death_check")
+PLAYER_KINDS = ("stamina_rested", "willpower_slept", "luck_spent", "death_check", "talent_used")
 LABELS = {
     "damage_taken": "Damage taken",
     "fatal_blow": "A fatal blow (Luck check against death due)",
@@ -38,6 +38,7 @@ LABELS = {
     "stamina_rested": "Rounds of rest",
     "wounds_healed": "Days of bedrest",
     "willpower_slept": "Hours of sleep",
+    "talent_used": "Willpower paid for a talent",
 }
 FIELDS: dict[str, tuple[str, ...]] = {kind: names for kind, (_f, names) in recovery.FUNCTIONS.items()}
 STATUS_LABELS = {

@@ -25,7 +25,8 @@ def record_condition(request, pk):
     kinds = [kind for kind in cond.KINDS if cond.can_record(character, membership, kind)]
     if not kinds:
         raise PermissionDenied("Only the game master or the agent's player can record this.")
-    form = ConditionEntryForm(request.POST, kinds=kinds, prefix="condition")
+    talents = character.build.get("talents") or []
+    form = ConditionEntryForm(request.POST, kinds=kinds, talents=talents, prefix="condition")
     if not form.is_valid():
         for field, problems in form.errors.items():
             for problem in problems:

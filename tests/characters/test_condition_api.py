@@ -50,6 +50,7 @@ BODIES = [
     ("post", {"kind": "stamina_rested", "rounds": 2}, OWNER_OR_GM),
     ("post", {"kind": "willpower_slept", "hours": 1}, OWNER_OR_GM),
     ("post", {"kind": "luck_spent", "points": 1}, OWNER_OR_GM),
+    ("post", {"kind": "talent_used", "talent": "telepathic_probe", "extra_willpower": 2}, OWNER_OR_GM),
     ("post", {"kind": "wounds_healed", "days": 1, "medical_days": 1}, GM_ONLY),
     ("post", {"kind": "damage_taken", "stamina": 3, "wounds": 1, "source": "a fall"}, GM_ONLY),
 ]

@@ -21,7 +21,7 @@ from typing import Any
 from characters.systems.base import Build, SettingSpec, refuse
 
 from . import action_table
-from .condition import STATE_FLAGS, condition_of, with_condition
+from .condition import STATE_FLAGS, condition_of, use_talent, with_condition
 from .formulas import is_critically_wounded, stamina_recovery_rate, wound_count
 from .play_tables import (
     COMA_DAYS_DIE,
@@ -284,6 +284,21 @@ def sleep(build: Build, hours: int) -> tuple[Build, dict[str, Any]]:
     return new, {"recovered": current - c["current_willpower"], "beyond_cap": wanted - current}
 
 
+def pay_for_talent(build: Build, talent: str, extra_willpower: int = 0) -> tuple[Build, dict[str, Any]]:
+    """A talent's Willpower cost (and up to 20 extra points), paid in the declaration step whether
+    the talent works or not; never below 21 (timemaster-play.md §12, L3291-3297;
+    timemaster-characters.md §10 rule 17)."""
+    c = condition_of(build)
+    _alive(c, "using a talent")
+    if c["unconscious"]:
+        raise refuse("condition.unconscious", "An unconscious agent uses no talent.", RULE_UNCONSCIOUS)
+    if not isinstance(talent, str):
+        raise refuse("talent", "Name the talent.")
+    new = use_talent(build, talent, extra_willpower)
+    paid = c["current_willpower"] - condition_of(new)["current_willpower"]
+    return new, {"willpower_paid": paid}
+
+
 # -- read-outs ---------------------------------------------------------------------------------------
 def critical_state(build: Build, settings: dict[str, Any] | None = None) -> dict[str, Any]:
     """Whether the agent is critically wounded and must make the Willpower check before each
@@ -386,6 +401,7 @@ ENTRY_SHAPES: dict[str, str] = {
     "stamina_rested": '{"rounds": int}',
     "wounds_healed": '{"days": int, "medical_days": int}',
     "willpower_slept": '{"hours": int}',
+    "talent_used": '{"talent": key, "extra_willpower": 0..20}',
 }
 
 
@@ -413,6 +429,7 @@ HANDLERS: dict[str, Callable[[dict[str, Any], dict[str, Any]], None]] = {
     "stamina_rested": _fold(rest, "rounds"),
     "wounds_healed": _fold(heal, "days", "medical_days", medical_days=0),
     "willpower_slept": _fold(sleep, "hours"),
+    "talent_used": _fold(pay_for_talent, "talent", "extra_willpower", extra_willpower=0),
 }
 FUNCTIONS: dict[str, tuple[Callable[..., tuple[Build, dict[str, Any]]], tuple[str, ...]]] = {
     "damage_taken": (take_damage, ("stamina", "wounds", "willpower")),
@@ -424,9 +441,10 @@ FUNCTIONS: dict[str, tuple[Callable[..., tuple[Build, dict[str, Any]]], tuple[st
     "stamina_rested": (rest, ("rounds",)),
     "wounds_healed": (heal, ("days", "medical_days")),
     "willpower_slept": (sleep, ("hours",)),
+    "talent_used": (pay_for_talent, ("talent", "extra_willpower")),
 }
 ENTRY_KINDS: tuple[str, ...] = tuple(ENTRY_SHAPES)
-OPTIONAL_FIELDS = ("willpower", "medical_days")  # default 0
+OPTIONAL_FIELDS = ("willpower", "medical_days", "extra_willpower")  # default 0
 
 
 def play_entry(build: Build, kind: str, **fields: Any) -> tuple[dict[str, Any], dict[str, Any]]:

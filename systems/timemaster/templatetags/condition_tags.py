@@ -26,7 +26,12 @@ def condition_panel(character=None, membership=None, next_url=""):
         "character": character,
         "condition": condition,
         "next_url": next_url,
-        "form": ConditionEntryForm(kinds=kinds, prefix="condition", initial={"revision": character.revision})
+        "form": ConditionEntryForm(
+            kinds=kinds,
+            talents=character.build.get("talents") or [],
+            prefix="condition",
+            initial={"revision": character.revision},
+        )
         if kinds
         else None,
     }

@@ -230,3 +230,15 @@ def test_a_missing_value_is_refused_by_name_not_crashed_on(agent, kind, field):
     with pytest.raises(RuleError) as caught:
         recovery.play_entry(agent, kind)
     assert caught.value.violations[0].field == field
+
+
+def test_a_talent_costs_its_willpower_hit_or_miss_and_never_takes_it_below_21(agent):
+    # play §12 (L3291-3297), characters §10 rule 17: WPR 52, Telepathic Probe costs 10
+    paid, events = recovery.pay_for_talent(agent, "telepathic_probe", 5)
+    assert condition_of(paid)["current_willpower"] == 37 and events["willpower_paid"] == 15
+    with pytest.raises(RuleError, match="may not drop below 21"):
+        recovery.pay_for_talent(paid, "telepathic_probe", 10)
+    with pytest.raises(RuleError, match="Extra Willpower"):
+        recovery.pay_for_talent(agent, "telepathic_probe", 21)
+    built = advancement.replay(agent, [{"id": 1, "kind": "talent_used", "talent": "telepathic_probe"}])
+    assert condition_of(built)["current_willpower"] == 42

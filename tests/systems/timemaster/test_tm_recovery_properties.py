@@ -33,6 +33,10 @@ ENTRY = st.one_of(
     st.builds(lambda r: {"kind": "death_check", "roll": r}, st.integers(1, 100)),
     st.builds(lambda p: {"kind": "luck_spent", "points": p}, st.integers(1, 2)),
     st.just({"kind": "came_to"}),
+    st.builds(
+        lambda x: {"kind": "talent_used", "talent": "telepathic_probe", "extra_willpower": x},
+        st.integers(0, 20),
+    ),
     st.just({"kind": "critical_treated", "how": "medical"}),
 )
 
