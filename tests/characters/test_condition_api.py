@@ -10,6 +10,7 @@ import pytest
 from campaigns.models import Roll
 from characters import services
 from systems.timemaster import attacks
+from systems.timemaster.engine import recovery
 from systems.timemaster.engine.condition import condition_of
 
 ROLES = ("gm", "player", "other_player", "observer", "outsider", "anonymous")
@@ -232,3 +233,34 @@ def test_an_attack_naming_a_score_the_agent_lacks_or_a_stranger_is_a_400_on_that
         assert response.status_code == 400, (body, response.content)
         assert field in {e["field"] for e in response.json()["errors"]}, (body, response.json())
     assert not Roll.objects.filter(campaign=world.campaign).exists()
+
+
+@pytest.mark.parametrize("minutes_faces", [(0, 3), (9, 8)])
+def test_a_player_sees_the_same_agent_whatever_the_secret_minutes_roll_says(
+    world, api, make_agent, monkeypatch, minutes_faces
+):
+    """Non-interference for the CM's secret roll: the player's answers (condition, ledger, roll
+    log) are compared with a fixed expectation that names no minute count, for two different
+    secret rolls (normalised: ids, times and the campaign's own numbers)."""
+    from campaigns import services as campaign_services
+    from tests.campaigns.test_checks import Faces
+
+    monkeypatch.setattr(campaign_services, "system_rng", lambda: Faces(*minutes_faces))
+    agent = make_agent("player")
+    api(world.users["gm"]).post(
+        _url(world, agent), {"kind": "damage_taken", "stamina": 60, "wounds": 2}, format="json"
+    )
+    assert Roll.objects.get(secret=True).total != 0
+    player = api(world.users["player"])
+    condition = player.get(_url(world, agent)).json()
+    history = player.get(f"/api/v1/campaigns/{world.campaign.pk}/characters/{agent.pk}/history/").json()
+    rolls = player.get(f"/api/v1/campaigns/{world.campaign.pk}/rolls/").json()
+    agent.refresh_from_db()
+    # what the player gets is computed from the build and the ledger alone, which hold no roll
+    rules = recovery.condition_summary(agent.build, world.campaign.settings)
+    assert condition == {**rules, "status_label": "Unconscious", "revision": 2}
+    assert rules["status"] == "unconscious" and rules["current_stamina"] == 0
+    assert [(e["kind"], e["payload"]) for e in history["results"]] == [
+        ("damage_taken", {"stamina": 60, "wounds": 2})
+    ]
+    assert rolls["results"] == []
