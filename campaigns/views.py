@@ -383,7 +383,9 @@ def _roll_log(request, membership):
 
 
 def _dice_page(request, campaign, membership, *, form=None, check_form=None, status=200, **extra):
+    attack_form = extra.pop("attack_form", None)  # TIMEMASTER's GM attack panel
     context = {
+        "attack_form": attack_form if attack_form is not None else checks.attack_form(campaign, membership),
         "campaign": campaign,
         "membership": membership,
         "form": form if form is not None else _roll_form(campaign, membership, request),

@@ -37,6 +37,9 @@ SYSTEM_MODULES = {
     "systems.timemaster.api_checks": "timemaster",
     "systems.timemaster.advancement_views": "timemaster",
     "systems.timemaster.api_advancement": "timemaster",
+    "systems.timemaster.api_condition": "timemaster",
+    "systems.timemaster.attack_views": "timemaster",
+    "systems.timemaster.condition_views": "timemaster",
 }
 #: Routes of a platform module that belong to one system: the TIMEMASTER significance tally, its
 #: result and audit on the missions API (plain missions exist in every system), and the check roll.

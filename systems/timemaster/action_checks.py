@@ -20,6 +20,7 @@ from campaigns.models import Membership, Mission, Roll
 from characters.models import Character
 from characters.systems import RuleError, get_system
 from systems.timemaster.engine import action_table
+from systems.timemaster.engine.condition import condition_of
 from systems.timemaster.engine.tables import ABILITY_CODES, ABILITY_NAMES, RESULTS_KEYS
 
 SYSTEM = "timemaster"
@@ -32,7 +33,14 @@ OTHER_SCORES = {
     "basic_driving": "Basic driving",
     "basic_riding": "Basic riding",
     "bombardier": "Bombardier",
+    # general checks on current scores: strangling and poison (current STA, timemaster-play.md §15,
+    # §18), the critically wounded agent's check (current WPR, §16 and §29 ambiguity 11)
+    "current_stamina": "Current Stamina",
+    "current_willpower": "Current Willpower",
 }
+#: The Luck check against death, offered while it is due; rolling it records the ledger entry
+#: (systems/timemaster/condition_services.py, timemaster-play.md §16, §16.1).
+DEATH_CHECK = "condition:luck_against_death"
 RESULTS_KEY_NAMES = {
     "ability": "Ability checks",
     "armed": "Armed combat",
@@ -120,7 +128,11 @@ def agent_scores(character: Character) -> list[Score]:
         derived = get_system(SYSTEM).derive(character.build)
     except RuleError as error:
         raise ValidationError({"character": f"{character.name} cannot be checked: {error}"}) from None
-    return scores_of(derived)
+    scores = scores_of(derived)
+    if condition_of(character.build)["death_check_due"]:
+        luck = derived["abilities"]["LUCK"]
+        scores.append(Score(DEATH_CHECK, "Condition", "Luck check against death", luck, None))
+    return scores
 
 
 def checkable_agents(membership: Membership):
@@ -244,6 +256,11 @@ def roll_check(
     if mission is not None and mission.campaign_id != membership.campaign_id:
         raise ValidationError({"mission": "No mission with this id in this campaign."})
     score = _choose(agent_scores(character), score_key)
+    if score.key == DEATH_CHECK:  # a ledger entry, not only a roll: the engine decides coma or death
+        from systems.timemaster import condition_services
+
+        _, rolls = condition_services.record(character, membership, "death_check", mission=mission)
+        return rolls[0]
     column, key, modifier = _check_arguments(kind, defense_column, results_key, modifier, score)
     target = score.value + modifier
     what = f"{score.name} check" + (f" ({modifier:+d})" if modifier else "")
@@ -259,3 +276,27 @@ def roll_check(
             rng=rng,
             detail=lambda dice: reading(score, kind, target, dice.total, column, key),
         )
+
+
+def attack_form(campaign, membership: Membership, data: Any = None):
+    """The GM's attack panel for the dice page (systems/timemaster/attack_forms.py), or None for
+    anyone else or a campaign of another system. Every agent's scores are offered at once, so
+    the GM picks the attacker and its score in one list."""
+    if campaign.system != SYSTEM or not membership.is_gm:
+        return None
+    from systems.timemaster.attack_forms import AttackForm
+
+    agents = list(checkable_agents(membership).only("id", "name", "system", "status", "build", "owner"))
+    scores: dict[int, list[Score]] = {}
+    for agent in agents:
+        try:
+            scores[agent.pk] = agent_scores(agent)
+        except ValidationError:
+            scores[agent.pk] = []
+    return AttackForm(
+        data,
+        prefix="attack",
+        agents=agents,
+        scores=scores,
+        missions=campaign.missions.only("id", "title", "campaign"),
+    )

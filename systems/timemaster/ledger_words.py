@@ -121,4 +121,49 @@ def sentence(kind: str, payload: dict[str, Any], mission: str) -> str:
         return "Banished from the Time Corps."
     if kind == "reversal":
         return f"Entry #{p.get('reverses')} was reversed." if p.get("reverses") else "An entry was reversed."
+    return _condition_sentence(kind, p)
+
+
+#: A fatal blow's cause in words (systems.timemaster.engine.recovery.FATAL_CAUSES).
+FATAL_CAUSE_WORDS = {
+    "killing_shot": "a killing shot",
+    "fall_100_ft": "a fall of 100 feet or more",
+    "poison": "poison",
+    "spacecraft": "a spacecraft's weapon",
+    "other": "a fatal blow",
+}
+
+
+def _condition_sentence(kind: str, p: dict[str, Any]) -> str:
+    """The play entries of an agent's condition (systems.timemaster.engine.recovery.ENTRY_SHAPES)."""
+    if kind == "damage_taken":
+        parts = [f"{p.get('stamina', 0)} Stamina"]
+        if p.get("wounds"):
+            parts.append(f"{p['wounds']} wound{'' if p['wounds'] == 1 else 's'}")
+        if p.get("willpower"):
+            parts.append(f"{p['willpower']} Willpower")
+        source = f" from {p['source']}" if p.get("source") else ""
+        return f"Took {' and '.join(parts)} of damage{source}."
+    if kind == "fatal_blow":
+        return f"Struck down by {FATAL_CAUSE_WORDS.get(str(p.get('cause')), 'a fatal blow')}."
+    if kind == "death_check":
+        return f"Made the Luck check against death (rolled {p.get('roll')})."
+    if kind == "luck_spent":
+        return f"Spent {p.get('points')} Luck."
+    if kind == "came_to":
+        return "Came to."
+    if kind == "critical_treated":
+        how = "with medical care" if p.get("how") == "medical" else "by ignoring the pain"
+        return f"Kept going through a critical wound {how}."
+    if kind == "stamina_rested":
+        return f"Rested {p.get('rounds')} round{'' if p.get('rounds') == 1 else 's'} to get Stamina back."
+    if kind == "wounds_healed":
+        days, medical = p.get("days", 0), p.get("medical_days", 0)
+        care = f", {medical} of them with medical care" if medical else ""
+        return f"Healed in bed for {days} day{'' if days == 1 else 's'}{care}."
+    if kind == "willpower_slept":
+        return f"Slept {p.get('hours')} hour{'' if p.get('hours') == 1 else 's'} to get Willpower back."
+    if kind == "talent_used":
+        extra = f", with {p['extra_willpower']} extra Willpower" if p.get("extra_willpower") else ""
+        return f"Used {_talent(p.get('talent'))}{extra}."
     return ""

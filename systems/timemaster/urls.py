@@ -4,11 +4,12 @@ from django.urls import path
 
 import campaigns.urls  # noqa: F401  (registers "id": ids that fit 64 bits, longer ones 404)
 import characters.urls  # noqa: F401  (registers "chid", the same for character ids)
-from systems.timemaster import advancement_views
+from systems.timemaster import advancement_views, attack_views, condition_views
 from systems.timemaster import mission_views as mv
 
 MISSION = "campaigns/<id:pk>/missions/<id:mission_pk>/"
 urlpatterns: list = [
+    path("campaigns/<id:pk>/dice/attack/", attack_views.dice_attack, name="campaign-dice-attack"),
     path("campaigns/<id:pk>/missions/", mv.mission_list, name="missions-list"),
     path("campaigns/<id:pk>/missions/new/", mv.mission_create, name="missions-new"),
     path("campaigns/<id:pk>/missions/audit/", mv.campaign_mission_audit, name="missions-campaign-audit"),
@@ -29,4 +30,5 @@ urlpatterns: list = [
     path("characters/<chid:pk>/free-pick/", advancement_views.free_pick, name="character-free-pick"),
     path("characters/<chid:pk>/violations/new/", advancement_views.violation, name="character-violation"),
     path("characters/<chid:pk>/bonus/", advancement_views.bonus, name="character-bonus"),
+    path("characters/<chid:pk>/condition/", condition_views.record_condition, name="character-condition"),
 ]

@@ -156,6 +156,7 @@ WALKS_ELSEWHERE = (
     "tests.campaigns.test_missions_api",
     "tests.campaigns.test_checks",
     "tests.characters.test_advancement_api",
+    "tests.characters.test_condition_api",
     "tests.ttk_missions.test_api_roles",
     "tests.tempo_conflicts.test_api_roles",
     "tests.d6_encounters.test_api_roles",

@@ -160,6 +160,7 @@ def home(world, make_user):
         "npc-list": timemaster,
         "npc-detail": {**timemaster, "pk": npc.pk},
         "api-check": timemaster,
+        "api-campaign-attacks": timemaster,
         "api-check-scores": timemaster,
         "api-character-list": timemaster,
         "api-character-import": timemaster,

@@ -20,7 +20,15 @@ def test_the_gm_sets_the_paper_and_the_pickers_start_on_it(world, party, client)
     form = client.get(url).content.decode()
     assert 'name="print_paper"' in form
     response = client.post(
-        url, {"print_paper": "a4", "hopeless_reroll_rounds": "1", "corps_present_year": "7192"}
+        url,
+        {
+            "print_paper": "a4",
+            "hopeless_reroll_rounds": "1",
+            "corps_present_year": "7192",
+            "helpless_defender_result": "C",
+            "shields_against_missiles": "on",
+            "critical_check_willpower": "current",
+        },
     )
     assert response.status_code == 302, response.content.decode()[:2000]
     assert Campaign.objects.get(pk=world.campaign.pk).paper == "a4"

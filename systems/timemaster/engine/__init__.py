@@ -19,7 +19,12 @@ from . import sheet as sheet_module
 from .campaign_settings import CREATION_SETTINGS
 
 # Modules of the advancement engine that may offer campaign settings, and the names they use.
-_SETTINGS_SOURCES = (("advancement_tables", "ADVANCEMENT_SETTINGS"), ("advancement", "SETTINGS"))
+_SETTINGS_SOURCES = (
+    ("advancement_tables", "ADVANCEMENT_SETTINGS"),
+    ("advancement", "SETTINGS"),
+    ("combat", "COMBAT_SETTINGS"),
+    ("recovery", "PLAY_SETTINGS"),
+)
 
 
 def _optional(module: str) -> Any:
@@ -66,6 +71,12 @@ class Timemaster(GameSystem):
         from .advancement import apply_entry  # imported here: written by the advancement engine
 
         return apply_entry(build, entry)
+
+    def is_dead(self, build: Build) -> bool | None:
+        """Dead once the Luck check against death failed (recovery.py, timemaster-play.md §16)."""
+        from .recovery import is_dead
+
+        return is_dead(build)
 
     def replay(self, creation_build: Build, entries: list[dict[str, Any]]) -> Build:
         """Only some entries may be reversed (``advancement.REVERSIBLE_KINDS``)."""

@@ -21,6 +21,7 @@ from typing import Any, cast
 from characters.systems.base import RuleError, RuleViolation, is_one_of, refuse, replay_ledger
 from characters.systems.base import reversed_ids as base_reversed_ids
 
+from . import recovery
 from . import regulations as regs
 from .advancement_tables import (
     ABILITY_MAX,
@@ -67,6 +68,8 @@ ENTRY_SHAPES: dict[str, str] = {
     '"present_year": int, "place": str (optional)}',
     "mission_started": '{"mission": id}',
     "adventure_closed": '{"mission": id}',
+    # an agent's condition in play: damage, death, rest, healing, sleep (recovery.py)
+    **recovery.ENTRY_SHAPES,
     "reversal": '{"reverses": entry id, "reason": str} (folded by replay only)',
 }
 ENTRY_KINDS: tuple[str, ...] = tuple(ENTRY_SHAPES)
@@ -631,6 +634,7 @@ _HANDLERS: dict[str, Callable[[dict[str, Any], dict[str, Any]], None]] = {
     "times_visited_added": _times_visited_added,
     "mission_started": _mission_started,
     "adventure_closed": _adventure_closed,
+    **recovery.HANDLERS,
 }
 
 

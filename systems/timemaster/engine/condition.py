@@ -2,7 +2,10 @@
 
 Kept in the optional build key ``condition``; a build without it is unhurt and unarmored:
 
-    {"current_stamina": int, "current_willpower": int, "wounds_marked": int, "armor": [armor key, ...]}
+    {"current_stamina": int, "current_willpower": int, "wounds_marked": int, "armor": [armor key, ...],
+     "unconscious": bool, "coma": bool, "death_check_due": bool, "dead": bool, "critical_treated": bool}
+
+The last five are written by the play entries of ``recovery.py`` (timemaster-play.md §16, §17).
 
 timemaster-characters.md §9.1-9.4, §5.1, §10 rules 14, 15 and 17.
 """
@@ -29,7 +32,8 @@ RULE_WOUNDS = "timemaster-characters.md §10 rule 15"
 RULE_TALENT_USE = "timemaster-characters.md §10 rule 17"
 RULE_ARMOR = "timemaster-characters.md §9.1"
 
-CONDITION_KEYS = ("current_stamina", "current_willpower", "wounds_marked", "armor")
+STATE_FLAGS = ("unconscious", "coma", "death_check_due", "dead", "critical_treated")
+CONDITION_KEYS = ("current_stamina", "current_willpower", "wounds_marked", "armor", *STATE_FLAGS)
 
 
 def condition_of(build: Build) -> dict[str, Any]:
@@ -44,6 +48,7 @@ def condition_of(build: Build) -> dict[str, Any]:
         "current_willpower": stored.get("current_willpower", abilities.get("WPR")),
         "wounds_marked": stored.get("wounds_marked", 0),
         "armor": list(armor) if isinstance(armor, list) else [armor],
+        **{flag: stored.get(flag, False) for flag in STATE_FLAGS},
     }
 
 
@@ -56,6 +61,7 @@ def is_fresh_condition(build: Build) -> bool:
         condition["current_stamina"] == abilities.get("STA")
         and condition["current_willpower"] == abilities.get("WPR")
         and condition["wounds_marked"] == 0
+        and not any(condition[flag] for flag in STATE_FLAGS)
     )
 
 
@@ -99,6 +105,11 @@ def check_condition(build: Build) -> list[RuleViolation]:
                 RULE_WOUNDS,
             )
         )
+    problems += [
+        RuleViolation(f"condition.{flag}", "This must be true or false.", RULE_CURRENT)
+        for flag in STATE_FLAGS
+        if not isinstance(condition[flag], bool)
+    ]
     armor = condition["armor"]
     if not all(isinstance(key, str) and key in ARMOR for key in armor):
         problems.append(

@@ -10,6 +10,7 @@ from typing import Any, cast
 from characters.systems.base import Build, SheetData
 
 from .background import native_parallel
+from .condition import condition_of
 from .derived import derive
 from .formulas import chart_key
 from .tables import (
@@ -109,6 +110,10 @@ def sheet_fields(build: Build) -> dict[str, Any]:
         "stamina_loss_per_round": derived["stamina_loss_per_round"],
         "wounds": derived["wounds"],
         "wound_boxes": derived["wound_boxes"],
+        # timemaster-play.md §16: marks, the critical state and what the agent's body is in now
+        "wounds_marked": derived["wounds_marked"],
+        "critically_wounded": derived["critically_wounded"],
+        "condition_state": condition_state(build),
         "background": {
             "date_of_birth": year_label(birth) if isinstance(birth, int) and birth else "",
             "birth_place": background.get("birth_place", ""),
@@ -143,6 +148,20 @@ def sheet_fields(build: Build) -> dict[str, Any]:
             _visit_row(visit) for visit in build.get("times_visited") or [] if isinstance(visit, dict)
         ],
     }
+
+
+CONDITION_STATES = (
+    ("dead", "dead"),
+    ("death_check_due", "dying"),
+    ("coma", "in a coma"),
+    ("unconscious", "unconscious"),
+)
+
+
+def condition_state(build: Build) -> str:
+    """The agent's state in words for the sheet, "" when conscious (timemaster-play.md §16)."""
+    condition = condition_of(build)
+    return next((words for flag, words in CONDITION_STATES if condition[flag]), "")
 
 
 def sheet(build: Build) -> SheetData:

@@ -1,0 +1,43 @@
+"""The dice page's attack panel (GM only): one attack resolved with the engine's column.
+
+The page itself is the platform's (campaigns.views); this view only reads the panel's form,
+resolves the attack through systems.timemaster.attacks and shows the dice page again with the
+result and the log (timemaster-play.md §4, §5.2-§5.3).
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
+from django.views.decorators.http import require_POST
+
+from campaigns.access import get_timemaster_campaign_for_user
+from campaigns.views import _dice_page
+from systems.timemaster import action_checks as checks
+from systems.timemaster import attacks
+
+
+@login_required
+@require_POST
+def dice_attack(request, pk):
+    """Resolve one attack from the dice page; the roll and its column's reasons go into the log."""
+    campaign, membership = get_timemaster_campaign_for_user(request.user, pk, need="gm")
+    form = checks.attack_form(campaign, membership, request.POST)
+    last_attack = None
+    if form is not None and form.is_valid():
+        try:
+            attack = attacks.attack_from(form.attack_fields(), membership, campaign)
+            last_attack, _ = attacks.resolve(membership, attack)
+        except ValidationError as error:
+            for field, problems in error.message_dict.items():
+                for problem in problems:
+                    form.add_error(field if field in form.fields else None, problem)
+    status = 200 if last_attack else 400
+    return _dice_page(
+        request,
+        campaign,
+        membership,
+        attack_form=None if last_attack else form,
+        status=status,
+        last_attack=last_attack,
+    )

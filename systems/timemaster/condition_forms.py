@@ -1,0 +1,69 @@
+"""The form on the character page that records one condition change (condition_services.record)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+
+from systems.timemaster import condition_services as cond
+from systems.timemaster.engine import recovery
+from systems.timemaster.engine.play_tables import UNKNOWN_LIMIT
+from systems.timemaster.engine.tables import TALENTS
+
+HOW = {"medical": "Two rounds of Medical treatment", "ignore_pain": "Ignore Pain succeeded"}
+CAUSES = {
+    "killing_shot": "Killing called shot while helpless",
+    "fall_100_ft": "Fall of 100 ft or more",
+    "poison": "Poison",
+    "spacecraft": "Spacecraft destroyed",
+    "other": "Another fatal event",
+}
+
+
+def _count(label: str, minimum: int = 0) -> forms.IntegerField:
+    return forms.IntegerField(label=label, required=False, min_value=minimum, max_value=UNKNOWN_LIMIT)
+
+
+class ConditionEntryForm(forms.Form):
+    kind = forms.ChoiceField(label="What happened")
+    rounds = _count("Rounds of rest", 1)
+    hours = _count("Hours of sleep", 1)
+    days = _count("Days of bedrest", 1)
+    medical_days = _count("… of them with Medical care (check passed)")
+    stamina = _count("Stamina lost")
+    wounds = _count("Wounds to mark")
+    willpower = _count("Willpower lost")
+    source = forms.CharField(label="Source of the damage", max_length=200, required=False)
+    points = forms.TypedChoiceField(
+        label="Luck points", coerce=int, required=False, choices=[(1, "1"), (2, "2")]
+    )
+    how = forms.ChoiceField(label="Treatment", required=False, choices=list(HOW.items()))
+    cause = forms.ChoiceField(label="Cause", required=False, choices=list(CAUSES.items()))
+    talent = forms.ChoiceField(label="Talent used", required=False)
+    extra_willpower = forms.IntegerField(
+        label="Extra Willpower for the talent", required=False, min_value=0, max_value=20
+    )
+    reason = forms.CharField(label="Note (for the ledger)", max_length=500, required=False)
+    revision = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=1)
+
+    def __init__(self, *args: Any, kinds: Any = (), talents: Any = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["kind"].choices = [(kind, cond.LABELS[kind]) for kind in kinds]
+        self.fields["talent"].choices = [("", "—")] + [
+            (key, TALENTS[key]["name"]) for key in talents if key in TALENTS
+        ]
+
+    def entry_fields(self) -> dict[str, Any]:
+        """Only the fields the chosen kind takes, as given (the engine says what is missing)."""
+        kind = self.cleaned_data["kind"]
+        names = recovery.FUNCTIONS[kind][1] + (("source",) if kind == "damage_taken" else ())
+        out = {}
+        for name in names:
+            value = self.cleaned_data.get(name)
+            if value not in (None, ""):
+                out[name] = value
+        if kind == "damage_taken":
+            out.setdefault("stamina", 0)
+            out.setdefault("wounds", 0)
+        return out
