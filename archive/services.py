@@ -17,13 +17,14 @@ from django.utils import timezone
 
 from archive import characters as character_data
 from archive import format as archive_format
-from archive import streaming, timestamps
+from archive import references, streaming, timestamps
 from archive.models import CampaignExport, ExportStatus
-from archive.problems import ArchiveRefused, Checker, Problem, join
-from archive.sections import SECTIONS, ExportRefs, ImportRefs, section_keys
+from archive.problems import ArchiveRefused, Checker, Problem, join, length_of
+from archive.sections import SECTIONS, ExportRefs, ImportRefs, export_keys, section_keys
+from archive.sections import characters as characters_section
 from archive.sections import rolls as rolls_section
 from campaigns import services as campaign_services
-from campaigns.models import Campaign, Roll
+from campaigns.models import Campaign, Mission, Roll
 from characters.models import Character
 
 HEADER_KEYS = ("format", "format_version", "exported_at", "exported_by")
@@ -65,6 +66,8 @@ def import_character(source: Any, campaign: Campaign, owner, by, warnings: list 
     problems += [Problem(key, "is not part of a character document.") for key in unknown]
     if any(entry.get("mission") is not None for entry in body.get("ledger") or [] if isinstance(entry, dict)):
         problems.append(Problem("ledger", "a character document does not point at missions."))
+    # A character document holds no missions, runs or rolls: every id in it is a key "<kind>:~<n>".
+    problems += references.problems_in(body, references.character, "", held={})
     if problems:
         raise ArchiveRefused(problems)
     problems = character_data.check_rules(body, "", campaign)
@@ -120,7 +123,7 @@ def campaign_parts(campaign: Campaign, by=None, progress=None) -> Iterator[tuple
     ``progress(rolls_written)`` is called now and then while the rolls are read."""
     yield from _header(archive_format.CAMPAIGN, by).items()
     yield "campaign", {name: getattr(campaign, name) for name in CAMPAIGN_FIELDS}
-    refs = ExportRefs()
+    refs = ExportRefs(keys=export_keys(campaign))
     for section in SECTIONS:
         if section.KEY == rolls_section.KEY:
             yield section.KEY, rolls_section.export_rows(campaign, refs, progress)
@@ -213,6 +216,11 @@ def validate_campaign(document: dict[str, Any]) -> list[Problem]:
     ]
     for section in SECTIONS:
         problems += section.validate(document.get(section.KEY, []), document)
+    held = {kind: length_of(document, key) for kind, key in references.SECTION_OF.items()}
+    for key, walk in (("missions", references.mission), ("characters", references.character)):
+        items = document.get(key)
+        for index, item in enumerate(items if isinstance(items, list) else []):
+            problems += references.problems_in(item, walk, join(key, index), held)
     return problems
 
 
@@ -269,9 +277,53 @@ def import_campaign(source: Any, gm, trusted: bool = False, warnings: list | Non
         refs = ImportRefs(by=gm, users=users, trusted=trusted)
         for section in SECTIONS:
             section.load(campaign, document.get(section.KEY, []), refs)
+        _resolve_references(document, refs)
     if warnings is not None:
         warnings.extend(left_out_lines(refs, NOT_A_MEMBER if trusted else NOT_BROUGHT_IN))
     return campaign
+
+
+def _resolve_references(document: dict[str, Any], refs: ImportRefs) -> None:
+    """Give every archive key inside payloads, builds and outcomes the id of the row the import made
+    (archive/references.py), once every section is written: outcomes name characters, ledgers
+    name runs and rolls, and those sections come later. Keys of records the file does not hold
+    stay as they are. The ledger is append-only for people; this writes rows of this import."""
+    from characters.models import AdvancementEntry
+
+    def row_id(section: str, text: bool) -> Any:
+        return lambda position: (
+            str(refs.row(section, position).pk) if text else refs.row(section, position).pk
+        )
+
+    change = references.resolver(
+        {
+            references.MISSION: row_id("missions", text=True),  # the engines keep a mission id as text
+            references.CHARACTER: row_id("characters", text=True),
+            references.TTK_RUN: row_id("ttk_runs", text=False),
+            references.ROLL: row_id("rolls", text=False),
+        }
+    )
+    for position, data in enumerate(document.get("missions") or []):
+        resolved = references.mission(data, change, "")
+        if resolved != data:
+            Mission.objects.filter(pk=refs.row("missions", position).pk).update(
+                outcome=resolved.get("outcome"), previous_outcomes=resolved.get("previous_outcomes") or []
+            )
+    changed_entries = []
+    for position, data in enumerate(document.get("characters") or []):
+        resolved = references.character(data, change)
+        if resolved == data:
+            continue
+        Character.objects.filter(pk=refs.row("characters", position).pk).update(
+            creation_build=resolved["creation_build"], build=resolved["build"]
+        )
+        for entry, before, after in zip(
+            refs.row(characters_section.LEDGER, position), data["ledger"], resolved["ledger"], strict=True
+        ):
+            if before != after:
+                entry.payload, entry.reason = after.get("payload") or {}, after.get("reason") or ""
+                changed_entries.append(entry)
+    AdvancementEntry.objects.bulk_update(changed_entries, ["payload", "reason"], batch_size=500)
 
 
 IMPORTED_SUFFIX = " (imported)"
