@@ -53,6 +53,14 @@ def export_character(character: Character, by=None) -> dict[str, Any]:
     return {**_header(archive_format.CHARACTER, by), **data}
 
 
+def archival_document(character: Character) -> dict[str, Any]:
+    """The character document an archival sheet carries: the export without who made it and when,
+    so one stored render serves every reader with the same rights (sheets/archival.py)."""
+    document = export_character(character)
+    del document["exported_at"], document["exported_by"]
+    return document
+
+
 def import_character(source: Any, campaign: Campaign, owner, by, warnings: list | None = None) -> Character:
     """A new character in ``campaign`` owned by ``owner`` from a character document (bytes, text
     or parsed); ArchiveRefused listing every problem, and nothing created. Ledger entries name as
