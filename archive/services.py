@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from archive import characters as character_data
 from archive import format as archive_format
-from archive import references, streaming, timestamps
+from archive import pdf_import, references, streaming, timestamps
 from archive.models import CampaignExport, ExportStatus
 from archive.problems import ArchiveRefused, Checker, Problem, join, length_of
 from archive.sections import SECTIONS, ExportRefs, ImportRefs, export_keys, section_keys
@@ -40,6 +40,9 @@ def _header(kind: str, by) -> dict[str, Any]:
 
 
 def _as_document(source: Any, kind: str) -> dict[str, Any]:
+    if kind == archive_format.CHARACTER and pdf_import.is_pdf(source):
+        # An archival sheet: the character document it carries (checked against its checksum)
+        source = pdf_import.character_json(source)
     if isinstance(source, (bytes, str)):
         return archive_format.read(source, kind)
     archive_format.check(source)
