@@ -104,3 +104,12 @@ def test_a_sheet_about_no_character_carries_no_file(world, kind):
     assert embedded(data) == {}
     pdf = pikepdf.open(io.BytesIO(data))
     assert f"/{archival.CHECKSUM_KEY}" not in pdf.docinfo
+
+
+def test_the_character_page_says_the_sheet_carries_the_character_and_how_to_restore(world, party, client):
+    client.force_login(world.users["player"])
+    page = client.get(f"/characters/{party['player'].pk}/").content.decode()
+    assert "it carries Harry Adams whole" in page
+    assert f'href="/campaigns/{world.campaign.pk}/archive/"' in page
+    client.force_login(world.users["other_player"])  # no sheet section for someone else's character
+    assert "it carries" not in client.get(f"/characters/{party['player'].pk}/").content.decode()
