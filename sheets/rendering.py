@@ -290,11 +290,16 @@ def document_html(
     )
 
 
-#: Sheets are archival: PDF/A-3 (ISO 19005-3) allows embedded files of any type, the character's
-#: JSON among them, as associated files; "b" is the level WeasyPrint meets without tagging.
-PDFA_VARIANT = "pdf/a-3b"
+#: Sheets are archival and tagged: PDF/A-3 (ISO 19005-3) allows embedded files of any type, the
+#: character's JSON among them, as associated files; level "a" (accessible) makes WeasyPrint write
+#: the structure tree (pdf_tags): the document language and title, headings, tables with their
+#: header cells, borders and backgrounds as artifacts. Not claimed: PDF/UA-1. WeasyPrint 70 leaves
+#: the text of page-margin boxes (the footer stamp) out of the structure tree without marking it as
+#: an artifact, which PDF/UA forbids, and its identification would need a PDF/A extension schema
+#: in the metadata; docs/performance.md ("Archival sheets") keeps the reasoning and the cost.
+PDFA_VARIANT = "pdf/a-3a"
 #: WeasyPrint's PDF/A-3 step, with the catalog's list of associated files (AF) cleaned up.
-ARCHIVAL_VARIANT = "dossier-pdf/a-3b"
+ARCHIVAL_VARIANT = "dossier-pdf/a-3a"
 
 
 def _archival_variant(pdf, document, page_streams, attachments, compress):

@@ -47,7 +47,7 @@ def test_a_character_sheet_is_pdf_a_3_with_an_srgb_output_intent(world, party):
     pdf = pikepdf.open(io.BytesIO(data))
     with pdf.open_metadata() as xmp:
         assert xmp.get("pdfaid:part") == "3"
-        assert xmp.get("pdfaid:conformance") == "B"
+        assert xmp.get("pdfaid:conformance") == "A"  # accessible: tagged
     intent = pdf.Root.OutputIntents[0]
     assert intent.S == "/GTS_PDFA1" and "/DestOutputProfile" in intent
     assert pdf.Root.Lang == "en"
@@ -96,6 +96,43 @@ def test_the_gm_bundle_carries_every_character_and_a_player_bundle_only_their_ow
     assert sorted(embedded(player_copy)) == ["harry-adams-r1.json"]
     pdf = pikepdf.open(io.BytesIO(player_copy))
     assert "mae-lin" not in str(pdf.docinfo[f"/{archival.CHECKSUM_KEY}"])
+
+
+def _structure(pdf) -> list[str]:
+    """The structure types of the tagged PDF's structure tree, in reading order."""
+    found: list[str] = []
+
+    def walk(element):
+        if isinstance(element, pikepdf.Dictionary) and "/S" in element:
+            found.append(str(element.S))
+            if element.get("/K") is not None:
+                walk(element.K)
+        elif isinstance(element, pikepdf.Array):
+            for child in element:
+                walk(child)
+
+    walk(pdf.Root.StructTreeRoot.K)
+    return found
+
+
+@pytest.mark.parametrize("kind", ["character", "party_bundle", "blank"])
+def test_every_sheet_is_tagged_with_headings_in_order_and_table_headers(world, party, kind):
+    character = party["player"] if kind == "character" else None
+    data = rendered(world.users["gm"], kind, world.campaign, character)
+    pdf = pikepdf.open(io.BytesIO(data))
+    assert pdf.Root.MarkInfo.Marked is True and pdf.Root.Lang == "en"
+    assert pdf.Root.ViewerPreferences.DisplayDocTitle is True  # a reader shows the title, not the file name
+    assert str(pdf.docinfo.Title)
+    structure = _structure(pdf)
+    levels = [int(s[2:]) for s in structure if s[:2] == "/H" and s[2:].isdigit()]
+    assert levels and levels[0] == 1
+    assert all(later <= earlier + 1 for earlier, later in zip(levels, levels[1:], strict=False))
+    assert "/Table" in structure and "/TH" in structure
+    # decorative marks (borders, backgrounds, the drawn boxes) are artifacts, not content
+    operators = [
+        str(op.operands[0]) for page in pdf.pages for op in pikepdf.parse_content_stream(page, "BDC BMC")
+    ]
+    assert "/Artifact" in operators
 
 
 @pytest.mark.parametrize("kind", ["blank"])
