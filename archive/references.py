@@ -269,6 +269,10 @@ def key_problem(kind: str, value: Any, held: dict[str, int]) -> str:
     if found is None or found.group(1) != kind:
         return f"must name a {kind.replace('_', ' ')} by its archive key, {example}; found {value!r}."
     if found.group(2) == "~":
+        if kind == CHARACTER:  # an outcome's agents are characters of the same archive
+            return (
+                f'names an agent who is not in the file; an agent is "character:<position>", found {value!r}.'
+            )
         return (
             "" if int(found.group(3)) >= 1 else f"keys of records not in the file count from 1 ({example})."
         )

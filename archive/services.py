@@ -232,7 +232,24 @@ def validate_campaign(document: dict[str, Any]) -> list[Problem]:
         items = document.get(key)
         for index, item in enumerate(items if isinstance(items, list) else []):
             problems += references.problems_in(item, walk, join(key, index), held)
+    for index, mission in enumerate(document.get("missions") or []):
+        for where, outcome in _outcomes(mission, join("missions", index)):
+            if outcome.get("mission") is not None and outcome["mission"] != f"mission:{index}":
+                problems.append(
+                    Problem(join(where, "mission"), f'must be this mission\'s own key, "mission:{index}".')
+                )
     return problems
+
+
+def _outcomes(mission: Any, path: str) -> list[tuple[str, dict]]:
+    """A mission's outcome and earlier outcomes that are objects, with their paths."""
+    if not isinstance(mission, dict):
+        return []
+    found = [(join(path, "outcome"), mission.get("outcome"))]
+    earlier = mission.get("previous_outcomes")
+    for index, item in enumerate(earlier if isinstance(earlier, list) else []):
+        found.append((join(join(path, "previous_outcomes"), index), item))
+    return [(where, outcome) for where, outcome in found if isinstance(outcome, dict)]
 
 
 def _usernames(document: dict[str, Any]) -> set[str]:

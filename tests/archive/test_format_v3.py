@@ -257,3 +257,18 @@ def test_a_server_id_in_a_version_3_document_is_refused_at_its_path(world, full_
     problems, _ = refused_campaign(world, archive)
     assert {path for path, _ in problems} == {f"missions[{vienna}].outcome.awards[0].agent"}
     assert "points past the 3 records of characters" in " ".join(m for _, m in problems)
+
+
+def test_an_outcome_naming_an_agent_or_mission_the_file_does_not_hold_is_refused(world, full_campaign):
+    from tests.archive.test_refusals import refused_campaign
+
+    archive = json.loads(json.dumps(services.export_campaign(full_campaign, world.users["gm"])))
+    vienna = next(i for i, m in enumerate(archive["missions"]) if m["title"] == "The Vienna clockmaker")
+    outcome = archive["missions"][vienna]["outcome"]
+    outcome["awards"][0]["agent"] = "character:~1"
+    outcome["mission"] = "mission:0"
+    problems, _ = refused_campaign(world, archive)
+    assert {path for path, _ in problems} == {
+        f"missions[{vienna}].outcome.awards[0].agent",
+        f"missions[{vienna}].outcome.mission",
+    }
