@@ -97,7 +97,9 @@ def export_character(request: Request, campaign_pk: str, character_pk: str) -> R
         413: OpenApiResponse(description="Larger than the archive limit"),
         429: OpenApiResponse(description="Too many imports (settings RATE_LIMIT_IMPORT); see Retry-After"),
     },
-    description="Import a character document into this campaign (game master only).",
+    description="Import a character document into this campaign (game master only): the JSON, or the "
+    "character's archival sheet (a PDF Dossier printed for its owner or GM, which carries the document; "
+    "as a multipart upload in 'file'). Refused with 400 and every problem, nothing stored.",
 )
 @api_view(["POST"])
 @parser_classes(PARSERS)

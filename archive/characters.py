@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from archive import rows, timestamps
+from archive import references, rows, timestamps
 from archive.problems import ArchiveRefused, Checker, Problem, join
 from characters import services as character_services
 from characters.models import AdvancementEntry, Character
@@ -46,11 +46,16 @@ def entry_data(entry: AdvancementEntry, positions: dict[int, int], mission_posit
     }
 
 
-def character_data(character: Character, entries: list[AdvancementEntry], mission_position=None) -> dict:
-    """The character with its ledger (``entries`` in ledger order, recorded_by selected)."""
+def character_data(
+    character: Character, entries: list[AdvancementEntry], mission_position=None, keys=None
+) -> dict:
+    """The character with its ledger (``entries`` in ledger order, recorded_by selected). The ids its
+    engine keeps in payloads and builds become archive keys (archive.references): ``keys`` knows the
+    records the document holds; without it (a character document) it holds none."""
     mission_position = mission_position or (lambda pk: None)
+    keys = keys if keys is not None else references.ExportKeys()
     positions = {entry.pk: index for index, entry in enumerate(entries)}
-    return {
+    data = {
         "name": character.name,
         "system": character.system,
         "module": character.module,
@@ -62,6 +67,7 @@ def character_data(character: Character, entries: list[AdvancementEntry], missio
         "choices": character.choices,
         "ledger": [entry_data(entry, positions, mission_position) for entry in entries],
     }
+    return references.character(data, keys.key)
 
 
 def ledger_of(character: Character) -> list[AdvancementEntry]:

@@ -22,10 +22,14 @@ CHARACTER = "dossier.character"
 CAMPAIGN = "dossier.campaign"
 KINDS = (CHARACTER, CAMPAIGN)
 
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 #: from_version -> function turning a document of that version into one of from_version + 1
-#: (archive/upgrades.py; 1 -> 2: a TIMEMASTER build's bonus sessions, bounded).
-UPGRADES: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {1: upgrades.upgrade_v1_to_v2}
+#: (archive/upgrades.py; 1 -> 2: a TIMEMASTER build's bonus sessions, bounded; 2 -> 3: archive keys
+#: instead of server ids inside payloads, builds and outcomes).
+UPGRADES: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {
+    1: upgrades.upgrade_v1_to_v2,
+    2: upgrades.upgrade_v2_to_v3,
+}
 #: The oldest version still read (every later one reaches FORMAT_VERSION through UPGRADES).
 OLDEST_VERSION = 1
 

@@ -17,13 +17,14 @@ from django.utils import timezone
 
 from archive import characters as character_data
 from archive import format as archive_format
-from archive import streaming, timestamps
+from archive import pdf_import, references, streaming, timestamps
 from archive.models import CampaignExport, ExportStatus
-from archive.problems import ArchiveRefused, Checker, Problem, join
-from archive.sections import SECTIONS, ExportRefs, ImportRefs, section_keys
+from archive.problems import ArchiveRefused, Checker, Problem, join, length_of
+from archive.sections import SECTIONS, ExportRefs, ImportRefs, export_keys, section_keys
+from archive.sections import characters as characters_section
 from archive.sections import rolls as rolls_section
 from campaigns import services as campaign_services
-from campaigns.models import Campaign, Roll
+from campaigns.models import Campaign, Mission, Roll
 from characters.models import Character
 
 HEADER_KEYS = ("format", "format_version", "exported_at", "exported_by")
@@ -39,6 +40,9 @@ def _header(kind: str, by) -> dict[str, Any]:
 
 
 def _as_document(source: Any, kind: str) -> dict[str, Any]:
+    if kind == archive_format.CHARACTER and pdf_import.is_pdf(source):
+        # An archival sheet: the character document it carries (checked against its checksum)
+        source = pdf_import.character_json(source)
     if isinstance(source, (bytes, str)):
         return archive_format.read(source, kind)
     archive_format.check(source)
@@ -50,6 +54,14 @@ def export_character(character: Character, by=None) -> dict[str, Any]:
     """One character with its whole ledger; holds nothing of the campaign's GM-only records."""
     data = character_data.character_data(character, character_data.ledger_of(character))
     return {**_header(archive_format.CHARACTER, by), **data}
+
+
+def archival_document(character: Character) -> dict[str, Any]:
+    """The character document an archival sheet carries: the export without who made it and when,
+    so one stored render serves every reader with the same rights (sheets/archival.py)."""
+    document = export_character(character)
+    del document["exported_at"], document["exported_by"]
+    return document
 
 
 def import_character(source: Any, campaign: Campaign, owner, by, warnings: list | None = None) -> Character:
@@ -65,6 +77,8 @@ def import_character(source: Any, campaign: Campaign, owner, by, warnings: list 
     problems += [Problem(key, "is not part of a character document.") for key in unknown]
     if any(entry.get("mission") is not None for entry in body.get("ledger") or [] if isinstance(entry, dict)):
         problems.append(Problem("ledger", "a character document does not point at missions."))
+    # A character document holds no missions, runs or rolls: every id in it is a key "<kind>:~<n>".
+    problems += references.problems_in(body, references.character, "", held={})
     if problems:
         raise ArchiveRefused(problems)
     problems = character_data.check_rules(body, "", campaign)
@@ -120,7 +134,7 @@ def campaign_parts(campaign: Campaign, by=None, progress=None) -> Iterator[tuple
     ``progress(rolls_written)`` is called now and then while the rolls are read."""
     yield from _header(archive_format.CAMPAIGN, by).items()
     yield "campaign", {name: getattr(campaign, name) for name in CAMPAIGN_FIELDS}
-    refs = ExportRefs()
+    refs = ExportRefs(keys=export_keys(campaign))
     for section in SECTIONS:
         if section.KEY == rolls_section.KEY:
             yield section.KEY, rolls_section.export_rows(campaign, refs, progress)
@@ -213,7 +227,29 @@ def validate_campaign(document: dict[str, Any]) -> list[Problem]:
     ]
     for section in SECTIONS:
         problems += section.validate(document.get(section.KEY, []), document)
+    held = {kind: length_of(document, key) for kind, key in references.SECTION_OF.items()}
+    for key, walk in (("missions", references.mission), ("characters", references.character)):
+        items = document.get(key)
+        for index, item in enumerate(items if isinstance(items, list) else []):
+            problems += references.problems_in(item, walk, join(key, index), held)
+    for index, mission in enumerate(document.get("missions") or []):
+        for where, outcome in _outcomes(mission, join("missions", index)):
+            if outcome.get("mission") is not None and outcome["mission"] != f"mission:{index}":
+                problems.append(
+                    Problem(join(where, "mission"), f'must be this mission\'s own key, "mission:{index}".')
+                )
     return problems
+
+
+def _outcomes(mission: Any, path: str) -> list[tuple[str, dict]]:
+    """A mission's outcome and earlier outcomes that are objects, with their paths."""
+    if not isinstance(mission, dict):
+        return []
+    found = [(join(path, "outcome"), mission.get("outcome"))]
+    earlier = mission.get("previous_outcomes")
+    for index, item in enumerate(earlier if isinstance(earlier, list) else []):
+        found.append((join(join(path, "previous_outcomes"), index), item))
+    return [(where, outcome) for where, outcome in found if isinstance(outcome, dict)]
 
 
 def _usernames(document: dict[str, Any]) -> set[str]:
@@ -269,9 +305,53 @@ def import_campaign(source: Any, gm, trusted: bool = False, warnings: list | Non
         refs = ImportRefs(by=gm, users=users, trusted=trusted)
         for section in SECTIONS:
             section.load(campaign, document.get(section.KEY, []), refs)
+        _resolve_references(document, refs)
     if warnings is not None:
         warnings.extend(left_out_lines(refs, NOT_A_MEMBER if trusted else NOT_BROUGHT_IN))
     return campaign
+
+
+def _resolve_references(document: dict[str, Any], refs: ImportRefs) -> None:
+    """Give every archive key inside payloads, builds and outcomes the id of the row the import made
+    (archive/references.py), once every section is written: outcomes name characters, ledgers
+    name runs and rolls, and those sections come later. Keys of records the file does not hold
+    stay as they are. The ledger is append-only for people; this writes rows of this import."""
+    from characters.models import AdvancementEntry
+
+    def row_id(section: str, text: bool) -> Any:
+        return lambda position: (
+            str(refs.row(section, position).pk) if text else refs.row(section, position).pk
+        )
+
+    change = references.resolver(
+        {
+            references.MISSION: row_id("missions", text=True),  # the engines keep a mission id as text
+            references.CHARACTER: row_id("characters", text=True),
+            references.TTK_RUN: row_id("ttk_runs", text=False),
+            references.ROLL: row_id("rolls", text=False),
+        }
+    )
+    for position, data in enumerate(document.get("missions") or []):
+        resolved = references.mission(data, change, "")
+        if resolved != data:
+            Mission.objects.filter(pk=refs.row("missions", position).pk).update(
+                outcome=resolved.get("outcome"), previous_outcomes=resolved.get("previous_outcomes") or []
+            )
+    changed_entries = []
+    for position, data in enumerate(document.get("characters") or []):
+        resolved = references.character(data, change)
+        if resolved == data:
+            continue
+        Character.objects.filter(pk=refs.row("characters", position).pk).update(
+            creation_build=resolved["creation_build"], build=resolved["build"]
+        )
+        for entry, before, after in zip(
+            refs.row(characters_section.LEDGER, position), data["ledger"], resolved["ledger"], strict=True
+        ):
+            if before != after:
+                entry.payload, entry.reason = after.get("payload") or {}, after.get("reason") or ""
+                changed_entries.append(entry)
+    AdvancementEntry.objects.bulk_update(changed_entries, ["payload", "reason"], batch_size=500)
 
 
 IMPORTED_SUFFIX = " (imported)"

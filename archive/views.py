@@ -36,6 +36,13 @@ class CharacterImportForm(ArchiveFileForm):
 
     def __init__(self, *args, members=(), **kwargs):
         super().__init__(*args, **kwargs)
+        # A character sheet Dossier printed carries the character (sheets/archival.py).
+        self.fields["file"].label = "Character file (.json) or its sheet (.pdf)"
+        self.fields["file"].widget.attrs["accept"] = ".json,.pdf,application/json,application/pdf"
+        self.fields["file"].help_text = (
+            "A sheet printed for the character's owner or game master carries the whole character: "
+            f"upload that PDF to restore it. At most {limit_mb():g} MB."
+        )
         self.fields["owner"].choices = [
             (m.user.username, f"{m.user.username} ({m.get_role_display()})") for m in members
         ]

@@ -4,9 +4,10 @@ Issue 20's goals, printed with each figure: every filled sheet <= 150 ms CPU (me
 20-character bundle <= 2.5 s wall, worker memory flat within 50 MB over 300 renders.
 
 (a) a minimal one-page document, (b) each system's filled sheet, (c) a 20-character party bundle as
-one document, (d) fetching an already-rendered sheet through the download view. Then b/a, (c/20)/b,
-d/b, and the RSS of this process (a warm worker) over 300 renders. Runs in its own process on a
-scratch SQLite database, so its memory figures are its own. Prints figures only.
+one document, (d) fetching an already-rendered sheet through the download view, (f) the archival
+sheet (issue 34: PDF/A-3a, tagged, the character's JSON embedded) beside the plain PDF of before.
+Then b/a, (c/20)/b, d/b, and the RSS of this process (a warm worker) over 300 renders. Runs in its
+own process on a scratch SQLite database, so its memory figures are its own. Prints figures only.
 
 The minimal document (a) is ``rendering.render_minimal``: one page through the same path as a sheet
 (document template, sheet stylesheet and page setup, footer string, "page N of M"), a heading in the
@@ -74,6 +75,27 @@ class Timing:
         return f"{self.wall * 1000:7.1f} ms (cpu {self.cpu * 1000:6.1f}, least {self.best * 1000:6.1f})"
 
 
+def side_by_side(first, second, repeat: int = REPEAT) -> tuple[Timing, Timing]:
+    """Two Timings taken in alternation (first, second, first, ...), so a change of the shared
+    machine's load between minutes falls on both alike."""
+    results: list[list[tuple[float, float]]] = [[], []]
+    for fn in (first, second, first, second):  # warm both
+        fn()
+    for _ in range(repeat):
+        for index, fn in enumerate((first, second)):
+            started, started_cpu = time.perf_counter(), time.process_time()
+            fn()
+            results[index].append((time.perf_counter() - started, time.process_time() - started_cpu))
+    timings = []
+    for runs in results:
+        timing = object.__new__(Timing)
+        timing.wall = statistics.median(w for w, _ in runs)
+        timing.cpu = statistics.median(c for _, c in runs)
+        timing.best = min(c for _, c in runs)
+        timings.append(timing)
+    return timings[0], timings[1]
+
+
 def run(var_dir: str) -> None:
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
     os.environ.update(
@@ -132,6 +154,39 @@ def run(var_dir: str) -> None:
             f"   (b) {system + ' sheet':<34} median {filled[system]}   b/a {filled[system] / minimal}"
             f"   goal cpu <= 150 ms: {verdict}"
         )
+    # (f) Issue 34: the archival sheet (PDF/A-3a, tagged, the character document embedded) against
+    # the sheet as it was before (a plain PDF, no tags, nothing embedded), in alternation.
+    from sheets import archival
+
+    archival_page = demo_sheet("timemaster")
+    document = archival.encode(
+        {
+            "format": "dossier.character",
+            "format_version": 3,
+            "name": "Harry Adams",
+            "build": BUILDERS["timemaster"](name="Harry Adams"),
+            "creation_build": BUILDERS["timemaster"](name="Harry Adams"),
+            "ledger": [
+                {"kind": "sp_awarded", "payload": {"type": "bonus", "session": i, "amount": 10}}
+                for i in range(40)
+            ],
+        }
+    )
+    before, archival_sheet = side_by_side(
+        lambda: rendering.render_pdf([archival_page], title="Bench", author="Dossier bench", archival=False),
+        lambda: rendering.render_pdf(
+            [archival_page],
+            title="Bench",
+            author="Dossier bench",
+            attachments=[("harry-adams-r41.json", document)],
+        ),
+    )
+    verdict = "met" if archival_sheet.cpu <= 1.15 * before.cpu else "NOT met"
+    print(f"   (f) timemaster sheet, plain PDF as before    median {before}")
+    print(
+        f"   (f) the same, PDF/A-3a tagged + {len(document) // 1024} kB JSON  median {archival_sheet}"
+        f"   f/f {archival_sheet / before}   goal cpu <= 1.15x: {verdict}"
+    )
     fate_page = samples.fate_record_case("demo").pages[0]
     fate = Timing(lambda: render([fate_page]))
     verdict = "met" if fate.cpu <= 0.150 else "NOT met"

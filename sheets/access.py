@@ -2,6 +2,8 @@
 
 - A character sheet: its owner and the campaign's GM (another member gets 403, a non-member 404).
 - The party bundle: players get the players' copy (no GM-only pages); the GM gets the GM's copy.
+  A copy that carries character documents (sheets/archival.py) is read only by who may export
+  every one of them: the GM, or the player who owns them.
 - GM-only kinds (the Time to Kill Fate Record Sheet): the GM only; anyone else gets 403 and no PDF
   when asking to print one, and 404 for one the GM printed (as for an id nobody holds).
 - Blank sheets hold nothing private: any member.
@@ -38,10 +40,22 @@ def may_read(render: SheetRender, user, membership: Membership) -> bool:
     if render.kind == SheetKind.CHARACTER:
         return render.character is not None and render.character.owner_id == user.id
     if render.kind == SheetKind.PARTY_BUNDLE:
-        return membership.at_least("player")
+        # A player's bundle carries the documents of that player's own characters (sheets/archival.py).
+        return membership.at_least("player") and _owns_all(user, render)
     if render.kind in (SheetKind.AFTER_ACTION, SheetKind.CAMPAIGN_REPORT):
         return render.requested_by_id == user.id  # a player's copy holds their own awards
     return render.kind == SheetKind.BLANK
+
+
+def _owns_all(user, render: SheetRender) -> bool:
+    from characters.models import Character
+    from sheets.services import attached_characters
+
+    attached = set(attached_characters(render))
+    if not attached:
+        return True
+    owned = Character.objects.filter(pk__in=attached, owner_id=user.id).count()
+    return owned == len(attached)
 
 
 def get_render_for_user(user, render_id) -> tuple[SheetRender, Membership]:

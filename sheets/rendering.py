@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ctypes.util
 import gc
+import io
 import re
 import threading
 import types
@@ -27,14 +28,16 @@ from xml.etree import ElementTree
 import cssselect2
 import pydyf
 import weasyprint
+import weasyprint.pdf as weasyprint_pdf
 from django.template.loader import render_to_string
 from django.utils import timezone
-from weasyprint import CSS, HTML
+from weasyprint import CSS, HTML, Attachment
 from weasyprint.css.counters import CounterStyle
 from weasyprint.text.fonts import FontConfiguration
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
 from characters.systems import SheetData
+from sheets import archival as archival_files
 from sheets import marks
 
 #: Bump when a print template or the stylesheet changes: stored PDFs of the old version are not reused.
@@ -287,6 +290,31 @@ def document_html(
     )
 
 
+#: Sheets are archival and tagged: PDF/A-3 (ISO 19005-3) allows embedded files of any type, the
+#: character's JSON among them, as associated files; level "a" (accessible) makes WeasyPrint write
+#: the structure tree (pdf_tags): the document language and title, headings, tables with their
+#: header cells, borders and backgrounds as artifacts. Not claimed: PDF/UA-1. WeasyPrint 70 leaves
+#: the text of page-margin boxes (the footer stamp) out of the structure tree without marking it as
+#: an artifact, which PDF/UA forbids, and its identification would need a PDF/A extension schema
+#: in the metadata; docs/performance.md ("Archival sheets") keeps the reasoning and the cost.
+PDFA_VARIANT = "pdf/a-3a"
+#: WeasyPrint's PDF/A-3 step, with the catalog's list of associated files (AF) cleaned up.
+ARCHIVAL_VARIANT = "dossier-pdf/a-3a"
+
+
+def _archival_variant(pdf, document, page_streams, attachments, compress):
+    """WeasyPrint's PDF/A-3 step, then each associated file listed once in the catalog's AF
+    (WeasyPrint 70 adds every embedded file twice: from the name tree and from its file spec)."""
+    weasyprint_pdf.VARIANTS[PDFA_VARIANT][0](pdf, document, page_streams, attachments, compress)
+    if "AF" in pdf.catalog:
+        pdf.catalog["AF"] = pydyf.Array(dict.fromkeys(pdf.catalog["AF"]))
+
+
+# generate_pdf and Document look variants up in this one dict (WeasyPrint is pinned; the tests of
+# the embedded file read the AF back).
+weasyprint_pdf.VARIANTS[ARCHIVAL_VARIANT] = (_archival_variant, weasyprint_pdf.VARIANTS[PDFA_VARIANT][1])
+
+
 def render_pdf(
     pages: list[SheetPage],
     *,
@@ -294,14 +322,36 @@ def render_pdf(
     author: str,
     paper: str = "letter",
     rendered_at: datetime | None = None,
+    attachments: list[tuple[str, bytes]] | None = None,
+    archival: bool = True,
 ) -> RenderedPDF:
-    """Lay out ``pages`` as one document and return the PDF bytes and its page count."""
+    """Lay out ``pages`` as one document and return the PDF bytes and its page count.
+
+    ``archival``: a PDF/A-3 file (ARCHIVAL_VARIANT). ``attachments``: (file name, JSON bytes) of the
+    character documents to embed (sheets/archival.py), each an associated file with relationship
+    Source and MIME type application/json, their SHA-256 in the document information."""
     fetcher = SheetAssetFetcher()
+    rendered_at = rendered_at or timezone.now()
+    options: dict = {"pdf_variant": ARCHIVAL_VARIANT} if archival else {}
     with _collector_paused():
         document = _layout(
             pages, title=title, author=author, paper=paper, rendered_at=rendered_at, fetcher=fetcher
         )
-        pdf = document.write_pdf()
+        if attachments:
+            document.metadata.custom[archival_files.CHECKSUM_KEY] = archival_files.checksum_entry(attachments)
+            options["custom_metadata"] = True
+            options["attachments"] = [
+                Attachment(
+                    file_obj=io.BytesIO(data),
+                    name=name,
+                    description="This character as a Dossier character document: import it to restore.",
+                    relationship=archival_files.RELATIONSHIP,
+                    created=rendered_at,
+                    modified=rendered_at,
+                )
+                for name, data in attachments
+            ]
+        pdf = document.write_pdf(**options)
         page_count = len(document.pages)
         del document
     return RenderedPDF(pdf=pdf, pages=page_count, fetcher=fetcher)

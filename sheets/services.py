@@ -20,7 +20,7 @@ from campaigns.models import Campaign, Membership, Mission
 from characters.models import Character
 from characters.systems import SheetData, get_system
 from config.errors import Refusal
-from sheets import after_action, storage
+from sheets import after_action, archival, storage
 from sheets.blanks import BLANK_SHEETS, blank_sheet
 from sheets.models import RenderStatus, SheetKind, SheetRender
 from systems.time_to_kill import services as ttk_services
@@ -143,6 +143,7 @@ def plan(
     if run is not None and kind != SheetKind.FATE_RECORD:
         raise SheetRequestError("run", "Only the Fate Record Sheet is printed for a mission run.")
     gm_copy = False
+    documents: list[Character] = []  # whose export documents the PDF carries
     if kind == SheetKind.CHARACTER:
         if character is None:
             raise SheetRequestError("character", "Choose the character whose sheet to print.")
@@ -151,6 +152,8 @@ def plan(
         pages = [_character_page(character)]
         subject, revision = character.name, character.revision
         parts = [f"c{character.pk}@{character.revision}"]
+        # Only its owner and the GM may print it (sheets/access.py): both may export it.
+        documents = [character]
     elif kind == SheetKind.BLANK:
         # The campaign's system (and Tempo module); nothing about any character, so any member.
         if campaign.system not in BLANK_SHEETS:
@@ -197,6 +200,8 @@ def plan(
             raise SheetRequestError("kind", "The party has no active characters to print yet.")
         pages = [_character_page(c) for c in party]
         gm_copy = membership.is_gm
+        # The GM may export every character, a player their own: one render per such set of readers.
+        documents = [c for c in party if gm_copy or c.owner_id == membership.user_id]
         if gm_copy and campaign.system == "time_to_kill":
             pages.append(_fate_record_page())
         subject, revision = f"{campaign.name} party", max(c.revision for c in party)
@@ -213,8 +218,13 @@ def plan(
         parts = [digest] + ([] if gm_copy else [f"u{user.pk}"])
     else:
         raise SheetRequestError("kind", f"Choose one of: {', '.join(REQUESTABLE_KINDS)}.")
+    attached = [entry for entry in map(archival.attachment, documents) if entry is not None]
+    parts += [f"doc{entry['character_id']}" for entry in attached]
+    snapshot = {"subject": subject, "campaign": campaign.name, "paper": paper, "pages": pages}
+    if attached:
+        snapshot["attachments"] = attached
     return {
-        "snapshot": {"subject": subject, "campaign": campaign.name, "paper": paper, "pages": pages},
+        "snapshot": snapshot,
         "content_key": _key([kind, paper, *parts]),
         "revision": revision,
         "gm_copy": gm_copy,
@@ -338,6 +348,18 @@ def page_sources(render: SheetRender) -> list[PageSource]:
         else:
             raise ValueError(f"unknown page kind {page['kind']!r}")
     return sources
+
+
+def embedded_files(render: SheetRender) -> list[tuple[str, bytes]]:
+    """(file name, bytes) of the character documents a render's PDF carries."""
+    return [
+        (entry["name"], archival.encode(entry["document"]))
+        for entry in render.snapshot.get("attachments") or []
+    ]
+
+
+def attached_characters(render: SheetRender) -> list[int]:
+    return [entry["character_id"] for entry in render.snapshot.get("attachments") or []]
 
 
 def pending_renders(user, campaign: Campaign, membership: Membership) -> list:

@@ -97,7 +97,7 @@ def _title(render: SheetRender) -> str:
 def run_render(render_id: int) -> str:
     """Render one SheetRender to its PDF. Returns what happened (for logs and tests)."""
     from sheets import rendering  # imported in the worker only: the web process never loads WeasyPrint
-    from sheets.services import page_sources
+    from sheets.services import embedded_files, page_sources
 
     render = _claim(render_id)
     if render is None:
@@ -129,6 +129,7 @@ def run_render(render_id: int) -> str:
             title=_title(render),
             author=f"Dossier, for {render.snapshot.get('campaign', '')}",
             paper=render.snapshot.get("paper", "letter"),
+            attachments=embedded_files(render),
         )
     except TRANSIENT_ERRORS:
         observe("retry")

@@ -21,6 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from archive import references
 from archive.sections import (
     characters,
     d6_encounters,
@@ -39,6 +40,8 @@ class ExportRefs:
     """pk -> archive position, per section, so rows can point at each other without database ids."""
 
     positions: dict[str, dict[int, int]] = field(default_factory=dict)
+    #: Keys for the ids inside payloads, builds and outcomes (archive.references).
+    keys: references.ExportKeys = field(default_factory=references.ExportKeys)
 
     def remember(self, section: str, pk: int, position: int) -> None:
         self.positions.setdefault(section, {})[pk] = position
@@ -102,6 +105,23 @@ OPTIONAL_SECTIONS = (ttk_runs.KEY, tempo_conflicts.KEY, d6_encounters.KEY)
 #: rows point at missions and characters by position, like ``rolls``) plus a line in SECTIONS.
 #: Left out on purpose: invitations (short-lived secrets) and sheet renders (made again on demand).
 MISSING_SECTIONS: tuple[str, ...] = ()
+
+
+def export_keys(campaign) -> references.ExportKeys:
+    """Keys for a campaign archive: the records it holds by position, worked out when first needed
+    (outcomes name characters before the characters section is written, ledgers runs and rolls)."""
+
+    def held(queryset):
+        return lambda: references.positions_in_order(queryset.values_list("pk", flat=True).iterator())
+
+    return references.ExportKeys(
+        held={
+            references.MISSION: held(missions.ordered(campaign)),
+            references.CHARACTER: held(characters.ordered(campaign)),
+            references.TTK_RUN: held(ttk_runs.ordered(campaign)),
+            references.ROLL: held(rolls.ordered(campaign)),
+        }
+    )
 
 
 def section_keys() -> tuple[str, ...]:

@@ -14,7 +14,7 @@ MAX_CHARACTERS = 5_000
 
 
 def export(campaign, refs) -> list[dict]:
-    characters = list(Character.objects.filter(campaign=campaign).select_related("owner").order_by("id"))
+    characters = list(ordered(campaign).select_related("owner"))
     ledgers: dict[int, list] = {c.pk: [] for c in characters}
     entries = AdvancementEntry.objects.filter(character__campaign=campaign).select_related("recorded_by")
     for entry in entries.order_by("id"):
@@ -26,10 +26,15 @@ def export(campaign, refs) -> list[dict]:
             refs.remember(LEDGER, entry.pk, index)  # a play record points at its ninja's entry
         out.append(
             character_data.character_data(
-                character, ledgers[character.pk], lambda pk: refs.position("missions", pk)
+                character, ledgers[character.pk], lambda pk: refs.position("missions", pk), refs.keys
             )
         )
     return out
+
+
+def ordered(campaign):
+    """The characters in archive order (their positions)."""
+    return Character.objects.filter(campaign=campaign).order_by("id")
 
 
 def validate(data, document) -> list[Problem]:

@@ -5,7 +5,7 @@ significance tally point at characters, NPCs and rolls, so they are the later se
 
 from __future__ import annotations
 
-from archive import timestamps
+from archive import references, timestamps
 from archive.problems import Checker, Problem, join
 from campaigns.models import Mission
 from systems.timemaster.engine import significance
@@ -30,8 +30,12 @@ MOMENTS = ("started_at", "closed_at", "published_at")
 USERS = ("closed_by", "published_by")
 
 
+def ordered(campaign):
+    return Mission.objects.filter(campaign=campaign).order_by("created_at", "id")
+
+
 def export(campaign, refs) -> list[dict]:
-    rows = Mission.objects.filter(campaign=campaign).select_related(*USERS).order_by("created_at", "id")
+    rows = ordered(campaign).select_related(*USERS)
     out = []
     for position, mission in enumerate(rows):
         refs.remember(KEY, mission.pk, position)
@@ -39,7 +43,7 @@ def export(campaign, refs) -> list[dict]:
         data.update({name: timestamps.iso(getattr(mission, name)) for name in MOMENTS})
         data.update({name: getattr(getattr(mission, name), "username", None) for name in USERS})
         data["created_at"] = timestamps.iso(mission.created_at)
-        out.append(data)
+        out.append(references.mission(data, refs.keys.key, join(KEY, position)))
     return out
 
 

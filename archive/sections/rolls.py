@@ -46,14 +46,13 @@ def export(campaign, refs) -> list[dict]:
     return list(export_rows(campaign, refs))
 
 
+def ordered(campaign):
+    return Roll.objects.filter(campaign=campaign).order_by("created_at", "id")
+
+
 def export_rows(campaign, refs, progress=None) -> Iterator[dict]:
     """The rolls oldest first, read in chunks of CHUNK rows; ``progress(n)`` every PROGRESS_EVERY."""
-    rows = (
-        Roll.objects.filter(campaign=campaign)
-        .order_by("created_at", "id")
-        .values_list(*COLUMNS)
-        .iterator(chunk_size=CHUNK)
-    )
+    rows = ordered(campaign).values_list(*COLUMNS).iterator(chunk_size=CHUNK)
     position = -1
     for position, row in enumerate(rows):
         (

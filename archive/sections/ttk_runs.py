@@ -45,12 +45,12 @@ def _ninja_ids(value, old: str, new: str):
 
 
 # -- export -----------------------------------------------------------------------------------------
+def ordered(campaign):
+    return MissionRun.objects.filter(campaign=campaign).order_by("created_at", "id")
+
+
 def export(campaign, refs) -> list[dict]:
-    runs = list(
-        MissionRun.objects.filter(campaign=campaign)
-        .select_related("created_by", "result_entry")
-        .order_by("created_at", "id")
-    )
+    runs = list(ordered(campaign).select_related("created_by", "result_entry"))
     events: dict[int, list[MissionEvent]] = {run.pk: [] for run in runs}
     for event in MissionEvent.objects.filter(run__campaign=campaign).select_related("actor").order_by("seq"):
         events[event.run_id].append(event)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import json
 import random
 
 import pytest
@@ -341,3 +342,19 @@ def _d6_encounters(world, campaign, make_hero, monkeypatch):
     waiting = services.create_encounter(campaign, world.users["gm"], name="Rooftop", method="once_per_scene")
     services.add_npc(waiting, {"name": "Sniper", "attributes": {"Perception": "4D", "Reflexes": "2D"}})
     return campaign
+
+
+@pytest.fixture
+def as_written_by_version_2(monkeypatch):
+    """Export as Dossier did before format version 3: the ids inside payloads, builds and outcomes
+    are the server's own (archive.references makes them keys since version 3)."""
+    from archive import references
+
+    def export(make_document):
+        with monkeypatch.context() as patch:
+            patch.setattr(references.ExportKeys, "key", lambda self, kind, value, path="": value)
+            document = json.loads(json.dumps(make_document()))
+        document["format_version"] = 2
+        return document
+
+    return export

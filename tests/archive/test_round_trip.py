@@ -8,7 +8,8 @@ import os
 import pytest
 from django.db import connection
 
-from archive import services
+from archive import references, services
+from archive.sections import export_keys
 from campaigns.models import NPC, Campaign, Membership, Mission, Roll, SignificanceEntry
 from characters.models import AdvancementEntry, Character
 from tests.archive.conftest import SYSTEMS
@@ -46,7 +47,16 @@ def _label(target):
 
 
 def campaign_rows(campaign: Campaign) -> dict:
-    """The campaign and every row that hangs off it, in a stable order, field by field."""
+    """The campaign and every row that hangs off it, in a stable order, field by field; the ids the
+    engines keep in payloads, builds and outcomes compared as the archive's keys (ids aside)."""
+    keys = export_keys(campaign)
+    rows = _campaign_rows(campaign)
+    rows["missions"] = [references.mission(m, keys.key, "") for m in rows["missions"]]
+    rows["characters"] = [references.character(c, keys.key) for c in rows["characters"]]
+    return rows
+
+
+def _campaign_rows(campaign: Campaign) -> dict:
     return {
         # the name is left out: an imported copy is suffixed "(imported)" (test_the_copy_says_it_is_imported)
         "campaign": row_values(campaign, ignore={"created_by", "name"}),

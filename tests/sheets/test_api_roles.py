@@ -65,7 +65,10 @@ def test_the_gm_bundle_and_the_players_bundle_are_separate_renders(world, party,
         request_url(world.campaign), {"kind": "party_bundle"}, format="json"
     )
     assert gm.json()["id"] != player.json()["id"]
-    assert player.json()["id"] == other.json()["id"]  # the same players' copy, rendered once
+    # each player's copy carries the documents of that player's own characters (sheets/archival.py)
+    assert player.json()["id"] != other.json()["id"]
+    other_copy = api(world.users["player"]).get(f"/api/v1/sheets/{other.json()['id']}/")
+    assert other_copy.status_code == 403
 
 
 @pytest.mark.parametrize(

@@ -149,11 +149,13 @@ def sheet(build: Build, mission_view: dict[str, Any] | None = None) -> SheetData
             "next_creation_budget": derived["next_creation_budget"],
         },
         # Numbered in the order played. ``mission`` is the run's id: the web page links to the run,
-        # the printed sheet never shows it.
+        # the printed sheet never shows it. A history imported without its run keeps the archive's
+        # key there ("ttk_run:~1"), which is no id: ``run`` is None then, and nothing links.
         "missions": [
             {
                 "number": number,
                 "mission": m.get("mission"),
+                "run": _run_id(m.get("mission")),
                 "outcome": OUTCOME_LABELS.get(m.get("outcome"), str(m.get("outcome", "")).replace("_", " ")),
                 "die_rolls": m.get("die_rolls"),
                 "points": m.get("points"),
@@ -163,3 +165,7 @@ def sheet(build: Build, mission_view: dict[str, Any] | None = None) -> SheetData
         "reference": reference(),
     }
     return SheetData("time_to_kill", TEMPLATE, derived["label"], fields)
+
+
+def _run_id(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
