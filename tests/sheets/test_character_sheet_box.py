@@ -71,6 +71,7 @@ def test_the_box_says_preparing_then_ready_on_the_campaigns_paper(
     box = client.get(f"/characters/{agent.pk}/sheet-box/").content.decode()
     a4 = SheetRender.objects.get(character=agent, revision=agent.revision, snapshot__paper="a4")
     assert f"/sheets/{a4.pk}/download/" in box and 'data-status="done"' in box
+    assert ", A4, " in box  # the ready line names the paper
     assert "hx-get" not in box  # done: no more polling
 
 
