@@ -88,7 +88,7 @@ class RollForm(forms.Form):
     purpose = forms.CharField(label="What for", max_length=200, required=False)
     mission = forms.TypedChoiceField(label="Mission", coerce=int, required=False, empty_value=None)
     character = forms.TypedChoiceField(label="Character", coerce=int, required=False, empty_value=None)
-    secret = forms.BooleanField(label="Secret (only GMs see it)", required=False)
+    secret = forms.BooleanField(label="Secret (the table sees only that it was made)", required=False)
 
     def __init__(self, *args, missions=(), characters=(), can_roll_secret=False, **kwargs):
         super().__init__(*args, **kwargs)
@@ -295,7 +295,7 @@ class CheckForm(forms.Form):
     modifier = forms.IntegerField(label="Score modifier", min_value=-200, max_value=200, initial=0)
     mission = forms.TypedChoiceField(label="Mission", coerce=int, required=False, empty_value=None)
     purpose = forms.CharField(label="What for", max_length=200, required=False)
-    secret = forms.BooleanField(label="Secret (only GMs see it)", required=False)
+    secret = forms.BooleanField(label="Secret (the table sees only that it was made)", required=False)
 
     def __init__(
         self,

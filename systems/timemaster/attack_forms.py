@@ -99,7 +99,7 @@ class AttackForm(forms.Form):
     )
     mission = forms.TypedChoiceField(label="Mission", coerce=int, required=False, empty_value=None)
     purpose = forms.CharField(label="What for", max_length=200, required=False)
-    secret = forms.BooleanField(label="Secret (only GMs see it)", required=False)
+    secret = forms.BooleanField(label="Secret (the table sees only that it was made)", required=False)
 
     def __init__(
         self, *args: Any, agents: Any = (), scores: Any = None, missions: Any = (), **kwargs: Any

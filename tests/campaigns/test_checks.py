@@ -330,7 +330,7 @@ def test_choosing_another_agent_shows_its_scores(world, agents, client):
     page = client.get(url, HTTP_HX_REQUEST="true").content.decode()
     theirs = checks.agent_scores(agents["theirs"])
     assert f"Dexterity ({next(s.value for s in theirs if s.key == 'ability:DEX')})" in page
-    assert "Secret (only GMs see it)" in page
+    assert "Secret (the table sees only that it was made)" in page
 
 
 # another player's form offers only their own agents: mine is not a valid choice there (400)

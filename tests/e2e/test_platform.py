@@ -50,7 +50,7 @@ def test_signup_campaign_invite_join_and_roll(new_page, shot, transactional_db):
 
     gm.get_by_role("navigation", name="Campaign").get_by_role("link", name="Dice").click()
     expect(gm.locator("#roll-log")).to_contain_text("newplayer")
-    gm.get_by_label("Secret (only GMs see it)").check()
+    gm.get_by_label("Secret (the table sees only that it was made)").check()
     gm.get_by_label("What for").fill("hidden thing")
     gm.get_by_role("button", name="Roll").click()
     expect(gm.locator("#roll-log")).to_contain_text("hidden thing")
