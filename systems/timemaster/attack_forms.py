@@ -73,7 +73,7 @@ class AttackForm(forms.Form):
     )
     shield = forms.ChoiceField(
         label="Defender's shield",
-        choices=[("none", "None"), ("small", "Small"), ("large", "Large")],
+        choices=[("none", "No shield"), ("small", "Small shield"), ("large", "Large shield")],
         initial="none",
     )
     attack_number = forms.IntegerField(
@@ -97,9 +97,12 @@ class AttackForm(forms.Form):
     apply_damage = forms.BooleanField(
         label="Apply the damage to the agent defender", required=False, initial=True
     )
-    mission = forms.TypedChoiceField(label="Mission", coerce=int, required=False, empty_value=None)
-    purpose = forms.CharField(label="What for", max_length=200, required=False)
-    secret = forms.BooleanField(label="Secret (the table sees only that it was made)", required=False)
+    # Labels of their own: the dice page holds the roll and check forms too (one label, one field).
+    mission = forms.TypedChoiceField(
+        label="Mission of the attack", coerce=int, required=False, empty_value=None
+    )
+    purpose = forms.CharField(label="What the attack is for", max_length=200, required=False)
+    secret = forms.BooleanField(label="Secret attack (the table sees only that it was made)", required=False)
 
     def __init__(
         self, *args: Any, agents: Any = (), scores: Any = None, missions: Any = (), **kwargs: Any
@@ -107,7 +110,7 @@ class AttackForm(forms.Form):
         super().__init__(*args, **kwargs)
         scores = scores or {}
         attacker_choices: list[Any] = [(NPC, "An NPC (give the base chance)")]
-        skill_choices: list[Any] = [(NPC, "None declared: Unskilled Melee")]
+        skill_choices: list[Any] = [(NPC, "No skill declared: Unskilled Melee")]
         for agent in agents:
             options = [(f"{agent.pk}:{s.key}", s.label) for s in scores.get(agent.pk, [])]
             if options:
