@@ -22,6 +22,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from campaigns.models import NPC, Membership, Mission, Roll, SignificanceEntry
+from campaigns import fairness
 from campaigns.services import record_roll
 from characters import services as character_services
 from characters.models import AdvancementEntry, Character
@@ -628,6 +629,7 @@ def publish_mission(mission: Mission, by) -> Mission:
         Roll.objects.filter(pk=locked.check_roll_id, revealed_at__isnull=True).update(
             revealed_at=locked.published_at
         )
+    fairness.release_secret_keys(locked.campaign)
     mission.refresh_from_db()
     return locked
 

@@ -8,9 +8,10 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
 
+from campaigns import fairness
 from campaigns.models import Campaign, Invitation, Membership, Mission, Role, Roll
 from characters.systems import UnknownSystem, get_system
-from characters.systems.dice import ROLLER_KINDS, roll_kind, system_rng
+from characters.systems.dice import ROLLER_KINDS, roll_kind
 
 
 def settings_for(system_key: str, module: str, values) -> dict:
@@ -121,6 +122,7 @@ def accept_invitation(user, code: str) -> Membership:
 OWN_CHARACTERS_ONLY = "A player attaches rolls to their own characters only; the game master to any."
 
 
+@transaction.atomic
 def record_roll(
     membership: Membership,
     *,
@@ -157,8 +159,13 @@ def record_roll(
         raise ValidationError(
             {"count": f"{spec['label']} takes a count from {spec['min_count']} to {spec['max_count']}."}
         )
-    result = roll_kind(rng or system_rng(), kind, count, modifier)
-    return Roll.objects.create(
+    announced = announced or not secret
+    draw = None
+    if rng is None:
+        draw = fairness.draw(membership.campaign, secret=secret, announced=announced, mission=mission)
+        rng = draw.rng
+    result = roll_kind(rng, kind, count, modifier)
+    made = Roll.objects.create(
         campaign=membership.campaign,
         mission=mission,
         character=character,
@@ -171,9 +178,12 @@ def record_roll(
         total=result.total,
         purpose=purpose,
         secret=secret,
-        announced=announced or not secret,
+        announced=announced,
         detail=(detail(result) if callable(detail) else detail) or {},
     )
+    if draw is not None:
+        fairness.prove(made, draw)
+    return made
 
 
 @transaction.atomic
@@ -188,4 +198,5 @@ def reveal_roll(membership: Membership, roll: Roll) -> Roll:
         raise ValidationError({"roll": "This roll's result is already shared."})
     locked.revealed_at = timezone.now()
     locked.save(update_fields=["revealed_at"], _allow_update=True)
+    fairness.release_secret_keys(membership.campaign)
     return locked
