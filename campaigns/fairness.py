@@ -8,7 +8,6 @@ one) and the release of a seed's secret key once no secret roll under it is stil
 
 from __future__ import annotations
 
-import secrets
 from dataclasses import dataclass
 from typing import Any
 
@@ -56,7 +55,7 @@ def players_seeds(campaign: Campaign) -> list[str]:
     have = dict(ClientSeed.objects.filter(membership__in=players).values_list("membership_id", "seed"))
     for member_id in players.values_list("id", flat=True):
         if member_id not in have:
-            have[member_id] = ClientSeed.objects.create(membership_id=member_id, seed=secrets.token_hex(8)).seed
+            have[member_id] = ClientSeed.objects.create(membership_id=member_id, seed=fair_dice.new_seed_hex(8)).seed
     return sorted(have.values())
 
 
@@ -73,8 +72,10 @@ def draw(campaign: Campaign, *, secret: bool, announced: bool, mission: Mission 
         seed.next_secret += 1
         seed.save(update_fields=["next_secret"])
     else:
-        # Numbered within its mission: no number counts another mission's unannounced rolls.
-        lane = f"{fair_dice.HIDDEN}:{mission.pk if mission is not None else 'campaign'}"
+        # Numbered within its mission: no number counts another mission's unannounced rolls. The
+        # mission is named by its place among the campaign's missions (fixed before the roll, seen
+        # by every member, and no database id: the lane travels verbatim in the archive).
+        lane = f"{fair_dice.HIDDEN}:{_mission_place(mission)}"
         counter = RollProof.objects.filter(seed=seed, lane=lane).count()
     client_seeds = players_seeds(campaign)
     key = fair_dice.roll_key(
@@ -85,6 +86,12 @@ def draw(campaign: Campaign, *, secret: bool, announced: bool, mission: Mission 
         fair_dice.client_digest(client_seeds),
     )
     return Draw(seed, lane, counter, client_seeds, fair_dice.FairRandom(key))
+
+
+def _mission_place(mission: Mission | None) -> str:
+    if mission is None:
+        return "campaign"
+    return f"mission-{Mission.objects.filter(campaign_id=mission.campaign_id, pk__lt=mission.pk).count() + 1}"
 
 
 def prove(roll: Roll, made: Draw) -> RollProof:
@@ -118,6 +125,7 @@ def rotate(membership: Membership) -> RollSeed:
     seed.save(update_fields=["rotated_at"])
     _new_seed(campaign, seed.number + 1)
     release_secret_keys(campaign)
+    seed.refresh_from_db()
     return seed
 
 

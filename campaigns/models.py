@@ -422,7 +422,9 @@ SIGNIFICANCE_ENTRY_KIND_CHOICES = SignificanceEntry.Kind.choices
 
 
 def _seed_hex() -> str:
-    return secrets.token_hex(32)
+    from characters.systems.fair_dice import new_seed_hex
+
+    return new_seed_hex()
 
 
 class RollSeed(models.Model):

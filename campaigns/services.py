@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from datetime import timedelta
 
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -9,7 +10,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from campaigns import fairness
-from campaigns.models import Campaign, Invitation, Membership, Mission, Role, Roll
+from campaigns.models import Campaign, Invitation, Membership, Mission, Role, Roll, RollProof
 from characters.systems import UnknownSystem, get_system
 from characters.systems.dice import ROLLER_KINDS, roll_kind
 
@@ -200,3 +201,56 @@ def reveal_roll(membership: Membership, roll: Roll) -> Roll:
     locked.save(update_fields=["revealed_at"], _allow_update=True)
     fairness.release_secret_keys(membership.campaign)
     return locked
+
+
+#: The faces a hand-entered roll gives, as the log shows them (a d10 reads 1-10; percentile and
+#: three-d10 rolls give each die 0-9, tens first).
+HAND_FACES = {
+    "d6": (1, 6),
+    "d10": (1, 10),
+    "percent": (0, 9),
+    "d1000": (0, 9),
+    "fudge": (-1, 1),
+    "3d6_bonus": (1, 6),
+    "3d6_penalty": (1, 6),
+}
+
+
+class _GivenFaces(random.Random):
+    """The faces a group rolled on the table, fed to the dice roller in order (so totals, kept
+    dice and percent readings come out as for a server roll)."""
+
+    def __init__(self, kind: str, faces: list[int]) -> None:
+        super().__init__(0)
+        self.kind, self.faces, self.used = kind, faces, 0
+
+    def _next(self) -> int:
+        low, high = HAND_FACES[self.kind]
+        if self.used >= len(self.faces):
+            raise ValidationError({"faces": f"Too few dice: this roll takes more than {len(self.faces)}."})
+        face = self.faces[self.used]
+        if isinstance(face, bool) or not isinstance(face, int) or not low <= face <= high:
+            raise ValidationError({"faces": f"Die {self.used + 1} must be a whole number from {low} to {high}."})
+        self.used += 1
+        return face
+
+    def randint(self, a: int, b: int) -> int:
+        face = self._next()
+        return 0 if self.kind == "d10" and face == 10 else face
+
+    def choice(self, seq):
+        return self._next()
+
+
+@transaction.atomic
+def enter_roll_by_hand(membership: Membership, *, kind: str, faces: list[int], **fields) -> Roll:
+    """A roll made with physical dice: the faces as rolled, stored with its total and marked
+    entered by hand (not verifiable: no seed made it)."""
+    if kind not in HAND_FACES:
+        raise ValidationError({"kind": f"Unknown dice kind {kind!r}: choose one of {', '.join(HAND_FACES)}."})
+    given = _GivenFaces(kind, list(faces))
+    roll = record_roll(membership, kind=kind, rng=given, **fields)
+    if given.used != len(given.faces):
+        raise ValidationError({"faces": f"Too many dice: this roll takes {given.used}, not {len(given.faces)}."})
+    RollProof.objects.create(roll=roll, by_hand=True)
+    return roll

@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST
 
-from campaigns import pending, services
+from campaigns import fairness, pending, services
 from campaigns.access import get_campaign_for_user, get_timemaster_campaign_for_user, require
 from campaigns.demo import demo_logins
 from campaigns.forms import (
@@ -351,8 +351,8 @@ def _roll_log(request, membership):
     # documents that each row would otherwise load and decode.
     rolls = (
         Roll.objects.visible_to(request.user, membership)
-        .select_related("roller", "mission", "character")
-        .only(*LOG_FIELDS, "roller__username", "mission__title", "character__name")
+        .select_related("roller", "mission", "character", "proof")
+        .only(*LOG_FIELDS, "roller__username", "mission__title", "character__name", "proof__by_hand")
     )
     mission, character = request.GET.get("mission"), request.GET.get("character")
     if mission and mission.isdigit():
@@ -370,6 +370,7 @@ def _dice_page(request, campaign, membership, *, form=None, check_form=None, sta
         "check_form": check_form if check_form is not None else _check_form(campaign, membership, request),
         "rolls": _roll_log(request, membership),
         "missions": campaign.missions.only("id", "title", "campaign"),
+        "fair_seed": fairness.current_seed(campaign),  # its commitment is shown before any roll under it
         **extra,
     }
     template = "campaigns/_dice_panel.html" if request.htmx else "campaigns/dice.html"

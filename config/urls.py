@@ -5,6 +5,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 from rest_framework.routers import SimpleRouter
 
 from campaigns import api as campaigns_api
+from campaigns import api_fair as campaigns_api_fair
 from campaigns import api_npcs as campaigns_api_npcs
 from campaigns import tokens
 from config import health, metrics
@@ -41,6 +42,26 @@ api_v1 = [
         r"^campaigns/(?P<campaign_pk>[0-9]{1,18})/checks/scores/(?P<character_pk>[0-9]{1,18})/$",
         campaigns_api_checks.check_scores,
         name="api-check-scores",
+    ),
+    re_path(
+        r"^campaigns/(?P<campaign_pk>[0-9]{1,18})/fair-dice/$",
+        campaigns_api_fair.proof_document,
+        name="api-fair-dice",
+    ),
+    re_path(
+        r"^campaigns/(?P<campaign_pk>[0-9]{1,18})/fair-dice/my-seed/$",
+        campaigns_api_fair.my_seed,
+        name="api-fair-dice-seed",
+    ),
+    re_path(
+        r"^campaigns/(?P<campaign_pk>[0-9]{1,18})/fair-dice/rotate/$",
+        campaigns_api_fair.rotate,
+        name="api-fair-dice-rotate",
+    ),
+    re_path(
+        r"^campaigns/(?P<campaign_pk>[0-9]{1,18})/rolls-by-hand/$",
+        campaigns_api_fair.by_hand,
+        name="api-roll-by-hand",
     ),
     path("", include("characters.api_urls")),
     path("", include("sheets.api_urls")),

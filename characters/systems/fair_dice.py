@@ -30,6 +30,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import random
+import secrets
 from collections.abc import Sequence
 from typing import Any, TypeVar
 
@@ -43,6 +44,11 @@ SEED_BYTES = 32
 MAX_CLIENT_SEED = 64
 
 T = TypeVar("T")
+
+
+def new_seed_hex(nbytes: int = SEED_BYTES) -> str:
+    """A fresh random seed (the one place seeds come from: tests seed it)."""
+    return secrets.token_hex(nbytes)
 
 
 def sha256_hex(data: bytes) -> str:

@@ -131,8 +131,8 @@ def test_unannounced_rolls_count_within_their_mission(world):
     b = Mission.objects.create(campaign=world.campaign, title="B")
     first = services.record_roll(gm, kind="d1000", secret=True, announced=False, mission=a)
     second = services.record_roll(gm, kind="d1000", secret=True, announced=False, mission=b)
-    assert (first.proof.lane, first.proof.counter) == (f"hidden:{a.pk}", 0)
-    assert (second.proof.lane, second.proof.counter) == (f"hidden:{b.pk}", 0)
+    assert (first.proof.lane, first.proof.counter) == ("hidden:mission-1", 0)
+    assert (second.proof.lane, second.proof.counter) == ("hidden:mission-2", 0)
 
 
 @pytest.fixture

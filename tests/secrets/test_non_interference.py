@@ -31,6 +31,7 @@ import pytest
 from django.db import transaction
 from django.urls import URLPattern, URLResolver, get_resolver
 
+from characters.systems import fair_dice
 from tests.secrets import worlds
 
 pytestmark = pytest.mark.django_db
@@ -184,6 +185,11 @@ def world_view(client, users, variant, monkeypatch, ids_of_a=None):
     seeded = random.Random(28)
     monkeypatch.setattr(
         config.fields, "secrets", type("Seeded", (), {"randbelow": staticmethod(seeded.randrange)})
+    )
+    # Fair dice: the campaigns' seeds and the players' default seeds, the same in both worlds.
+    seeds = random.Random(32)
+    monkeypatch.setattr(
+        fair_dice, "secrets", type("SeededSeeds", (), {"token_hex": staticmethod(lambda n: seeds.randbytes(n).hex())})
     )
     result = {}
     try:

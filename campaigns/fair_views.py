@@ -1,0 +1,133 @@
+"""Pages of provably fair dice (docs/fair-dice.md): the seeds and their commitments, a player's
+own seed, the GM's rotation, a roll entered by hand, and checking every roll in the browser
+(static/js/fair-dice.js, our own SHA-256: crypto.subtle is missing on a plain-http LAN address)."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
+
+from campaigns import fairness, services
+from campaigns.access import get_campaign_for_user, require
+from campaigns.models import ClientSeed, RollSeed
+from characters.models import Character
+from characters.systems import fair_dice
+from characters.systems.dice import ROLLER_KINDS
+
+
+class SeedForm(forms.Form):
+    seed = forms.CharField(
+        max_length=fair_dice.MAX_CLIENT_SEED,
+        label="Your seed",
+        help_text="Any text up to 64 characters; every roll from now on takes it.",
+    )
+
+
+class ByHandForm(forms.Form):
+    kind = forms.ChoiceField(choices=[(k, ROLLER_KINDS[k]["label"]) for k in services.HAND_FACES])
+    count = forms.IntegerField(min_value=0, max_value=30, initial=1, help_text="Dice (extra dice for 3d6 kinds).")
+    modifier = forms.IntegerField(min_value=-1000, max_value=1000, initial=0)
+    faces = forms.CharField(
+        max_length=200,
+        label="Dice as rolled",
+        help_text="Separated by spaces, e.g. 3 5 6 (a d10 reads 1-10; percentile dice: tens then ones, 0-9).",
+    )
+    purpose = forms.CharField(max_length=200, required=False)
+    character = forms.TypedChoiceField(coerce=int, required=False, empty_value=None, choices=())
+
+    def __init__(self, *args, characters=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["character"].choices = [("", "—")] + [(c.pk, c.name) for c in characters]
+
+    def clean_faces(self) -> list[int]:
+        try:
+            return [int(part) for part in self.cleaned_data["faces"].replace(",", " ").split()]
+        except ValueError:
+            raise forms.ValidationError("Give the dice as whole numbers separated by spaces.") from None
+
+
+def _characters(request, campaign, membership):
+    mine = Character.objects.visible_to(request.user).filter(campaign=campaign)
+    return mine if membership.is_gm else mine.filter(owner=request.user)
+
+
+def _page(request, campaign, membership, *, seed_form=None, hand_form=None, status=200):
+    current = fairness.current_seed(campaign)
+    own = None
+    if membership.role == "player":
+        fairness.players_seeds(campaign)
+        own = ClientSeed.objects.filter(membership=membership).first()
+    context = {
+        "campaign": campaign,
+        "membership": membership,
+        "current": current,
+        "seeds": RollSeed.objects.filter(campaign=campaign).order_by("-number"),
+        "own_seed": own,
+        "seed_form": seed_form or SeedForm(initial={"seed": own.seed if own else ""}),
+        "hand_form": hand_form or ByHandForm(characters=_characters(request, campaign, membership)),
+        "document": fairness.proof_document(campaign, request.user, membership),
+    }
+    return render(request, "campaigns/fair_dice.html", context, status=status)
+
+
+@login_required
+def fair_dice_page(request, pk):
+    campaign, membership = get_campaign_for_user(request.user, pk)
+    return _page(request, campaign, membership)
+
+
+@login_required
+@require_POST
+def fair_dice_seed(request, pk):
+    campaign, membership = get_campaign_for_user(request.user, pk)
+    require(membership, "player")
+    form = SeedForm(request.POST)
+    if form.is_valid():
+        try:
+            fairness.set_client_seed(membership, form.cleaned_data["seed"])
+        except ValidationError as error:
+            for problem in error.message_dict.get("seed", []):
+                form.add_error("seed", problem)
+        else:
+            messages.success(request, "Your seed is set: every roll from now on takes it.")
+            return redirect("campaign-fair-dice", campaign.pk)
+    return _page(request, campaign, membership, seed_form=form, status=400)
+
+
+@login_required
+@require_POST
+def fair_dice_rotate(request, pk):
+    campaign, membership = get_campaign_for_user(request.user, pk)
+    require(membership, "gm")
+    rotated = fairness.rotate(membership)
+    messages.success(request, f"Seed {rotated.number} is revealed; rolls now take seed {rotated.number + 1}.")
+    return redirect("campaign-fair-dice", campaign.pk)
+
+
+@login_required
+@require_POST
+def dice_by_hand(request, pk):
+    campaign, membership = get_campaign_for_user(request.user, pk)
+    require(membership, "player")
+    characters = _characters(request, campaign, membership)
+    form = ByHandForm(request.POST, characters=characters)
+    if form.is_valid():
+        data = dict(form.cleaned_data)
+        character = characters.filter(pk=data.pop("character")).first() if data["character"] else None
+        data.pop("character", None)
+        try:
+            services.enter_roll_by_hand(membership, character=character, **data)
+        except ValidationError as error:
+            for field, problems in error.message_dict.items():
+                for problem in problems:
+                    form.add_error(field if field in form.fields else None, problem)
+        except PermissionDenied as error:
+            form.add_error(None, str(error))
+        else:
+            messages.success(request, "The roll is in the log, marked entered by hand.")
+            return redirect("campaign-fair-dice", campaign.pk)
+    return _page(request, campaign, membership, hand_form=form, status=400)
