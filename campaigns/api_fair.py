@@ -12,8 +12,8 @@ from rest_framework.response import Response
 
 from campaigns import fairness, services
 from campaigns.access import get_campaign_for_user, require
-from campaigns.models import ClientSeed
 from campaigns.api import RollSerializer
+from campaigns.models import ClientSeed
 from characters.models import Character
 from characters.systems import fair_dice
 
@@ -90,8 +90,12 @@ def by_hand(request, campaign_pk):
         if mission is None:
             raise DjangoValidationError({"mission": "No mission with this id in this campaign."})
     if character_id:
-        character = Character.objects.visible_to(request.user).filter(campaign=campaign, pk=character_id).first()
+        character = (
+            Character.objects.visible_to(request.user).filter(campaign=campaign, pk=character_id).first()
+        )
         if character is None:
             raise DjangoValidationError({"character": "No character with this id in this campaign."})
     roll = services.enter_roll_by_hand(membership, mission=mission, character=character, **data)
-    return Response(RollSerializer(roll, context={"gm": membership.is_gm}).data, status=status.HTTP_201_CREATED)
+    return Response(
+        RollSerializer(roll, context={"gm": membership.is_gm}).data, status=status.HTTP_201_CREATED
+    )

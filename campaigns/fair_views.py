@@ -29,7 +29,9 @@ class SeedForm(forms.Form):
 
 class ByHandForm(forms.Form):
     kind = forms.ChoiceField(choices=[(k, ROLLER_KINDS[k]["label"]) for k in services.HAND_FACES])
-    count = forms.IntegerField(min_value=0, max_value=30, initial=1, help_text="Dice (extra dice for 3d6 kinds).")
+    count = forms.IntegerField(
+        min_value=0, max_value=30, initial=1, help_text="Dice (extra dice for 3d6 kinds)."
+    )
     modifier = forms.IntegerField(min_value=-1000, max_value=1000, initial=0)
     faces = forms.CharField(
         max_length=200,

@@ -55,7 +55,9 @@ def players_seeds(campaign: Campaign) -> list[str]:
     have = dict(ClientSeed.objects.filter(membership__in=players).values_list("membership_id", "seed"))
     for member_id in players.values_list("id", flat=True):
         if member_id not in have:
-            have[member_id] = ClientSeed.objects.create(membership_id=member_id, seed=fair_dice.new_seed_hex(8)).seed
+            have[member_id] = ClientSeed.objects.create(
+                membership_id=member_id, seed=fair_dice.new_seed_hex(8)
+            ).seed
     return sorted(have.values())
 
 
@@ -107,7 +109,7 @@ def set_client_seed(membership: Membership, seed: str) -> ClientSeed:
     seed = seed.strip()
     if not seed or len(seed) > fair_dice.MAX_CLIENT_SEED or not seed.isprintable():
         raise ValidationError(
-            {"seed": f"A seed is 1 to {fair_dice.MAX_CLIENT_SEED} printable characters (letters, digits, ...)."}
+            {"seed": f"A seed is 1 to {fair_dice.MAX_CLIENT_SEED} printable characters, no tabs or breaks."}
         )
     row, _ = ClientSeed.objects.update_or_create(membership=membership, defaults={"seed": seed})
     return row
@@ -139,7 +141,9 @@ def release_secret_keys(campaign: Campaign) -> list[RollSeed]:
     if Mission.objects.filter(campaign=campaign, closed_at__isnull=False, published_at__isnull=True).exists():
         return []
     released = []
-    for seed in RollSeed.objects.filter(campaign=campaign, rotated_at__isnull=False, secret_released_at__isnull=True):
+    for seed in RollSeed.objects.filter(
+        campaign=campaign, rotated_at__isnull=False, secret_released_at__isnull=True
+    ):
         if Roll.objects.filter(proof__seed=seed, secret=True, revealed_at__isnull=True).exists():
             continue
         seed.secret_released_at = timezone.now()
@@ -184,9 +188,7 @@ def proof_document(campaign: Campaign, user, membership: Membership) -> dict[str
     """Everything a reader needs to recompute the rolls they may see (the format
     scripts/verify_rolls.py reads; the archive's ``fair_dice`` section has the same shape)."""
     rolls = (
-        Roll.objects.visible_to(user, membership)
-        .select_related("proof__seed")
-        .order_by("created_at", "id")
+        Roll.objects.visible_to(user, membership).select_related("proof__seed").order_by("created_at", "id")
     )
     entries = []
     for roll in rolls:
@@ -227,7 +229,9 @@ def verify_document(document: dict[str, Any]) -> list[dict[str, Any]]:
                 verdict, reason = "failed", "its seed is not in the document"
             elif key in seen:
                 verdict, reason = "failed", "another roll took the same counter"
-            elif not seed.get("server_seed") or (proof["lane"] != fair_dice.OPEN and not seed.get("secret_key")):
+            elif not seed.get("server_seed") or (
+                proof["lane"] != fair_dice.OPEN and not seed.get("secret_key")
+            ):
                 verdict, reason = "pending", "its seed is not revealed yet"
             else:
                 problem = fair_dice.check_roll({**entry, **proof}, seed)

@@ -21,8 +21,8 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from campaigns.models import NPC, Membership, Mission, Roll, SignificanceEntry
 from campaigns import fairness
+from campaigns.models import NPC, Membership, Mission, Roll, SignificanceEntry
 from campaigns.services import record_roll
 from characters import services as character_services
 from characters.models import AdvancementEntry, Character

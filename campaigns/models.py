@@ -449,7 +449,9 @@ class RollSeed(models.Model):
 
     class Meta:
         ordering = ["campaign", "number"]
-        constraints = [models.UniqueConstraint(fields=["campaign", "number"], name="one_seed_number_per_campaign")]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "number"], name="one_seed_number_per_campaign")
+        ]
 
     def __str__(self) -> str:
         return f"seed {self.number} of {self.campaign_id}"
@@ -462,6 +464,9 @@ class ClientSeed(models.Model):
     membership = models.OneToOneField(Membership, on_delete=models.CASCADE, related_name="client_seed")
     seed = models.CharField(max_length=64)
     updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"seed of membership {self.membership_id}"
 
 
 class RollProof(models.Model):
@@ -480,3 +485,6 @@ class RollProof(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["seed", "lane", "counter"], name="one_counter_per_lane"),
         ]
+
+    def __str__(self) -> str:
+        return "entered by hand" if self.by_hand else f"{self.lane} {self.counter} of seed {self.seed_id}"

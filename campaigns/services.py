@@ -230,7 +230,9 @@ class _GivenFaces(random.Random):
             raise ValidationError({"faces": f"Too few dice: this roll takes more than {len(self.faces)}."})
         face = self.faces[self.used]
         if isinstance(face, bool) or not isinstance(face, int) or not low <= face <= high:
-            raise ValidationError({"faces": f"Die {self.used + 1} must be a whole number from {low} to {high}."})
+            raise ValidationError(
+                {"faces": f"Die {self.used + 1} must be a whole number from {low} to {high}."}
+            )
         self.used += 1
         return face
 
@@ -251,6 +253,8 @@ def enter_roll_by_hand(membership: Membership, *, kind: str, faces: list[int], *
     given = _GivenFaces(kind, list(faces))
     roll = record_roll(membership, kind=kind, rng=given, **fields)
     if given.used != len(given.faces):
-        raise ValidationError({"faces": f"Too many dice: this roll takes {given.used}, not {len(given.faces)}."})
+        raise ValidationError(
+            {"faces": f"Too many dice: this roll takes {given.used}, not {len(given.faces)}."}
+        )
     RollProof.objects.create(roll=roll, by_hand=True)
     return roll

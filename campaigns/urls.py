@@ -47,7 +47,9 @@ from campaigns import fair_views  # noqa: E402
 urlpatterns += [
     path("campaigns/<id:pk>/dice/fair/", fair_views.fair_dice_page, name="campaign-fair-dice"),
     path("campaigns/<id:pk>/dice/fair/seed/", fair_views.fair_dice_seed, name="campaign-fair-dice-seed"),
-    path("campaigns/<id:pk>/dice/fair/rotate/", fair_views.fair_dice_rotate, name="campaign-fair-dice-rotate"),
+    path(
+        "campaigns/<id:pk>/dice/fair/rotate/", fair_views.fair_dice_rotate, name="campaign-fair-dice-rotate"
+    ),
     path("campaigns/<id:pk>/dice/by-hand/", fair_views.dice_by_hand, name="campaign-dice-by-hand"),
 ]
 

@@ -98,7 +98,12 @@ def from_archive(document: dict) -> dict:
     for mark in document.get("rolls_by_hand") or []:
         proofs[mark["roll"]] = {"verifiable": False, "by_hand": True}
     entries = [
-        {"id": f"roll {position}", "created_at": roll.get("created_at") or "", **roll, "proof": proofs.get(position)}
+        {
+            "id": f"roll {position}",
+            "created_at": roll.get("created_at") or "",
+            **roll,
+            "proof": proofs.get(position),
+        }
         for position, roll in enumerate(rolls)
     ]
     return {"format": VERSION, "seeds": seeds, "rolls": entries}
@@ -109,7 +114,9 @@ def check(entry: dict, proof: dict, seed: dict) -> str | None:
         return "the server seed does not match its commitment"
     if proof["lane"] != "open" and sha256_hex(bytes.fromhex(seed["secret_key"])) != seed["secret_commitment"]:
         return "the secret key does not match its commitment"
-    key = roll_key(seed["server_seed"], seed.get("secret_key"), proof["lane"], proof["counter"], proof["client_seeds"])
+    key = roll_key(
+        seed["server_seed"], seed.get("secret_key"), proof["lane"], proof["counter"], proof["client_seeds"]
+    )
     faces, kept, total = dice(Stream(key), entry["kind"], entry["count"], entry["modifier"])
     if faces != list(entry["faces"]):
         return f"the dice recompute as {faces}, not {list(entry['faces'])}"

@@ -1,6 +1,7 @@
-"""Provably fair dice (docs/fair-dice.md): the campaign's seeds, each with its commitments, counters
-and the proofs of the rolls made under it (what recomputing each needs). Self-contained and additive: a roll is named by its
-position in ``rolls`` (a section before this one), a seed by its number; no database id anywhere.
+"""Provably fair dice (docs/fair-dice.md): the campaign's seeds, each with its commitments,
+counters and the proofs of the rolls made under it (what recomputing each needs). Self-contained
+and additive: a roll is named by its position in ``rolls`` (a section before this one), a seed by
+its number; no database id anywhere.
 A lane is kept verbatim: the dice were derived from that text.
 
 The archive is the GM's, so every seed travels whole (a seed in use and a secret key not yet
@@ -67,7 +68,9 @@ def validate(data, document) -> list[Problem]:
     taken: set[int] = set()
     for index, seed in enumerate(data):
         path = join(KEY, index)
-        if not check.obj(seed, path, ("number", "server_seed", "commitment", "secret_key", "secret_commitment")):
+        if not check.obj(
+            seed, path, ("number", "server_seed", "commitment", "secret_key", "secret_commitment")
+        ):
             continue
         check.choice(seed, "format", path, (fair_dice.VERSION,))
         check.integer(seed, "number", path, minimum=1, maximum=2**31 - 1)
@@ -98,8 +101,10 @@ def validate(data, document) -> list[Problem]:
             check.text(proof, "lane", where, RollProof._meta.get_field("lane").max_length, blank=False)
             check.integer(proof, "counter", where, minimum=0, maximum=2**31 - 1)
             seeds = proof.get("client_seeds", [])
-            if not isinstance(seeds, list) or len(seeds) > MAX_CLIENT_SEEDS or not all(
-                isinstance(s, str) and len(s) <= fair_dice.MAX_CLIENT_SEED for s in seeds
+            if (
+                not isinstance(seeds, list)
+                or len(seeds) > MAX_CLIENT_SEEDS
+                or not all(isinstance(s, str) and len(s) <= fair_dice.MAX_CLIENT_SEED for s in seeds)
             ):
                 check.add(
                     join(where, "client_seeds"),

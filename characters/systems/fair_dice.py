@@ -32,7 +32,7 @@ import hmac
 import random
 import secrets
 from collections.abc import Sequence
-from typing import Any, TypeVar
+from typing import Any
 
 from characters.systems.dice import DiceResult, roll_kind
 
@@ -42,8 +42,6 @@ SECRET = "secret"
 HIDDEN = "hidden"  # + ":" + scope
 SEED_BYTES = 32
 MAX_CLIENT_SEED = 64
-
-T = TypeVar("T")
 
 
 def new_seed_hex(nbytes: int = SEED_BYTES) -> str:
@@ -107,7 +105,7 @@ class FairRandom(random.Random):
     def randint(self, a: int, b: int) -> int:
         return a + self.below(b - a + 1)
 
-    def choice(self, seq: Sequence[T]) -> T:
+    def choice(self, seq: Any) -> Any:
         return seq[self.below(len(seq))]
 
     def random(self) -> float:  # pragma: no cover - a guard: the scheme defines no floats

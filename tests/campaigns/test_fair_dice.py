@@ -88,7 +88,9 @@ def test_revealing_the_server_seed_never_reveals_a_sealed_secret_roll(world):
     assert sealed["sealed"] and sealed["proof"] is None and "faces" not in sealed
     # Nor can the server seed alone recompute it, even knowing the lane and counter.
     with pytest.raises(ValueError):
-        fair_dice.roll_key(seed.server_seed, None, "secret", 0, fair_dice.client_digest(secret.proof.client_seeds))
+        fair_dice.roll_key(
+            seed.server_seed, None, "secret", 0, fair_dice.client_digest(secret.proof.client_seeds)
+        )
     assert secret.proof.lane == "secret"
     assert _verdicts(world, "player") == ["sealed", "verified"]
 
@@ -151,9 +153,13 @@ def verified(world):
 @pytest.mark.parametrize(
     "edit",
     [
-        pytest.param(lambda d: d["rolls"][0]["faces"].__setitem__(0, d["rolls"][0]["faces"][0] % 10 + 1), id="face"),
+        pytest.param(
+            lambda d: d["rolls"][0]["faces"].__setitem__(0, d["rolls"][0]["faces"][0] % 10 + 1), id="face"
+        ),
         pytest.param(lambda d: d["rolls"][1].__setitem__("total", d["rolls"][1]["total"] + 1), id="total"),
-        pytest.param(lambda d: d["rolls"][2].__setitem__("total", d["rolls"][2]["total"] % 100 + 1), id="secret"),
+        pytest.param(
+            lambda d: d["rolls"][2].__setitem__("total", d["rolls"][2]["total"] % 100 + 1), id="secret"
+        ),
         pytest.param(lambda d: d["rolls"][0]["proof"].__setitem__("counter", 7), id="counter"),
         pytest.param(lambda d: d["rolls"][1]["proof"].__setitem__("counter", 0), id="reused-counter"),
         pytest.param(lambda d: d["rolls"][0]["proof"]["client_seeds"].append("x"), id="client-seeds"),

@@ -47,7 +47,12 @@ def test_every_fair_dice_endpoint_answers_each_role_as_it_must(world, api, role,
 
 WEB_ROUTES = [
     ("get", "/campaigns/{c}/dice/fair/", {}, {"gm": 200, "player": 200, "observer": 200}),
-    ("post", "/campaigns/{c}/dice/fair/seed/", {"seed": "socks"}, {"gm": 403, "player": 302, "observer": 403}),
+    (
+        "post",
+        "/campaigns/{c}/dice/fair/seed/",
+        {"seed": "socks"},
+        {"gm": 403, "player": 302, "observer": 403},
+    ),
     ("post", "/campaigns/{c}/dice/fair/rotate/", {}, {"gm": 302, "player": 403, "observer": 403}),
     (
         "post",
@@ -83,7 +88,9 @@ def test_a_player_sets_their_seed_and_the_next_roll_takes_it(world, api):
 @pytest.mark.parametrize("seed", ["", "x" * 65, "tab\there"])
 def test_a_bad_seed_is_refused_and_changes_nothing(world, api, seed):
     client = api(world.users["player"])
-    response = client.put(f"/api/v1/campaigns/{world.campaign.pk}/fair-dice/my-seed/", {"seed": seed}, format="json")
+    response = client.put(
+        f"/api/v1/campaigns/{world.campaign.pk}/fair-dice/my-seed/", {"seed": seed}, format="json"
+    )
     assert response.status_code == 400 and response.json()["errors"][0]["field"] == "seed"
     assert not ClientSeed.objects.filter(seed=seed).exists()
 

@@ -153,6 +153,4 @@ def test_the_browser_verifier_agrees_with_the_server(world, tmp_path):
     assert "failed" in got["verdicts"][1]
     import hashlib
 
-    assert got["hashes"] == [
-        hashlib.sha256(t.encode()).hexdigest() for t in ("", "abc", "x" * 1000, "ünï ✓")
-    ]
+    assert got["hashes"] == [hashlib.sha256(t.encode()).hexdigest() for t in ("", "abc", "x" * 1000, "ünï ✓")]

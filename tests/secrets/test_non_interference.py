@@ -189,7 +189,9 @@ def world_view(client, users, variant, monkeypatch, ids_of_a=None):
     # Fair dice: the campaigns' seeds and the players' default seeds, the same in both worlds.
     seeds = random.Random(32)
     monkeypatch.setattr(
-        fair_dice, "secrets", type("SeededSeeds", (), {"token_hex": staticmethod(lambda n: seeds.randbytes(n).hex())})
+        fair_dice,
+        "secrets",
+        type("SeededSeeds", (), {"token_hex": staticmethod(lambda n: seeds.randbytes(n).hex())}),
     )
     result = {}
     try:
