@@ -1,19 +1,21 @@
-"""API v1 for provably fair dice (docs/fair-dice.md): the proof document a member may check, a
-player's own seed, the GM's rotation, and rolls entered by hand. Thin views over
-campaigns/fairness.py and campaigns/services.py."""
+"""API v1 for provably fair dice (docs/fair-dice.md) and the GM's webhooks (docs/webhooks.md):
+the proof document a member may check, a player's own seed, the GM's rotation, rolls entered by
+hand, and the campaign's webhooks. Thin views over campaigns/fairness.py, campaigns/services.py
+and campaigns/webhooks.py."""
 
 from __future__ import annotations
 
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import OpenApiTypes, extend_schema
 from rest_framework import serializers, status
 from rest_framework.decorators import api_view
 from rest_framework.response import Response
 
-from campaigns import fairness, services
+from campaigns import fairness, services, webhooks
 from campaigns.access import get_campaign_for_user, require
 from campaigns.api import RollSerializer
-from campaigns.models import ClientSeed
+from campaigns.models import ClientSeed, Webhook, WebhookKind
 from characters.models import Character
 from characters.systems import fair_dice
 
@@ -99,3 +101,46 @@ def by_hand(request, campaign_pk):
     return Response(
         RollSerializer(roll, context={"gm": membership.is_gm}).data, status=status.HTTP_201_CREATED
     )
+
+
+# --- webhooks (campaigns/webhooks.py, docs/webhooks.md): the GM's only ----------------------------
+class WebhookSerializer(serializers.Serializer):
+    id = serializers.IntegerField(read_only=True)
+    url = serializers.URLField(max_length=500)
+    kind = serializers.ChoiceField(choices=WebhookKind.values, default=WebhookKind.JSON)
+    secret = serializers.CharField(read_only=True, help_text="Signs every body: X-Dossier-Signature.")
+    enabled = serializers.BooleanField(read_only=True)
+    failures = serializers.IntegerField(read_only=True)
+    last_error = serializers.CharField(read_only=True)
+    disabled_reason = serializers.CharField(read_only=True)
+
+
+@extend_schema(
+    request=WebhookSerializer, responses={200: WebhookSerializer(many=True), 201: WebhookSerializer}
+)
+@api_view(["GET", "POST"])
+def webhook_list(request, campaign_pk):
+    campaign, membership = get_campaign_for_user(request.user, campaign_pk)
+    require(membership, "gm")
+    if request.method == "POST":
+        body = WebhookSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        hook = webhooks.create_hook(membership, **body.validated_data)
+        return Response(WebhookSerializer(hook).data, status=status.HTTP_201_CREATED)
+    return Response(WebhookSerializer(campaign.webhooks.order_by("id"), many=True).data)
+
+
+@extend_schema(request=None, responses={200: WebhookSerializer, 204: None})
+@api_view(["DELETE", "POST"])
+def webhook_detail(request, campaign_pk, hook_pk):
+    """DELETE removes the hook; POST turns a disabled one on again (its failures start from 0)."""
+    campaign, membership = get_campaign_for_user(request.user, campaign_pk)
+    require(membership, "gm")
+    hook = get_object_or_404(Webhook, campaign=campaign, pk=hook_pk)
+    if request.method == "DELETE":
+        hook.delete()
+        return Response(status=status.HTTP_204_NO_CONTENT)
+    webhooks.check_url(hook.url)
+    hook.enabled, hook.failures, hook.disabled_reason, hook.last_error = True, 0, "", ""
+    hook.save(update_fields=["enabled", "failures", "disabled_reason", "last_error"])
+    return Response(WebhookSerializer(hook).data)

@@ -488,3 +488,31 @@ class RollProof(models.Model):
 
     def __str__(self) -> str:
         return "entered by hand" if self.by_hand else f"{self.lane} {self.counter} of seed {self.seed_id}"
+
+
+class WebhookKind(models.TextChoices):
+    DISCORD = "discord", "Discord"
+    SLACK = "slack", "Slack"
+    JSON = "json", "Generic JSON"
+
+
+class Webhook(models.Model):
+    """Where a campaign's public events go (a group's chat): set by the GM. ``secret`` signs every
+    body (HMAC-SHA256 in X-Dossier-Signature); a hook that keeps failing is disabled and the GM told
+    on the campaign page (``disabled_reason``). campaigns/webhooks.py sends; docs/webhooks.md."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="webhooks")
+    url = models.URLField(max_length=500)
+    kind = models.CharField(max_length=10, choices=WebhookKind.choices, default=WebhookKind.JSON)
+    secret = models.CharField(max_length=64, default=_seed_hex)
+    enabled = models.BooleanField(default=True)
+    failures = models.PositiveIntegerField(default=0)  # failed deliveries in a row
+    last_error = models.CharField(max_length=300, blank=True, default="")
+    disabled_reason = models.CharField(max_length=300, blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["campaign", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.kind} hook of {self.campaign_id}"

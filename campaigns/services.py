@@ -9,7 +9,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from campaigns import fairness
+from campaigns import fairness, webhooks
 from campaigns.models import Campaign, Invitation, Membership, Mission, Role, Roll, RollProof
 from characters.systems import UnknownSystem, get_system
 from characters.systems.dice import ROLLER_KINDS, roll_kind
@@ -184,6 +184,7 @@ def record_roll(
     )
     if draw is not None:
         fairness.prove(made, draw)
+    webhooks.after_commit_roll(made)
     return made
 
 

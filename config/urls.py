@@ -63,6 +63,16 @@ api_v1 = [
         campaigns_api_fair.by_hand,
         name="api-roll-by-hand",
     ),
+    re_path(
+        r"^campaigns/(?P<campaign_pk>[0-9]{1,18})/webhooks/$",
+        campaigns_api_fair.webhook_list,
+        name="api-webhooks",
+    ),
+    re_path(
+        r"^campaigns/(?P<campaign_pk>[0-9]{1,18})/webhooks/(?P<hook_pk>[0-9]{1,18})/$",
+        campaigns_api_fair.webhook_detail,
+        name="api-webhook",
+    ),
     path("", include("characters.api_urls")),
     path("", include("sheets.api_urls")),
     path("", include("systems.time_to_kill.api_urls")),

@@ -162,6 +162,7 @@ WALKS_ELSEWHERE = (
     "tests.archive.test_api_roles",
     "tests.campaigns.test_tokens",
     "tests.campaigns.test_fair_dice_api",
+    "tests.campaigns.test_webhooks",
 )
 
 
