@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import OpenApiTypes, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiTypes, extend_schema
 from rest_framework import serializers, status
 from rest_framework.decorators import api_view
 from rest_framework.response import Response
@@ -35,13 +35,20 @@ class ByHandSerializer(serializers.Serializer):
     character = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=2**63 - 1)
 
 
-@extend_schema(responses={200: OpenApiTypes.OBJECT})
+@extend_schema(
+    parameters=[OpenApiParameter("seed", int, required=False)], responses={200: OpenApiTypes.OBJECT}
+)
 @api_view(["GET"])
 def proof_document(request, campaign_pk):
     """The seeds (commitments; the seeds once revealed) and, for every roll the reader may see,
-    what recomputing it needs: the input of scripts/verify_rolls.py."""
+    what recomputing it needs: the input of scripts/verify_rolls.py. ``?seed=N``: that seed and
+    the rolls made under it only."""
     campaign, membership = get_campaign_for_user(request.user, campaign_pk)
-    return Response(fairness.proof_document(campaign, request.user, membership))
+    asked = request.query_params.get("seed")
+    if asked is not None and (not asked.isdigit() or len(asked) > 9):
+        raise DjangoValidationError({"seed": "Give a seed's number, e.g. ?seed=1."})
+    seed = int(asked) if asked is not None else None
+    return Response(fairness.proof_document(campaign, request.user, membership, seed=seed))
 
 
 @extend_schema(request=SeedSerializer, responses={200: OpenApiTypes.OBJECT})

@@ -57,8 +57,24 @@ def _characters(request, campaign, membership):
     return mine if membership.is_gm else mine.filter(owner=request.user)
 
 
+def _checked_seed(request, campaign, current: RollSeed) -> int:
+    """The seed the page checks: ?seed=N, else the last one revealed, else the one in use."""
+    asked = request.GET.get("seed", "")
+    if (
+        asked.isdigit()
+        and len(asked) < 10
+        and RollSeed.objects.filter(campaign=campaign, number=int(asked)).exists()
+    ):
+        return int(asked)
+    revealed = (
+        RollSeed.objects.filter(campaign=campaign, rotated_at__isnull=False).order_by("-number").first()
+    )
+    return revealed.number if revealed else current.number
+
+
 def _page(request, campaign, membership, *, seed_form=None, hand_form=None, status=200):
     current = fairness.current_seed(campaign)
+    checked = _checked_seed(request, campaign, current)
     own = None
     if membership.role == "player":
         fairness.players_seeds(campaign)
@@ -71,7 +87,8 @@ def _page(request, campaign, membership, *, seed_form=None, hand_form=None, stat
         "own_seed": own,
         "seed_form": seed_form or SeedForm(initial={"seed": own.seed if own else ""}),
         "hand_form": hand_form or ByHandForm(characters=_characters(request, campaign, membership)),
-        "document": fairness.proof_document(campaign, request.user, membership),
+        "checked": checked,
+        "document": fairness.proof_document(campaign, request.user, membership, seed=checked),
     }
     return render(request, "campaigns/fair_dice.html", context, status=status)
 

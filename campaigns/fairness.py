@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from campaigns.models import Campaign, ClientSeed, Membership, Mission, Role, Roll, RollProof, RollSeed
@@ -45,7 +45,13 @@ def current_seed(campaign: Campaign, *, lock: bool = False) -> RollSeed:
     seed = rows.order_by("-number").first()
     if seed is None:
         last = RollSeed.objects.filter(campaign=campaign).order_by("-number").first()
-        seed = _new_seed(campaign, (last.number if last else 0) + 1)
+        try:
+            with transaction.atomic():
+                seed = _new_seed(campaign, (last.number if last else 0) + 1)
+        except IntegrityError:  # another request made it first: take theirs
+            seed = rows.order_by("-number").first()
+            if seed is None:
+                raise
     return seed
 
 
@@ -184,12 +190,17 @@ def proof_view(roll: Roll, proof: RollProof | None, sealed: bool) -> dict[str, A
     }
 
 
-def proof_document(campaign: Campaign, user, membership: Membership) -> dict[str, Any]:
+def proof_document(
+    campaign: Campaign, user, membership: Membership, seed: int | None = None
+) -> dict[str, Any]:
     """Everything a reader needs to recompute the rolls they may see (the format
-    scripts/verify_rolls.py reads; the archive's ``fair_dice`` section has the same shape)."""
+    scripts/verify_rolls.py reads); with ``seed``, that seed and the rolls made under it only (the
+    page checks one seed at a time, so a long campaign's log is never sent whole)."""
     rolls = (
         Roll.objects.visible_to(user, membership).select_related("proof__seed").order_by("created_at", "id")
     )
+    if seed is not None:
+        rolls = rolls.filter(proof__seed__campaign=campaign, proof__seed__number=seed)
     entries = []
     for roll in rolls:
         sealed = roll.sealed_for(membership)
@@ -206,7 +217,10 @@ def proof_document(campaign: Campaign, user, membership: Membership) -> dict[str
             )
         entry["proof"] = proof_view(roll, proof, sealed)
         entries.append(entry)
-    seeds = [seed_view(s) for s in RollSeed.objects.filter(campaign=campaign).order_by("number")]
+    seed_rows = RollSeed.objects.filter(campaign=campaign).order_by("number")
+    if seed is not None:
+        seed_rows = seed_rows.filter(number=seed)
+    seeds = [seed_view(s) for s in seed_rows]
     return {"format": fair_dice.VERSION, "seeds": seeds, "rolls": entries}
 
 

@@ -490,6 +490,10 @@ class RollProof(models.Model):
         return "entered by hand" if self.by_hand else f"{self.lane} {self.counter} of seed {self.seed_id}"
 
 
+def _webhook_secret() -> str:
+    return secrets.token_hex(32)
+
+
 class WebhookKind(models.TextChoices):
     DISCORD = "discord", "Discord"
     SLACK = "slack", "Slack"
@@ -504,7 +508,7 @@ class Webhook(models.Model):
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="webhooks")
     url = models.URLField(max_length=500)
     kind = models.CharField(max_length=10, choices=WebhookKind.choices, default=WebhookKind.JSON)
-    secret = models.CharField(max_length=64, default=_seed_hex)
+    secret = models.CharField(max_length=64, default=_webhook_secret)
     enabled = models.BooleanField(default=True)
     failures = models.PositiveIntegerField(default=0)  # failed deliveries in a row
     last_error = models.CharField(max_length=300, blank=True, default="")

@@ -21,7 +21,7 @@ class Migration(migrations.Migration):
                 ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
                 ('url', models.URLField(max_length=500)),
                 ('kind', models.CharField(choices=[('discord', 'Discord'), ('slack', 'Slack'), ('json', 'Generic JSON')], default='json', max_length=10)),
-                ('secret', models.CharField(default=campaigns.models._seed_hex, max_length=64)),
+                ('secret', models.CharField(default=campaigns.models._webhook_secret, max_length=64)),
                 ('enabled', models.BooleanField(default=True)),
                 ('failures', models.PositiveIntegerField(default=0)),
                 ('last_error', models.CharField(blank=True, default='', max_length=300)),

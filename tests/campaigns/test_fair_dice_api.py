@@ -162,3 +162,21 @@ def test_the_fair_page_never_shows_an_unrevealed_seed(world, client):
         client.force_login(world.users[role])
         page = client.get(f"/campaigns/{world.campaign.pk}/dice/fair/").content.decode()
         assert seed.commitment in page and seed.server_seed not in page and seed.secret_key not in page
+
+
+def test_the_proof_document_and_the_page_take_one_seed_at_a_time(world, api, client):
+    gm = world.membership["gm"]
+    first = services.record_roll(gm, kind="d6")
+    fairness.rotate(gm)
+    second = services.record_roll(gm, kind="d6")
+    url = f"/api/v1/campaigns/{world.campaign.pk}/fair-dice/"
+    one = api(world.users["player"]).get(url, {"seed": 1}).json()
+    assert [r["id"] for r in one["rolls"]] == [first.pk] and [s["number"] for s in one["seeds"]] == [1]
+    two = api(world.users["player"]).get(url, {"seed": 2}).json()
+    assert [r["id"] for r in two["rolls"]] == [second.pk]
+    assert api(world.users["player"]).get(url, {"seed": "x"}).status_code == 400
+    client.force_login(world.users["player"])
+    page = client.get(f"/campaigns/{world.campaign.pk}/dice/fair/").content.decode()
+    assert "Check the rolls of seed 1" in page and str(first.pk) in page and str(second.pk) not in page
+    page = client.get(f"/campaigns/{world.campaign.pk}/dice/fair/?seed=2").content.decode()
+    assert "Check the rolls of seed 2" in page and str(second.pk) in page

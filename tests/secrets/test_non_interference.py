@@ -72,6 +72,7 @@ KWARG_OWNER = {
     "render_pk": "render",
     "export_pk": "export",
     "token_id": "token",
+    "hook_pk": "hook",
     "code": "code",
     "step": "step",
     "object_id": "object",
@@ -124,7 +125,14 @@ def fill(route: str, scene: dict) -> str | None:
 def scenes(ids: dict) -> list[dict]:
     """Every combination of records a reader might name: each campaign with each of its records."""
     hidden = ids["hidden"]
-    common = {"token": "0" * 15, "app_label": "campaigns", "content_type": 1, "url": "x", "step": "review"}
+    common = {
+        "token": "0" * 15,
+        "hook": hidden.get("webhook", 1),
+        "app_label": "campaigns",
+        "content_type": 1,
+        "url": "x",
+        "step": "review",
+    }
     tm = {**common, "campaign": ids["tm"], "object": hidden.get("npc", ids["npc"]), "code": "no-such-code"}
     out = []
     for character in ids["characters"]:

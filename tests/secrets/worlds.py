@@ -33,7 +33,7 @@ from typing import Any
 
 from campaigns import fairness, missions, npc_services
 from campaigns import services as campaign_services
-from campaigns.models import Membership, Role
+from campaigns.models import Membership, Role, Webhook
 from characters import services as character_services
 from characters.models import Character
 from tests.campaigns.test_missions import DiceStub, roll_of
@@ -227,6 +227,7 @@ def build(users: dict, variant: str) -> dict[str, Any]:
         gm_report, _ = sheet_services.request_render(gm, "after_action", tm, tm_members["gm"], mission=vienna)
         hidden_ids["renders"] = [fate_record.pk, gm_report.pk]
         hidden_ids["invitation"] = campaign_services.create_invitation(tm, gm).pk
+        hidden_ids["webhook"] = Webhook.objects.create(campaign=tm, url="https://chat.example.com/h").pk
         from archive.models import CampaignExport
 
         hidden_ids["export"] = CampaignExport.objects.create(campaign=tm, requested_by=gm).pk
