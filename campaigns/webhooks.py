@@ -109,7 +109,9 @@ def body_for(kind: str, event: dict[str, Any]) -> bytes:
     if kind == WebhookKind.DISCORD:
         payload: dict[str, Any] = {"content": _line(event)[:2000], "allowed_mentions": {"parse": []}}
     elif kind == WebhookKind.SLACK:
-        payload = {"text": _line(event)}
+        # Slack reads <...> as links and mentions (<!channel>): escaped as its docs ask.
+        text = _line(event).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+        payload = {"text": text}
     else:
         payload = event
     return json.dumps(payload, separators=(",", ":"), sort_keys=True).encode("utf-8")

@@ -117,9 +117,19 @@ def test_chat_formats_carry_one_line(world, eager, django_capture_on_commit_call
     with Receiver() as receiver, override_settings(WEBHOOK_ALLOWED_HOSTS=receiver.allow):
         _hook(world, receiver, kind)
         with django_capture_on_commit_callbacks(execute=True):
-            services.record_roll(world.membership["player"], kind="d10", count=2, rng=random.Random(2))
+            services.record_roll(
+                world.membership["player"],
+                kind="d10",
+                count=2,
+                purpose="<!channel> @everyone",
+                rng=random.Random(2),
+            )
     payload = json.loads(receiver.got[0][1])
     assert payload[key].startswith("player rolled d10 x2: ")
+    if kind == "slack":  # the purpose, defused: Slack reads <!channel> as a mention
+        assert "&lt;!channel&gt; @everyone" in payload[key] and "<!channel>" not in payload[key]
+    else:  # Discord pings nobody whatever the text says
+        assert "@everyone" in payload[key] and payload["allowed_mentions"] == {"parse": []}
 
 
 def test_a_secret_roll_is_never_sent_sealed_or_shared(world, eager, django_capture_on_commit_callbacks):
