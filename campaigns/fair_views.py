@@ -8,12 +8,13 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.shortcuts import redirect, render
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_POST
 
-from campaigns import fairness, services
+from campaigns import fairness, services, webhooks
 from campaigns.access import get_campaign_for_user, require
-from campaigns.models import ClientSeed, RollSeed
+from campaigns.models import ClientSeed, RollSeed, Webhook, WebhookKind
 from characters.models import Character
 from characters.systems import fair_dice
 from characters.systems.dice import ROLLER_KINDS
@@ -113,7 +114,7 @@ def fair_dice_seed(request, pk):
                 form.add_error("seed", problem)
         else:
             messages.success(request, "Your seed is set: every roll from now on takes it.")
-            return redirect("campaign-fair-dice", campaign.pk)
+            return redirect("campaign-dice-fair", campaign.pk)
     return _page(request, campaign, membership, seed_form=form, status=400)
 
 
@@ -124,7 +125,7 @@ def fair_dice_rotate(request, pk):
     require(membership, "gm")
     rotated = fairness.rotate(membership)
     messages.success(request, f"Seed {rotated.number} is revealed; rolls now take seed {rotated.number + 1}.")
-    return redirect("campaign-fair-dice", campaign.pk)
+    return redirect("campaign-dice-fair", campaign.pk)
 
 
 @login_required
@@ -148,5 +149,57 @@ def dice_by_hand(request, pk):
             form.add_error(None, str(error))
         else:
             messages.success(request, "The roll is in the log, marked entered by hand.")
-            return redirect("campaign-fair-dice", campaign.pk)
+            return redirect("campaign-dice-fair", campaign.pk)
     return _page(request, campaign, membership, hand_form=form, status=400)
+
+
+# --- the GM's chat webhooks (campaigns/webhooks.py, docs/webhooks.md), on the settings page ---------
+class WebhookForm(forms.Form):
+    url = forms.URLField(max_length=500, label="Webhook URL", assume_scheme="https")
+    kind = forms.ChoiceField(choices=WebhookKind.choices, label="Format")
+
+
+def webhook_card(campaign, form=None) -> dict:
+    """The settings page's webhook card: the hooks and the form to add one."""
+    return {"webhooks": campaign.webhooks.order_by("id"), "webhook_form": form or WebhookForm()}
+
+
+@login_required
+@require_POST
+def webhook_add(request, pk):
+    campaign, membership = get_campaign_for_user(request.user, pk, need="gm")
+    form = WebhookForm(request.POST)
+    if form.is_valid():
+        try:
+            webhooks.create_hook(membership, **form.cleaned_data)
+        except ValidationError as error:
+            for problem in error.message_dict.get("url", []) + error.message_dict.get("kind", []):
+                form.add_error("url", problem)
+        else:
+            messages.success(request, "Webhook added: public rolls and published results go there.")
+            return redirect("campaign-settings", campaign.pk)
+    from campaigns.views import campaign_settings_page
+
+    return campaign_settings_page(request, campaign, webhook_form=form, status=400)
+
+
+@login_required
+@require_POST
+def webhook_change(request, pk, hook_pk, action):
+    campaign, membership = get_campaign_for_user(request.user, pk, need="gm")
+    hook = get_object_or_404(Webhook, campaign=campaign, pk=hook_pk)
+    if action not in ("enable", "remove"):
+        raise Http404("No such action: enable or remove.")
+    if action == "remove":
+        hook.delete()
+        messages.success(request, "Webhook removed.")
+    else:
+        try:
+            webhooks.check_url(hook.url)
+        except ValidationError as error:
+            messages.error(request, " ".join(error.message_dict["url"]))
+        else:
+            hook.enabled, hook.failures, hook.disabled_reason, hook.last_error = True, 0, "", ""
+            hook.save(update_fields=["enabled", "failures", "disabled_reason", "last_error"])
+            messages.success(request, "Webhook turned on again.")
+    return redirect("campaign-settings", campaign.pk)

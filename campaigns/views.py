@@ -192,8 +192,20 @@ def campaign_settings(request, pk):
             else:
                 messages.success(request, "Settings saved.")
                 return redirect("campaign-detail", campaign.pk)
-        return render(request, "campaigns/settings.html", {"campaign": campaign, "form": form}, status=400)
-    return render(request, "campaigns/settings.html", {"campaign": campaign, "form": form})
+        return campaign_settings_page(request, campaign, form=form, status=400)
+    return campaign_settings_page(request, campaign, form=form)
+
+
+def campaign_settings_page(request, campaign, *, form=None, webhook_form=None, status=200):
+    """The settings page: the system's settings and the chat webhooks (campaigns/fair_views.py)."""
+    from campaigns.fair_views import webhook_card
+
+    if form is None:
+        form = settings_form_class(get_system(campaign.system).settings, campaign.system)(
+            initial=campaign.settings
+        )
+    context = {"campaign": campaign, "form": form, **webhook_card(campaign, webhook_form)}
+    return render(request, "campaigns/settings.html", context, status=status)
 
 
 # --- members and invitations ----------------------------------------------------------------------

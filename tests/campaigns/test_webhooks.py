@@ -344,3 +344,54 @@ def test_every_webhook_endpoint_is_the_gms(world, api, role, method, monkeypatch
     if role != "gm":
         assert Webhook.objects.count() == 1 and not Webhook.objects.get().enabled
         assert "secret" not in response.content.decode() or response.status_code >= 400
+
+
+@pytest.mark.parametrize("role", ROLES)
+@pytest.mark.parametrize("action", ["add", "enable", "remove", "bogus"])
+def test_the_webhook_forms_are_the_gms(world, client, role, action, monkeypatch):
+    monkeypatch.setattr(
+        socket,
+        "getaddrinfo",
+        lambda host, port, **kw: [(socket.AF_INET, socket.SOCK_STREAM, 6, "", ("93.184.216.34", port))],
+    )
+    hook = Webhook.objects.create(campaign=world.campaign, url="https://chat.example.com/h", enabled=False)
+    if role != "anonymous":
+        client.force_login(world.users[role])
+    c = world.campaign.pk
+    if action == "add":
+        response = client.post(
+            f"/campaigns/{c}/webhooks/", {"url": "https://chat.example.com/x", "kind": "slack"}
+        )
+    else:
+        response = client.post(f"/campaigns/{c}/webhooks/{hook.pk}/{action}/")
+    if role == "anonymous":
+        assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+    elif role == "gm":
+        assert response.status_code == (404 if action == "bogus" else 302)
+    else:
+        assert response.status_code == {"player": 403, "observer": 403, "outsider": 404}[role]
+    if role != "gm" or action == "bogus":
+        assert list(Webhook.objects.values_list("enabled", flat=True)) == [False]
+    elif action == "add":
+        assert Webhook.objects.filter(kind="slack", enabled=True).exists()
+    elif action == "enable":
+        assert Webhook.objects.get().enabled
+    else:
+        assert not Webhook.objects.exists()
+
+
+def test_the_settings_page_lists_the_hooks_and_refuses_a_private_url(world, client, monkeypatch):
+    monkeypatch.setattr(
+        socket,
+        "getaddrinfo",
+        lambda host, port, **kw: [(socket.AF_INET, socket.SOCK_STREAM, 6, "", ("10.0.0.8", port))],
+    )
+    client.force_login(world.users["gm"])
+    response = client.post(
+        f"/campaigns/{world.campaign.pk}/webhooks/", {"url": "https://chat.lan/x", "kind": "discord"}
+    )
+    assert response.status_code == 400 and "WEBHOOK_ALLOWED_HOSTS" in response.content.decode()
+    assert not Webhook.objects.exists()
+    hook = Webhook.objects.create(campaign=world.campaign, url="https://chat.example.com/h", kind="slack")
+    page = client.get(f"/campaigns/{world.campaign.pk}/settings/").content.decode()
+    assert "Chat webhooks" in page and hook.secret in page

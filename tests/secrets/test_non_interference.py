@@ -73,6 +73,7 @@ KWARG_OWNER = {
     "export_pk": "export",
     "token_id": "token",
     "hook_pk": "hook",
+    "action": "action",
     "code": "code",
     "step": "step",
     "object_id": "object",
@@ -128,6 +129,7 @@ def scenes(ids: dict) -> list[dict]:
     common = {
         "token": "0" * 15,
         "hook": hidden.get("webhook", 1),
+        "action": "remove",
         "app_label": "campaigns",
         "content_type": 1,
         "url": "x",
