@@ -24,8 +24,13 @@ class SeedSerializer(serializers.Serializer):
     seed = serializers.CharField(max_length=fair_dice.MAX_CLIENT_SEED, trim_whitespace=True)
 
 
+#: The dice kinds, the same set as the dice log's RollRequest (one "DiceKindEnum" in the schema:
+#: config/settings.py ENUM_NAME_OVERRIDES).
+DICE_KINDS = sorted(services.HAND_FACES)
+
+
 class ByHandSerializer(serializers.Serializer):
-    kind = serializers.ChoiceField(choices=sorted(services.HAND_FACES))
+    kind = serializers.ChoiceField(choices=DICE_KINDS)
     count = serializers.IntegerField(min_value=0, max_value=30, default=1)
     modifier = serializers.IntegerField(min_value=-1000, max_value=1000, default=0)
     faces = serializers.ListField(child=serializers.IntegerField(min_value=-1, max_value=10), max_length=40)
@@ -36,7 +41,8 @@ class ByHandSerializer(serializers.Serializer):
 
 
 @extend_schema(
-    parameters=[OpenApiParameter("seed", int, required=False)], responses={200: OpenApiTypes.OBJECT}
+    parameters=[OpenApiParameter("seed", str, required=False, description="a seed's number, e.g. 1")],
+    responses={200: OpenApiTypes.OBJECT},
 )
 @api_view(["GET"])
 def proof_document(request, campaign_pk):
@@ -114,7 +120,7 @@ def by_hand(request, campaign_pk):
 class WebhookSerializer(serializers.Serializer):
     id = serializers.IntegerField(read_only=True)
     url = serializers.URLField(max_length=500)
-    kind = serializers.ChoiceField(choices=WebhookKind.values, default=WebhookKind.JSON)
+    kind = serializers.ChoiceField(choices=WebhookKind.choices, default=WebhookKind.JSON)
     secret = serializers.CharField(read_only=True, help_text="Signs every body: X-Dossier-Signature.")
     enabled = serializers.BooleanField(read_only=True)
     failures = serializers.IntegerField(read_only=True)
@@ -137,7 +143,13 @@ def webhook_list(request, campaign_pk):
     return Response(WebhookSerializer(campaign.webhooks.order_by("id"), many=True).data)
 
 
-@extend_schema(request=None, responses={200: WebhookSerializer, 204: None})
+@extend_schema(
+    methods=["POST"],
+    request=None,
+    responses={200: WebhookSerializer},
+    operation_id="v1_campaigns_webhooks_enable",
+)
+@extend_schema(methods=["DELETE"], request=None, responses={204: None})
 @api_view(["DELETE", "POST"])
 def webhook_detail(request, campaign_pk, hook_pk):
     """DELETE removes the hook; POST turns a disabled one on again (its failures start from 0)."""

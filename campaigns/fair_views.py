@@ -161,14 +161,17 @@ class WebhookForm(forms.Form):
 
 def webhook_card(campaign, form=None) -> dict:
     """The settings page's webhook card: the hooks and the form to add one."""
-    return {"webhooks": campaign.webhooks.order_by("id"), "webhook_form": form or WebhookForm()}
+    return {
+        "webhooks": campaign.webhooks.order_by("id"),
+        "webhook_form": form or WebhookForm(prefix="webhook"),
+    }
 
 
 @login_required
 @require_POST
 def webhook_add(request, pk):
     campaign, membership = get_campaign_for_user(request.user, pk, need="gm")
-    form = WebhookForm(request.POST)
+    form = WebhookForm(request.POST, prefix="webhook")
     if form.is_valid():
         try:
             webhooks.create_hook(membership, **form.cleaned_data)

@@ -315,6 +315,8 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "SheetKindEnum": "sheets.services.REQUESTABLE_KIND_CHOICES",
         "SignificanceEntryKindEnum": "campaigns.models.SIGNIFICANCE_ENTRY_KIND_CHOICES",
+        "WebhookKindEnum": "campaigns.models.WebhookKind",
+        "DiceKindEnum": "campaigns.api_fair.DICE_KINDS",
     },
 }
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440

@@ -57,6 +57,8 @@ PLATFORM_MODULES = {
     "campaigns.api_missions",
     "campaigns.npc_views",
     "campaigns.api_npcs",
+    "campaigns.api_fair",
+    "campaigns.fair_views",
     "campaigns.tokens",
     "characters.views",
     "characters.api",

@@ -360,7 +360,8 @@ def test_the_webhook_forms_are_the_gms(world, client, role, action, monkeypatch)
     c = world.campaign.pk
     if action == "add":
         response = client.post(
-            f"/campaigns/{c}/webhooks/", {"url": "https://chat.example.com/x", "kind": "slack"}
+            f"/campaigns/{c}/webhooks/",
+            {"webhook-url": "https://chat.example.com/x", "webhook-kind": "slack"},
         )
     else:
         response = client.post(f"/campaigns/{c}/webhooks/{hook.pk}/{action}/")
@@ -388,7 +389,8 @@ def test_the_settings_page_lists_the_hooks_and_refuses_a_private_url(world, clie
     )
     client.force_login(world.users["gm"])
     response = client.post(
-        f"/campaigns/{world.campaign.pk}/webhooks/", {"url": "https://chat.lan/x", "kind": "discord"}
+        f"/campaigns/{world.campaign.pk}/webhooks/",
+        {"webhook-url": "https://chat.lan/x", "webhook-kind": "discord"},
     )
     assert response.status_code == 400 and "WEBHOOK_ALLOWED_HOSTS" in response.content.decode()
     assert not Webhook.objects.exists()
