@@ -9,7 +9,19 @@ from __future__ import annotations
 
 from django.contrib import admin
 
-from campaigns.models import NPC, Campaign, Invitation, Membership, Mission, Roll, SignificanceEntry
+from campaigns.models import (
+    NPC,
+    Campaign,
+    ClientSeed,
+    Invitation,
+    Membership,
+    Mission,
+    Roll,
+    RollProof,
+    RollSeed,
+    SignificanceEntry,
+    Webhook,
+)
 from characters.admin import ViewOnlyAdmin, ViewOnlyInline
 
 
@@ -96,3 +108,35 @@ class NPCAdmin(ViewOnlyAdmin):
     list_display = ("name", "campaign", "system", "revealed", "updated_at")
     list_filter = ("system", "revealed")
     search_fields = ("name", "campaign__name")
+
+
+@admin.register(RollSeed)
+class RollSeedAdmin(ViewOnlyAdmin):
+    """Fair-dice seeds (docs/fair-dice.md); view only: an edit would make every roll under it fail."""
+
+    list_display = ("campaign", "number", "commitment", "created_at", "rotated_at", "secret_released_at")
+    search_fields = ("campaign__name",)
+    list_select_related = ("campaign",)
+    exclude = ("server_seed", "secret_key")  # not revealed to the table yet, so not on a screen either
+
+
+@admin.register(RollProof)
+class RollProofAdmin(ViewOnlyAdmin):
+    list_display = ("roll", "seed", "lane", "counter", "by_hand")
+    list_filter = ("by_hand",)
+    list_select_related = ("roll", "seed")
+
+
+@admin.register(ClientSeed)
+class ClientSeedAdmin(ViewOnlyAdmin):
+    list_display = ("membership", "updated_at")
+    list_select_related = ("membership",)
+
+
+@admin.register(Webhook)
+class WebhookAdmin(ViewOnlyAdmin):
+    list_display = ("campaign", "kind", "url", "enabled", "failures", "created_at")
+    list_filter = ("kind", "enabled")
+    search_fields = ("campaign__name", "url")
+    list_select_related = ("campaign",)
+    exclude = ("secret",)

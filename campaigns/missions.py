@@ -21,6 +21,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
+from campaigns import fairness, webhooks
 from campaigns.models import NPC, Membership, Mission, Roll, SignificanceEntry
 from campaigns.services import record_roll
 from characters import services as character_services
@@ -628,6 +629,8 @@ def publish_mission(mission: Mission, by) -> Mission:
         Roll.objects.filter(pk=locked.check_roll_id, revealed_at__isnull=True).update(
             revealed_at=locked.published_at
         )
+    fairness.release_secret_keys(locked.campaign)
+    webhooks.after_commit_mission(locked, verdict_label(locked.outcome))
     mission.refresh_from_db()
     return locked
 

@@ -425,3 +425,104 @@ class NPC(models.Model):
 
 #: A tally entry's kinds as (value, label) pairs, named in the API schema by ENUM_NAME_OVERRIDES.
 SIGNIFICANCE_ENTRY_KIND_CHOICES = SignificanceEntry.Kind.choices
+
+
+def _seed_hex() -> str:
+    from characters.systems.fair_dice import new_seed_hex
+
+    return new_seed_hex()
+
+
+class RollSeed(models.Model):
+    """One period of provably fair dice (characters/systems/fair_dice.py, docs/fair-dice.md).
+
+    ``commitment`` and ``secret_commitment`` (SHA-256 of the two seeds) are shown to every member
+    from the start; ``server_seed`` once the GM rotates to a new seed; ``secret_key`` once, after
+    rotation, no secret roll made under it is still the GM's. Numbered within the campaign: every
+    member sees every seed, so the numbers hide nothing."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="roll_seeds")
+    number = models.PositiveIntegerField()
+    server_seed = models.CharField(max_length=64, default=_seed_hex)
+    commitment = models.CharField(max_length=64)
+    secret_key = models.CharField(max_length=64, default=_seed_hex)
+    secret_commitment = models.CharField(max_length=64)
+    next_open = models.PositiveIntegerField(default=0)
+    next_secret = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+    rotated_at = models.DateTimeField(null=True, blank=True)
+    secret_released_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["campaign", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "number"], name="one_seed_number_per_campaign")
+        ]
+
+    def __str__(self) -> str:
+        return f"seed {self.number} of {self.campaign_id}"
+
+
+class ClientSeed(models.Model):
+    """A player's own entropy for the campaign's dice, changeable at any time; every roll takes
+    every player's seed as it stands at that moment."""
+
+    membership = models.OneToOneField(Membership, on_delete=models.CASCADE, related_name="client_seed")
+    seed = models.CharField(max_length=64)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    def __str__(self) -> str:
+        return f"seed of membership {self.membership_id}"
+
+
+class RollProof(models.Model):
+    """What recomputing a roll needs: its seed, lane and counter and the players' seeds of that
+    moment; or that it was entered by hand (physical dice, not verifiable). A roll without a proof
+    was made before fair dice or by an engine's own dice (a Tempo conflict, a Time to Kill turn)."""
+
+    roll = models.OneToOneField(Roll, on_delete=models.CASCADE, primary_key=True, related_name="proof")
+    seed = models.ForeignKey(RollSeed, on_delete=models.PROTECT, null=True, blank=True, related_name="proofs")
+    lane = models.CharField(max_length=60, blank=True, default="")
+    counter = models.PositiveIntegerField(null=True, blank=True)
+    client_seeds = ReadSafeJSONField(default=list, blank=True)
+    by_hand = models.BooleanField(default=False)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["seed", "lane", "counter"], name="one_counter_per_lane"),
+        ]
+
+    def __str__(self) -> str:
+        return "entered by hand" if self.by_hand else f"{self.lane} {self.counter} of seed {self.seed_id}"
+
+
+def _webhook_secret() -> str:
+    return secrets.token_hex(32)
+
+
+class WebhookKind(models.TextChoices):
+    DISCORD = "discord", "Discord"
+    SLACK = "slack", "Slack"
+    JSON = "json", "Generic JSON"
+
+
+class Webhook(models.Model):
+    """Where a campaign's public events go (a group's chat): set by the GM. ``secret`` signs every
+    body (HMAC-SHA256 in X-Dossier-Signature); a hook that keeps failing is disabled and the GM told
+    on the campaign page (``disabled_reason``). campaigns/webhooks.py sends; docs/webhooks.md."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="webhooks")
+    url = models.URLField(max_length=500)
+    kind = models.CharField(max_length=10, choices=WebhookKind.choices, default=WebhookKind.JSON)
+    secret = models.CharField(max_length=64, default=_webhook_secret)
+    enabled = models.BooleanField(default=True)
+    failures = models.PositiveIntegerField(default=0)  # failed deliveries in a row
+    last_error = models.CharField(max_length=300, blank=True, default="")
+    disabled_reason = models.CharField(max_length=300, blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["campaign", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.kind} hook of {self.campaign_id}"

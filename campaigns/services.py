@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import random
 from datetime import timedelta
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from campaigns.models import Campaign, Invitation, Membership, Mission, Role, Roll
+from campaigns import fairness, webhooks
+from campaigns.models import Campaign, Invitation, Membership, Mission, Role, Roll, RollProof
 from characters.systems import UnknownSystem, get_system
-from characters.systems.dice import ROLLER_KINDS, roll_kind, system_rng
+from characters.systems.dice import ROLLER_KINDS, roll_kind
 
 
 def settings_for(system_key: str, module: str, values) -> dict:
@@ -121,6 +123,7 @@ def accept_invitation(user, code: str) -> Membership:
 OWN_CHARACTERS_ONLY = "A player attaches rolls to their own characters only; the game master to any."
 
 
+@transaction.atomic
 def record_roll(
     membership: Membership,
     *,
@@ -157,8 +160,13 @@ def record_roll(
         raise ValidationError(
             {"count": f"{spec['label']} takes a count from {spec['min_count']} to {spec['max_count']}."}
         )
-    result = roll_kind(rng or system_rng(), kind, count, modifier)
-    return Roll.objects.create(
+    announced = announced or not secret
+    draw = None
+    if rng is None:
+        draw = fairness.draw(membership.campaign, secret=secret, announced=announced, mission=mission)
+        rng = draw.rng
+    result = roll_kind(rng, kind, count, modifier)
+    made = Roll.objects.create(
         campaign=membership.campaign,
         mission=mission,
         character=character,
@@ -171,9 +179,13 @@ def record_roll(
         total=result.total,
         purpose=purpose,
         secret=secret,
-        announced=announced or not secret,
+        announced=announced,
         detail=(detail(result) if callable(detail) else detail) or {},
     )
+    if draw is not None:
+        fairness.prove(made, draw)
+    webhooks.after_commit_roll(made)
+    return made
 
 
 @transaction.atomic
@@ -188,4 +200,62 @@ def reveal_roll(membership: Membership, roll: Roll) -> Roll:
         raise ValidationError({"roll": "This roll's result is already shared."})
     locked.revealed_at = timezone.now()
     locked.save(update_fields=["revealed_at"], _allow_update=True)
+    fairness.release_secret_keys(membership.campaign)
     return locked
+
+
+#: The faces a hand-entered roll gives, as the log shows them (a d10 reads 1-10; percentile and
+#: three-d10 rolls give each die 0-9, tens first).
+HAND_FACES = {
+    "d6": (1, 6),
+    "d10": (1, 10),
+    "percent": (0, 9),
+    "d1000": (0, 9),
+    "fudge": (-1, 1),
+    "3d6_bonus": (1, 6),
+    "3d6_penalty": (1, 6),
+}
+
+
+class _GivenFaces(random.Random):
+    """The faces a group rolled on the table, fed to the dice roller in order (so totals, kept
+    dice and percent readings come out as for a server roll)."""
+
+    def __init__(self, kind: str, faces: list[int]) -> None:
+        super().__init__(0)
+        self.kind, self.faces, self.used = kind, faces, 0
+
+    def _next(self) -> int:
+        low, high = HAND_FACES[self.kind]
+        if self.used >= len(self.faces):
+            raise ValidationError({"faces": f"Too few dice: this roll takes more than {len(self.faces)}."})
+        face = self.faces[self.used]
+        if isinstance(face, bool) or not isinstance(face, int) or not low <= face <= high:
+            raise ValidationError(
+                {"faces": f"Die {self.used + 1} must be a whole number from {low} to {high}."}
+            )
+        self.used += 1
+        return face
+
+    def randint(self, a: int, b: int) -> int:
+        face = self._next()
+        return 0 if self.kind == "d10" and face == 10 else face
+
+    def choice(self, seq):
+        return self._next()
+
+
+@transaction.atomic
+def enter_roll_by_hand(membership: Membership, *, kind: str, faces: list[int], **fields) -> Roll:
+    """A roll made with physical dice: the faces as rolled, stored with its total and marked
+    entered by hand (not verifiable: no seed made it)."""
+    if kind not in HAND_FACES:
+        raise ValidationError({"kind": f"Unknown dice kind {kind!r}: choose one of {', '.join(HAND_FACES)}."})
+    given = _GivenFaces(kind, list(faces))
+    roll = record_roll(membership, kind=kind, rng=given, **fields)
+    if given.used != len(given.faces):
+        raise ValidationError(
+            {"faces": f"Too many dice: this roll takes {given.used}, not {len(given.faces)}."}
+        )
+    RollProof.objects.create(roll=roll, by_hand=True)
+    return roll

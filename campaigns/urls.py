@@ -42,6 +42,23 @@ urlpatterns = [
     path("join/<str:code>/", views.join, name="join"),
 ]
 
+from campaigns import fair_views  # noqa: E402
+
+urlpatterns += [
+    path("campaigns/<id:pk>/dice/fair/", fair_views.fair_dice_page, name="campaign-dice-fair"),
+    path("campaigns/<id:pk>/dice/fair/seed/", fair_views.fair_dice_seed, name="campaign-dice-fair-seed"),
+    path(
+        "campaigns/<id:pk>/dice/fair/rotate/", fair_views.fair_dice_rotate, name="campaign-dice-fair-rotate"
+    ),
+    path("campaigns/<id:pk>/dice/by-hand/", fair_views.dice_by_hand, name="campaign-dice-by-hand"),
+    path("campaigns/<id:pk>/webhooks/", fair_views.webhook_add, name="campaign-settings-webhook-add"),
+    path(
+        "campaigns/<id:pk>/webhooks/<id:hook_pk>/<str:action>/",
+        fair_views.webhook_change,
+        name="campaign-settings-webhook-change",
+    ),
+]
+
 from campaigns import npc_views, report_views  # noqa: E402
 
 urlpatterns += [

@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST
 
-from campaigns import pending, services
+from campaigns import fairness, pending, services
 from campaigns.access import get_campaign_for_user, get_timemaster_campaign_for_user, require
 from campaigns.demo import demo_logins
 from campaigns.forms import (
@@ -212,8 +212,20 @@ def campaign_settings(request, pk):
             else:
                 messages.success(request, "Settings saved.")
                 return redirect("campaign-detail", campaign.pk)
-        return render(request, "campaigns/settings.html", {"campaign": campaign, "form": form}, status=400)
-    return render(request, "campaigns/settings.html", {"campaign": campaign, "form": form})
+        return campaign_settings_page(request, campaign, form=form, status=400)
+    return campaign_settings_page(request, campaign, form=form)
+
+
+def campaign_settings_page(request, campaign, *, form=None, webhook_form=None, status=200):
+    """The settings page: the system's settings and the chat webhooks (campaigns/fair_views.py)."""
+    from campaigns.fair_views import webhook_card
+
+    if form is None:
+        form = settings_form_class(get_system(campaign.system).settings, campaign.system)(
+            initial=campaign.settings
+        )
+    context = {"campaign": campaign, "form": form, **webhook_card(campaign, webhook_form)}
+    return render(request, "campaigns/settings.html", context, status=status)
 
 
 # --- members and invitations ----------------------------------------------------------------------
@@ -371,8 +383,8 @@ def _roll_log(request, membership):
     # documents that each row would otherwise load and decode.
     rolls = (
         Roll.objects.visible_to(request.user, membership)
-        .select_related("roller", "mission", "character")
-        .only(*LOG_FIELDS, "roller__username", "mission__title", "character__name")
+        .select_related("roller", "mission", "character", "proof")
+        .only(*LOG_FIELDS, "roller__username", "mission__title", "character__name", "proof__by_hand")
     )
     mission, character = request.GET.get("mission"), request.GET.get("character")
     if mission and mission.isdigit():
@@ -392,6 +404,7 @@ def _dice_page(request, campaign, membership, *, form=None, check_form=None, sta
         "check_form": check_form if check_form is not None else _check_form(campaign, membership, request),
         "rolls": _roll_log(request, membership),
         "missions": campaign.missions.only("id", "title", "campaign"),
+        "fair_seed": fairness.current_seed(campaign),  # its commitment is shown before any roll under it
         **extra,
     }
     template = "campaigns/_dice_panel.html" if request.htmx else "campaigns/dice.html"

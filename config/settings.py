@@ -315,6 +315,8 @@ SPECTACULAR_SETTINGS = {
     "ENUM_NAME_OVERRIDES": {
         "SheetKindEnum": "sheets.services.REQUESTABLE_KIND_CHOICES",
         "SignificanceEntryKindEnum": "campaigns.models.SIGNIFICANCE_ENTRY_KIND_CHOICES",
+        "WebhookKindEnum": "campaigns.models.WebhookKind",
+        "DiceKindEnum": "campaigns.api_fair.DICE_KINDS",
     },
 }
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
@@ -351,6 +353,14 @@ if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
         "unacked_restore_throttle": 1,
     }
 SHEET_RENDER_DEADLINE_SECONDS = env("SHEET_RENDER_DEADLINE_SECONDS")
+# Outgoing webhooks (campaigns/webhooks.py, docs/webhooks.md). A hook's URL may not reach a private,
+# loopback or link-local address (after DNS, and on every redirect) unless this list names its exact
+# host:port, e.g. WEBHOOK_ALLOWED_HOSTS=chat.lan:8065,127.0.0.1:9000.
+WEBHOOK_ALLOWED_HOSTS = env.list("WEBHOOK_ALLOWED_HOSTS", default=[])
+WEBHOOK_TIMEOUT_SECONDS = env.float("WEBHOOK_TIMEOUT_SECONDS", default=5.0)
+WEBHOOK_MAX_ATTEMPTS = env.int("WEBHOOK_MAX_ATTEMPTS", default=4)  # per event: 1 try + 3 retries
+WEBHOOK_BACKOFF_SECONDS = env.float("WEBHOOK_BACKOFF_SECONDS", default=5.0)  # then x2 each retry
+WEBHOOK_DISABLE_AFTER = env.int("WEBHOOK_DISABLE_AFTER", default=3)  # events failed in a row
 # A character's sheet is rendered in the background this long after its revision changes
 # (sheets/prerender.py): a burst of edits renders once, for the last revision.
 SHEET_PRERENDER_DEBOUNCE_SECONDS = env.float("SHEET_PRERENDER_DEBOUNCE_SECONDS", default=2.0)

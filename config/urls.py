@@ -1,10 +1,11 @@
 from csp.decorators import csp_update
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 from rest_framework.routers import SimpleRouter
 
 from campaigns import api as campaigns_api
+from campaigns import api_fair as campaigns_api_fair
 from campaigns import api_npcs as campaigns_api_npcs
 from campaigns import tokens
 from characters import registry
@@ -34,6 +35,36 @@ api_v1 = [
     path("systems/", campaigns_api.systems, name="api-systems"),
     path("invitations/accept/", campaigns_api.accept_invitation, name="api-accept-invitation"),
     *router.urls,
+    re_path(
+        r"^campaigns/(?P<campaign_pk>[0-9]{1,18})/fair-dice/$",
+        campaigns_api_fair.proof_document,
+        name="api-fair-dice",
+    ),
+    re_path(
+        r"^campaigns/(?P<campaign_pk>[0-9]{1,18})/fair-dice/my-seed/$",
+        campaigns_api_fair.my_seed,
+        name="api-fair-dice-seed",
+    ),
+    re_path(
+        r"^campaigns/(?P<campaign_pk>[0-9]{1,18})/fair-dice/rotate/$",
+        campaigns_api_fair.rotate,
+        name="api-fair-dice-rotate",
+    ),
+    re_path(
+        r"^campaigns/(?P<campaign_pk>[0-9]{1,18})/rolls-by-hand/$",
+        campaigns_api_fair.by_hand,
+        name="api-roll-by-hand",
+    ),
+    re_path(
+        r"^campaigns/(?P<campaign_pk>[0-9]{1,18})/webhooks/$",
+        campaigns_api_fair.webhook_list,
+        name="api-webhooks",
+    ),
+    re_path(
+        r"^campaigns/(?P<campaign_pk>[0-9]{1,18})/webhooks/(?P<hook_pk>[0-9]{1,18})/$",
+        campaigns_api_fair.webhook_detail,
+        name="api-webhook",
+    ),
     path("", include("characters.api_urls")),
     path("", include("sheets.api_urls")),
     # Each installed game system's API (systems/<system>/api_urls.py), found through the registry:

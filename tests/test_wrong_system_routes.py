@@ -61,6 +61,8 @@ PLATFORM_MODULES = {
     "campaigns.npc_views",
     "campaigns.report_views",
     "campaigns.api_npcs",
+    "campaigns.api_fair",
+    "campaigns.fair_views",
     "campaigns.tokens",
     "characters.views",
     "characters.api",

@@ -25,11 +25,13 @@ from archive import references
 from archive.sections import (
     characters,
     d6_encounters,
+    fair_dice,
     members,
     mission_records,
     missions,
     npcs,
     rolls,
+    rolls_by_hand,
     tempo_conflicts,
     ttk_runs,
 )
@@ -96,10 +98,12 @@ SECTIONS = (
     mission_records,
     ttk_runs,
     tempo_conflicts,
+    fair_dice,
+    rolls_by_hand,
 )
 #: Sections added within format version 1: optional, so a version-1 file written before them (which
 #: has no such key) still imports, with none of those records.
-OPTIONAL_SECTIONS = (ttk_runs.KEY, tempo_conflicts.KEY, d6_encounters.KEY)
+OPTIONAL_SECTIONS = (ttk_runs.KEY, tempo_conflicts.KEY, d6_encounters.KEY, fair_dice.KEY, rolls_by_hand.KEY)
 
 #: Records of the project that format version 1 does not carry. Each would be one module here (its
 #: rows point at missions and characters by position, like ``rolls``) plus a line in SECTIONS.

@@ -162,6 +162,8 @@ WALKS_ELSEWHERE = (
     "tests.d6_encounters.test_api_roles",
     "tests.archive.test_api_roles",
     "tests.campaigns.test_tokens",
+    "tests.campaigns.test_fair_dice_api",
+    "tests.campaigns.test_webhooks",
 )
 
 

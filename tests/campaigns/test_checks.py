@@ -294,7 +294,8 @@ def test_a_check_in_a_campaign_of_another_system_is_refused(world, api, make_use
 def test_player_rolls_a_specific_check_on_the_dice_page_and_sees_it_in_the_log(
     world, agents, client, monkeypatch
 ):
-    monkeypatch.setattr(services, "system_rng", lambda: Faces(5, 2))
+    # The server's dice come from the fair-dice stream (characters/systems/fair_dice.py): fixed here.
+    monkeypatch.setattr("characters.systems.fair_dice.FairRandom", lambda key: Faces(5, 2))
     client.force_login(world.users["player"])
     page = client.get(f"/campaigns/{world.campaign.pk}/dice/").content.decode()
     assert 'id="id_check-score"' in page and "Dexterity (72)" in page

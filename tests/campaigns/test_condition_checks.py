@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import pytest
 
-from campaigns import services as campaign_services
 from campaigns.models import Roll
 from characters import services
 from systems.timemaster import action_checks as checks
@@ -40,7 +39,7 @@ def test_the_luck_check_against_death_from_the_check_panel_puts_the_agent_in_a_c
     page = client.get(f"/campaigns/{world.campaign.pk}/dice/").content.decode()
     assert f"Luck check against death ({luck})" in page
     # the player rolls his own Luck check; the server's dice: percent 0/1 = 1, a success; 5 days
-    monkeypatch.setattr(campaign_services, "system_rng", lambda: Faces(0, 1, 5))
+    monkeypatch.setattr("characters.systems.fair_dice.FairRandom", lambda key: Faces(0, 1, 5))
     response = client.post(
         f"/campaigns/{world.campaign.pk}/dice/check/",
         {

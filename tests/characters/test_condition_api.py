@@ -178,13 +178,12 @@ def test_bad_condition_input_is_a_400_that_names_the_field_and_changes_nothing(w
 def test_the_minutes_unconscious_and_the_coma_are_secret_rolls_players_never_see(
     world, api, make_agent, monkeypatch
 ):
-    from campaigns import services as campaign_services
     from tests.campaigns.test_checks import Faces
 
     # the server's dice: 5/5 minutes unconscious; Luck checks 9/9 = 99 (fails) then 0/1 = 1
     # (succeeds, Luck 44), then the coma's d10 = 3
     faces = Faces(5, 5, 9, 9, 0, 1, 3)
-    monkeypatch.setattr(campaign_services, "system_rng", lambda: faces)
+    monkeypatch.setattr("characters.systems.fair_dice.FairRandom", lambda key: faces)
     agent = make_agent("player")
     gm = api(world.users["gm"])
     out = gm.post(_url(world, agent), {"kind": "damage_taken", "stamina": 99, "wounds": 12}, format="json")
@@ -242,10 +241,9 @@ def test_a_player_sees_the_same_agent_whatever_the_secret_minutes_roll_says(
     """Non-interference for the CM's secret roll: the player's answers (condition, ledger, roll
     log) are compared with a fixed expectation that names no minute count, for two different
     secret rolls (normalised: ids, times and the campaign's own numbers)."""
-    from campaigns import services as campaign_services
     from tests.campaigns.test_checks import Faces
 
-    monkeypatch.setattr(campaign_services, "system_rng", lambda: Faces(*minutes_faces))
+    monkeypatch.setattr("characters.systems.fair_dice.FairRandom", lambda key: Faces(*minutes_faces))
     agent = make_agent("player")
     api(world.users["gm"]).post(
         _url(world, agent), {"kind": "damage_taken", "stamina": 60, "wounds": 2}, format="json"

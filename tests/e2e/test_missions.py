@@ -64,7 +64,8 @@ def record(gm, kind, description, rating=None, item=None):
 def test_gm_closes_and_publishes_a_mission_and_the_player_spends_the_award(
     new_page, shot, transactional_db, django_user_model, monkeypatch
 ):
-    monkeypatch.setattr("campaigns.services.system_rng", HighRoll)
+    # The server's dice come from the fair-dice stream (characters/systems/fair_dice.py): fixed here.
+    monkeypatch.setattr("characters.systems.fair_dice.FairRandom", lambda key: HighRoll())
     campaign, agents = _world(django_user_model)
 
     gm = new_page()

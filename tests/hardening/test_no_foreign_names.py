@@ -14,7 +14,7 @@ import pytest
 from django.urls import URLPattern, URLResolver, get_resolver
 
 from campaigns import services as campaign_services
-from campaigns.models import NPC, Membership, Role
+from campaigns.models import NPC, Membership, Role, Webhook
 from characters import services as character_services
 from characters.models import Character
 from tests.characters.conftest import agent_choices
@@ -184,6 +184,15 @@ def home(world, make_user):
             "participant_pk": participant.pk,
         },
         "api-ttk-runs": {"campaign_pk": ttk.pk},
+        "api-fair-dice": timemaster,
+        "api-fair-dice-seed": timemaster,
+        "api-fair-dice-rotate": timemaster,
+        "api-roll-by-hand": timemaster,
+        "api-webhooks": timemaster,
+        "api-webhook": {
+            **timemaster,
+            "hook_pk": Webhook.objects.create(campaign=world.campaign, url="https://x.example/").pk,
+        },
         # Tokens belong to users, not campaigns: an id nobody holds answers 404 for everyone.
         "api-token-revoke": {"token_id": "0" * 15},
     }

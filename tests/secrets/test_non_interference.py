@@ -31,6 +31,7 @@ import pytest
 from django.db import transaction
 from django.urls import URLPattern, URLResolver, get_resolver
 
+from characters.systems import fair_dice
 from tests.secrets import worlds
 
 pytestmark = pytest.mark.django_db
@@ -71,6 +72,8 @@ KWARG_OWNER = {
     "render_pk": "render",
     "export_pk": "export",
     "token_id": "token",
+    "hook_pk": "hook",
+    "action": "action",
     "code": "code",
     "step": "step",
     "object_id": "object",
@@ -123,7 +126,15 @@ def fill(route: str, scene: dict) -> str | None:
 def scenes(ids: dict) -> list[dict]:
     """Every combination of records a reader might name: each campaign with each of its records."""
     hidden = ids["hidden"]
-    common = {"token": "0" * 15, "app_label": "campaigns", "content_type": 1, "url": "x", "step": "review"}
+    common = {
+        "token": "0" * 15,
+        "hook": hidden.get("webhook", 1),
+        "action": "remove",
+        "app_label": "campaigns",
+        "content_type": 1,
+        "url": "x",
+        "step": "review",
+    }
     tm = {**common, "campaign": ids["tm"], "object": hidden.get("npc", ids["npc"]), "code": "no-such-code"}
     out = []
     for character in ids["characters"]:
@@ -184,6 +195,13 @@ def world_view(client, users, variant, monkeypatch, ids_of_a=None):
     seeded = random.Random(28)
     monkeypatch.setattr(
         config.fields, "secrets", type("Seeded", (), {"randbelow": staticmethod(seeded.randrange)})
+    )
+    # Fair dice: the campaigns' seeds and the players' default seeds, the same in both worlds.
+    seeds = random.Random(32)
+    monkeypatch.setattr(
+        fair_dice,
+        "secrets",
+        type("SeededSeeds", (), {"token_hex": staticmethod(lambda n: seeds.randbytes(n).hex())}),
     )
     result = {}
     try:

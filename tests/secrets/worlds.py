@@ -31,9 +31,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from campaigns import missions, npc_services
+from campaigns import fairness, missions, npc_services
 from campaigns import services as campaign_services
-from campaigns.models import Membership, Role
+from campaigns.models import Membership, Role, Webhook
 from characters import services as character_services
 from characters.models import Character
 from tests.campaigns.test_missions import DiceStub, roll_of
@@ -157,6 +157,15 @@ def build(users: dict, variant: str) -> dict[str, Any]:
         rng=DiceStub(SECRET_FACES[variant]),
     )
 
+    # Fair dice (issue 32): a player's own seed, an open roll and a shared secret roll under seed 1,
+    # then rotation; world A adds an unannounced secret roll under seed 2 (last, below).
+    fairness.set_client_seed(tm_members["player"], "lucky socks")
+    fair_open = campaign_services.record_roll(tm_members["player"], kind="d10", count=3)
+    fair_shared = campaign_services.record_roll(tm_members["gm"], kind="percent", secret=True)
+    campaign_services.reveal_roll(tm_members["gm"], fair_shared)
+    fair_sealed = campaign_services.record_roll(tm_members["gm"], kind="d6", secret=True)
+    fairness.rotate(tm_members["gm"])
+
     # Time to Kill: a running mission whose GM notes and Fates differ.
     ttk = campaign_services.create_campaign(gm, name="Night Work", system="time_to_kill")
     ttk_members = _members(ttk, users)
@@ -208,6 +217,9 @@ def build(users: dict, variant: str) -> dict[str, Any]:
     if a:
         _line(rome, gm, 120, "Left a lighter in the forum")
         missions.close_mission(tm_members["gm"], rome, "success", rng=roll_of(700))
+        hidden_ids["fair_roll"] = campaign_services.record_roll(
+            tm_members["gm"], kind="d1000", secret=True, announced=False, mission=rome
+        ).pk
         hidden_ids["npc"] = npc_services.create_npc(
             tm, gm, {"name": "The Shapeshifter", "revealed": False, "significance_rating": 7}
         ).pk
@@ -215,6 +227,7 @@ def build(users: dict, variant: str) -> dict[str, Any]:
         gm_report, _ = sheet_services.request_render(gm, "after_action", tm, tm_members["gm"], mission=vienna)
         hidden_ids["renders"] = [fate_record.pk, gm_report.pk]
         hidden_ids["invitation"] = campaign_services.create_invitation(tm, gm).pk
+        hidden_ids["webhook"] = Webhook.objects.create(campaign=tm, url="https://chat.example.com/h").pk
         from archive.models import CampaignExport
 
         hidden_ids["export"] = CampaignExport.objects.create(campaign=tm, requested_by=gm).pk
@@ -227,7 +240,15 @@ def build(users: dict, variant: str) -> dict[str, Any]:
         "ninja": kage.pk,
         "missions": [vienna.pk, paris.pk, rome.pk, planned.pk],
         "npc": vale.pk,
-        "rolls": [open_roll.pk, asked.pk, gm_check.pk, gm_secret.pk],
+        "rolls": [
+            open_roll.pk,
+            asked.pk,
+            gm_check.pk,
+            gm_secret.pk,
+            fair_open.pk,
+            fair_shared.pk,
+            fair_sealed.pk,
+        ],
         "run": run.pk,
         "renders": renders,
         "entry": harry.entries.order_by("id").values_list("pk", flat=True).first(),

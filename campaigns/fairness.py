@@ -1,0 +1,255 @@
+"""Provably fair server rolls: the campaign's seeds, the players' seeds, proofs and their release.
+
+The derivation is characters/systems/fair_dice.py; docs/fair-dice.md explains the scheme to a
+reader. Here: which seed a roll takes (the campaign's current one, made on first need), which lane
+and counter, the players' seeds of the moment, rotation (reveals the server seed, starts a new
+one) and the release of a seed's secret key once no secret roll under it is still the GM's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from campaigns.models import Campaign, ClientSeed, Membership, Mission, Role, Roll, RollProof, RollSeed
+from characters.systems import fair_dice
+
+
+@dataclass
+class Draw:
+    seed: RollSeed
+    lane: str
+    counter: int
+    client_seeds: list[str]
+    rng: fair_dice.FairRandom
+
+
+def _new_seed(campaign: Campaign, number: int) -> RollSeed:
+    seed = RollSeed(campaign=campaign, number=number)
+    seed.commitment = fair_dice.commitment(seed.server_seed)
+    seed.secret_commitment = fair_dice.commitment(seed.secret_key)
+    seed.save()
+    return seed
+
+
+def current_seed(campaign: Campaign, *, lock: bool = False) -> RollSeed:
+    """The seed rolls are made under now (made on first need: its commitment is shown before any
+    roll under it, on the dice page, since that page asks for it before offering a roll)."""
+    rows = RollSeed.objects.filter(campaign=campaign, rotated_at__isnull=True)
+    if lock:
+        rows = rows.select_for_update()
+    seed = rows.order_by("-number").first()
+    if seed is None:
+        last = RollSeed.objects.filter(campaign=campaign).order_by("-number").first()
+        try:
+            with transaction.atomic():
+                seed = _new_seed(campaign, (last.number if last else 0) + 1)
+        except IntegrityError:  # another request made it first: take theirs
+            seed = rows.order_by("-number").first()
+            if seed is None:
+                raise
+    return seed
+
+
+def players_seeds(campaign: Campaign) -> list[str]:
+    """Every player's seed as it stands now (a player who never chose one gets a random one)."""
+    players = Membership.objects.filter(campaign=campaign, role=Role.PLAYER)
+    have = dict(ClientSeed.objects.filter(membership__in=players).values_list("membership_id", "seed"))
+    for member_id in players.values_list("id", flat=True):
+        if member_id not in have:
+            have[member_id] = ClientSeed.objects.create(
+                membership_id=member_id, seed=fair_dice.new_seed_hex(8)
+            ).seed
+    return sorted(have.values())
+
+
+def draw(campaign: Campaign, *, secret: bool, announced: bool, mission: Mission | None) -> Draw:
+    """The next counter of the roll's lane under the current seed, and its dice stream. Call inside
+    the roll's transaction: the seed row is locked until the roll is stored."""
+    seed = current_seed(campaign, lock=True)
+    if not secret:
+        lane, counter = fair_dice.OPEN, seed.next_open
+        seed.next_open += 1
+        seed.save(update_fields=["next_open"])
+    elif announced:
+        lane, counter = fair_dice.SECRET, seed.next_secret
+        seed.next_secret += 1
+        seed.save(update_fields=["next_secret"])
+    else:
+        # Numbered within its mission: no number counts another mission's unannounced rolls. The
+        # mission is named by its place among the campaign's missions (fixed before the roll, seen
+        # by every member, and no database id: the lane travels verbatim in the archive).
+        lane = f"{fair_dice.HIDDEN}:{_mission_place(mission)}"
+        counter = RollProof.objects.filter(seed=seed, lane=lane).count()
+    client_seeds = players_seeds(campaign)
+    key = fair_dice.roll_key(
+        seed.server_seed,
+        seed.secret_key,
+        lane,
+        counter,
+        fair_dice.client_digest(client_seeds),
+    )
+    return Draw(seed, lane, counter, client_seeds, fair_dice.FairRandom(key))
+
+
+def _mission_place(mission: Mission | None) -> str:
+    if mission is None:
+        return "campaign"
+    return f"mission-{Mission.objects.filter(campaign_id=mission.campaign_id, pk__lt=mission.pk).count() + 1}"
+
+
+def prove(roll: Roll, made: Draw) -> RollProof:
+    return RollProof.objects.create(
+        roll=roll, seed=made.seed, lane=made.lane, counter=made.counter, client_seeds=made.client_seeds
+    )
+
+
+def set_client_seed(membership: Membership, seed: str) -> ClientSeed:
+    """A player's seed; from the next roll on, every roll takes it."""
+    if membership.role != Role.PLAYER:
+        raise PermissionDenied("Only players set a seed for the dice.")
+    seed = seed.strip()
+    if not seed or len(seed) > fair_dice.MAX_CLIENT_SEED or not seed.isprintable():
+        raise ValidationError(
+            {"seed": f"A seed is 1 to {fair_dice.MAX_CLIENT_SEED} printable characters, no tabs or breaks."}
+        )
+    row, _ = ClientSeed.objects.update_or_create(membership=membership, defaults={"seed": seed})
+    return row
+
+
+@transaction.atomic
+def rotate(membership: Membership) -> RollSeed:
+    """Reveal the current seed (end of a session or mission) and start the next one; releases the
+    secret keys that may now be released."""
+    if not membership.is_gm:
+        raise PermissionDenied("Only the game master rotates the dice seed.")
+    campaign = membership.campaign
+    seed = current_seed(campaign, lock=True)
+    seed.rotated_at = timezone.now()
+    seed.save(update_fields=["rotated_at"])
+    _new_seed(campaign, seed.number + 1)
+    release_secret_keys(campaign)
+    seed.refresh_from_db()
+    return seed
+
+
+def release_secret_keys(campaign: Campaign) -> list[RollSeed]:
+    """Release the secret key of every rotated seed under which no secret roll is still the GM's.
+
+    Whether a key is out must say nothing a player may not know: the condition is read off what
+    every member sees (the announced secret rolls still sealed; a mission closed and not published,
+    which may hold an unannounced significance check whether or not it does), and the key stays in
+    while any roll under the seed is sealed at all, so no hidden result is ever released."""
+    if Mission.objects.filter(campaign=campaign, closed_at__isnull=False, published_at__isnull=True).exists():
+        return []
+    released = []
+    for seed in RollSeed.objects.filter(
+        campaign=campaign, rotated_at__isnull=False, secret_released_at__isnull=True
+    ):
+        if Roll.objects.filter(proof__seed=seed, secret=True, revealed_at__isnull=True).exists():
+            continue
+        seed.secret_released_at = timezone.now()
+        seed.save(update_fields=["secret_released_at"])
+        released.append(seed)
+    return released
+
+
+def seed_view(seed: RollSeed) -> dict[str, Any]:
+    """A seed as every member may see it: commitments always, the seeds once released."""
+    return {
+        "number": seed.number,
+        "commitment": seed.commitment,
+        "secret_commitment": seed.secret_commitment,
+        "created_at": seed.created_at.isoformat(),
+        "rotated_at": seed.rotated_at.isoformat() if seed.rotated_at else None,
+        "server_seed": seed.server_seed if seed.rotated_at else None,
+        "secret_key": seed.secret_key if seed.secret_released_at else None,
+    }
+
+
+def proof_view(roll: Roll, proof: RollProof | None, sealed: bool) -> dict[str, Any] | None:
+    """What recomputing ``roll`` needs, as this reader may see it (None for a sealed roll: its
+    lane's counter is part of what the GM keeps)."""
+    if sealed:
+        return None
+    if proof is None:
+        return {"verifiable": False, "by_hand": False}
+    if proof.by_hand:
+        return {"verifiable": False, "by_hand": True}
+    return {
+        "verifiable": True,
+        "by_hand": False,
+        "seed": proof.seed.number if proof.seed else None,
+        "lane": proof.lane,
+        "counter": proof.counter,
+        "client_seeds": list(proof.client_seeds),
+    }
+
+
+def proof_document(
+    campaign: Campaign, user, membership: Membership, seed: int | None = None
+) -> dict[str, Any]:
+    """Everything a reader needs to recompute the rolls they may see (the format
+    scripts/verify_rolls.py reads); with ``seed``, that seed and the rolls made under it only (the
+    page checks one seed at a time, so a long campaign's log is never sent whole)."""
+    rolls = (
+        Roll.objects.visible_to(user, membership).select_related("proof__seed").order_by("created_at", "id")
+    )
+    if seed is not None:
+        rolls = rolls.filter(proof__seed__campaign=campaign, proof__seed__number=seed)
+    entries = []
+    for roll in rolls:
+        sealed = roll.sealed_for(membership)
+        proof = getattr(roll, "proof", None)
+        entry: dict[str, Any] = {"id": roll.pk, "created_at": roll.created_at.isoformat(), "sealed": sealed}
+        if not sealed:
+            entry.update(
+                kind=roll.kind,
+                count=roll.count,
+                modifier=roll.modifier,
+                faces=list(roll.faces),
+                kept=list(roll.kept),
+                total=roll.total,
+            )
+        entry["proof"] = proof_view(roll, proof, sealed)
+        entries.append(entry)
+    seed_rows = RollSeed.objects.filter(campaign=campaign).order_by("number")
+    if seed is not None:
+        seed_rows = seed_rows.filter(number=seed)
+    seeds = [seed_view(s) for s in seed_rows]
+    return {"format": fair_dice.VERSION, "seeds": seeds, "rolls": entries}
+
+
+def verify_document(document: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every roll of a proof document with its verdict: "verified", "pending" (its seed is not
+    revealed yet), "by hand", "not verifiable", "sealed" or "failed" with the reason."""
+    seeds = {s["number"]: s for s in document.get("seeds", [])}
+    seen: set[tuple[Any, str, int]] = set()
+    verdicts = []
+    for entry in document.get("rolls", []):
+        proof = entry.get("proof")
+        if entry.get("sealed"):
+            verdict, reason = "sealed", ""
+        elif not proof or not proof.get("verifiable"):
+            verdict, reason = ("by hand" if proof and proof.get("by_hand") else "not verifiable"), ""
+        else:
+            seed = seeds.get(proof["seed"])
+            key = (proof["seed"], proof["lane"], proof["counter"])
+            if seed is None:
+                verdict, reason = "failed", "its seed is not in the document"
+            elif key in seen:
+                verdict, reason = "failed", "another roll took the same counter"
+            elif not seed.get("server_seed") or (
+                proof["lane"] != fair_dice.OPEN and not seed.get("secret_key")
+            ):
+                verdict, reason = "pending", "its seed is not revealed yet"
+            else:
+                problem = fair_dice.check_roll({**entry, **proof}, seed)
+                verdict, reason = ("failed", problem) if problem else ("verified", "")
+            seen.add(key)
+        verdicts.append({"id": entry.get("id"), "verdict": verdict, "reason": reason})
+    return verdicts

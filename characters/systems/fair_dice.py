@@ -1,0 +1,160 @@
+"""Provably fair dice: every server roll derived from committed seeds, so anyone can recompute it.
+
+Pure (no Django). The scheme (version ``dossier-dice/1``; docs/fair-dice.md is the reader's copy and
+scripts/verify_rolls.py an independent stdlib implementation):
+
+- A campaign's *seed* is two random 32-byte values: the server seed S and the secret key K. Their
+  commitments ``sha256(S)`` and ``sha256(K)`` (lower-case hex) are shown before any roll under them.
+- Every player's *client seed* is a text the player sets (or a random one). A roll takes the sorted
+  list of the players' seeds as they stand at that moment; their digest is
+  ``sha256("\\n".join(sorted seeds))``.
+- A roll has a *lane* and a *counter*: ``open`` for open rolls (0, 1, 2, ... under the seed),
+  ``secret`` for announced secret rolls (their own 0, 1, 2, ...), ``hidden:<scope>`` for unannounced
+  secret rolls (numbered within their scope, a mission), so that no lane's numbers count rolls a
+  reader may not know exist.
+- ``message = "dossier-dice/1|<lane>|<counter>|<client digest>"``;
+  open: ``roll key = HMAC-SHA256(S, message)``;
+  secret lanes: ``roll key = HMAC-SHA256(K, HMAC-SHA256(S, message))`` (both keys needed).
+- The dice read a stream of 32-bit big-endian words: block j is ``HMAC-SHA256(roll key, j as 4
+  bytes big-endian)``, eight words a block. A number below n takes the next word w, rejecting
+  w >= 2^32 - (2^32 mod n); the value is w mod n. ``randint(a, b)`` is a + (a number below b-a+1);
+  ``choice(seq)`` is seq[a number below len(seq)]. characters.systems.dice.roll_kind then reads the
+  faces as it does for any source of randomness.
+
+Revealing S (rotation) makes every open roll under it recomputable and no secret one: those need K,
+which is revealed only once no secret roll made under the seed is still the GM's.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import random
+import secrets
+from collections.abc import Sequence
+from typing import Any
+
+from characters.systems.dice import DiceResult, roll_kind
+
+VERSION = "dossier-dice/1"
+OPEN = "open"
+SECRET = "secret"
+HIDDEN = "hidden"  # + ":" + scope
+SEED_BYTES = 32
+MAX_CLIENT_SEED = 64
+
+
+def new_seed_hex(nbytes: int = SEED_BYTES) -> str:
+    """A fresh random seed (the one place seeds come from: tests seed it)."""
+    return secrets.token_hex(nbytes)
+
+
+def sha256_hex(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def commitment(seed_hex: str) -> str:
+    """What is shown before the rolls: the SHA-256 of the seed's bytes."""
+    return sha256_hex(bytes.fromhex(seed_hex))
+
+
+def client_digest(seeds: Sequence[str]) -> str:
+    return sha256_hex("\n".join(sorted(seeds)).encode("utf-8"))
+
+
+def message(lane: str, counter: int, digest: str) -> bytes:
+    return f"{VERSION}|{lane}|{counter}|{digest}".encode()
+
+
+def roll_key(server_seed_hex: str, secret_key_hex: str | None, lane: str, counter: int, digest: str) -> bytes:
+    """The key a roll's dice come from; a secret lane needs the secret key too."""
+    key = hmac.new(bytes.fromhex(server_seed_hex), message(lane, counter, digest), hashlib.sha256).digest()
+    if lane == OPEN:
+        return key
+    if secret_key_hex is None:
+        raise ValueError("a secret roll's dice need the seed's secret key")
+    return hmac.new(bytes.fromhex(secret_key_hex), key, hashlib.sha256).digest()
+
+
+class FairRandom(random.Random):
+    """The dice stream of one roll key. Only ``randint`` and ``choice`` are defined (what the dice
+    roller uses), each by the documented rejection rule, never by CPython's internals."""
+
+    def __init__(self, key: bytes) -> None:
+        super().__init__(0)
+        self._key = key
+        self._block = 0
+        self._words: list[int] = []
+
+    def _word(self) -> int:
+        if not self._words:
+            block = hmac.new(self._key, self._block.to_bytes(4, "big"), hashlib.sha256).digest()
+            self._block += 1
+            self._words = [int.from_bytes(block[i : i + 4], "big") for i in range(0, 32, 4)]
+        return self._words.pop(0)
+
+    def below(self, n: int) -> int:
+        if not 0 < n <= 2**32:
+            raise ValueError(f"cannot draw below {n}")
+        limit = 2**32 - (2**32 % n)
+        while True:
+            word = self._word()
+            if word < limit:
+                return word % n
+
+    def randint(self, a: int, b: int) -> int:
+        return a + self.below(b - a + 1)
+
+    def choice(self, seq: Any) -> Any:
+        return seq[self.below(len(seq))]
+
+    def random(self) -> float:  # pragma: no cover - a guard: the scheme defines no floats
+        raise NotImplementedError("fair dice define randint and choice only")
+
+
+def roll(
+    kind: str,
+    count: int,
+    modifier: int,
+    *,
+    server_seed: str,
+    secret_key: str | None,
+    lane: str,
+    counter: int,
+    client_seeds: Sequence[str],
+) -> DiceResult:
+    key = roll_key(server_seed, secret_key, lane, counter, client_digest(client_seeds))
+    return roll_kind(FairRandom(key), kind, count, modifier)
+
+
+def check_roll(entry: dict[str, Any], seed: dict[str, Any]) -> str | None:
+    """None if the roll recomputes from its seed, or what is wrong. ``entry``: kind, count,
+    modifier, faces, kept, total, lane, counter, client_seeds; ``seed``: server_seed,
+    commitment, and for a secret lane secret_key and secret_commitment."""
+    server_seed = seed.get("server_seed")
+    if not server_seed:
+        return "the server seed is not revealed yet"
+    if commitment(server_seed) != seed.get("commitment"):
+        return "the server seed does not match its commitment"
+    secret_key = None
+    if entry["lane"] != OPEN:
+        secret_key = seed.get("secret_key")
+        if not secret_key:
+            return "the secret key is not revealed yet"
+        if commitment(secret_key) != seed.get("secret_commitment"):
+            return "the secret key does not match its commitment"
+    result = roll(
+        entry["kind"],
+        entry["count"],
+        entry["modifier"],
+        server_seed=server_seed,
+        secret_key=secret_key,
+        lane=entry["lane"],
+        counter=entry["counter"],
+        client_seeds=entry["client_seeds"],
+    )
+    if list(result.faces) != list(entry["faces"]):
+        return f"the dice recompute as {list(result.faces)}, not {list(entry['faces'])}"
+    if list(result.kept or result.faces) != list(entry["kept"]) or result.total != entry["total"]:
+        return f"the total recomputes as {result.total}, not {entry['total']}"
+    return None

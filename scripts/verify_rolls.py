@@ -1,0 +1,177 @@
+#!/usr/bin/env python3
+"""Recompute a Dossier campaign's dice from their seeds: Python's standard library only.
+
+    python3 scripts/verify_rolls.py proofs.json          # GET /api/v1/campaigns/<id>/fair-dice/
+    python3 scripts/verify_rolls.py campaign-export.json  # the GM's campaign archive
+
+Prints one line per roll (verified, pending, sealed, by hand, not verifiable, FAILED and why) and a
+summary; exits 1 if any roll failed. The scheme (docs/fair-dice.md, "dossier-dice/1"):
+
+  commitment      = sha256(seed bytes), hex; shown before any roll under the seed
+  client digest   = sha256("\\n".join(sorted(players' seeds)))
+  message         = "dossier-dice/1|<lane>|<counter>|<client digest>"
+  open lane       : roll key = HMAC-SHA256(server seed, message)
+  other lanes     : roll key = HMAC-SHA256(secret key, HMAC-SHA256(server seed, message))
+  block j         = HMAC-SHA256(roll key, j as 4 bytes big-endian), read as eight 32-bit words
+  below(n)        = next word w with w < 2^32 - 2^32 mod n, then w mod n
+  randint(a, b)   = a + below(b - a + 1)
+
+This file repeats the derivation on purpose instead of importing Dossier's: it is the independent
+check (tests/campaigns/test_verify_script.py holds the two equal).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import sys
+
+VERSION = "dossier-dice/1"
+
+
+def sha256_hex(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def roll_key(server_seed: str, secret_key: str | None, lane: str, counter: int, client_seeds: list) -> bytes:
+    digest = sha256_hex("\n".join(sorted(client_seeds)).encode("utf-8"))
+    message = f"{VERSION}|{lane}|{counter}|{digest}".encode()
+    key = hmac.new(bytes.fromhex(server_seed), message, hashlib.sha256).digest()
+    if lane == "open":
+        return key
+    return hmac.new(bytes.fromhex(secret_key or ""), key, hashlib.sha256).digest()
+
+
+class Stream:
+    def __init__(self, key: bytes) -> None:
+        self.key, self.block, self.words = key, 0, []
+
+    def below(self, n: int) -> int:
+        limit = 2**32 - (2**32 % n)
+        while True:
+            if not self.words:
+                block = hmac.new(self.key, self.block.to_bytes(4, "big"), hashlib.sha256).digest()
+                self.block += 1
+                self.words = [int.from_bytes(block[i : i + 4], "big") for i in range(0, 32, 4)]
+            word = self.words.pop(0)
+            if word < limit:
+                return word % n
+
+    def randint(self, a: int, b: int) -> int:
+        return a + self.below(b - a + 1)
+
+
+def dice(stream: Stream, kind: str, count: int, modifier: int) -> tuple[list, list, int]:
+    """Faces, kept faces and total, as Dossier's dice roller reads them."""
+    if kind == "d6":
+        faces = [stream.randint(1, 6) for _ in range(count)]
+        return faces, faces, sum(faces) + modifier
+    if kind == "d10":
+        faces = [stream.randint(0, 9) or 10 for _ in range(count)]
+        return faces, faces, sum(faces) + modifier
+    if kind == "percent":
+        faces = [stream.randint(0, 9) for _ in range(2)]
+        return faces, faces, (faces[0] * 10 + faces[1] or 100) + modifier
+    if kind == "d1000":
+        faces = [stream.randint(0, 9) for _ in range(3)]
+        return faces, faces, (faces[0] * 100 + faces[1] * 10 + faces[2] or 1000) + modifier
+    if kind == "fudge":
+        faces = [(-1, 0, 1)[stream.below(3)] for _ in range(count)]
+        return faces, faces, sum(faces) + modifier
+    if kind in ("3d6_bonus", "3d6_penalty"):
+        faces = [stream.randint(1, 6) for _ in range(3 + count)]
+        kept = sorted(faces, reverse=kind == "3d6_bonus")[:3]
+        return faces, kept, sum(kept) + modifier
+    raise ValueError(f"unknown dice kind {kind!r}")
+
+
+def from_archive(document: dict) -> dict:
+    """A campaign archive as a proof document: rolls by position, proofs from ``fair_dice``."""
+    rolls = document.get("rolls") or []
+    proofs = {}
+    seeds = []
+    for seed in document.get("fair_dice") or []:
+        seeds.append(seed)
+        for proof in seed.get("proofs", []):
+            proofs[proof["roll"]] = {"verifiable": True, "seed": seed["number"], **proof}
+    for mark in document.get("rolls_by_hand") or []:
+        proofs[mark["roll"]] = {"verifiable": False, "by_hand": True}
+    entries = [
+        {
+            "id": f"roll {position}",
+            "created_at": roll.get("created_at") or "",
+            **roll,
+            "proof": proofs.get(position),
+        }
+        for position, roll in enumerate(rolls)
+    ]
+    return {"format": VERSION, "seeds": seeds, "rolls": entries}
+
+
+def check(entry: dict, proof: dict, seed: dict) -> str | None:
+    if sha256_hex(bytes.fromhex(seed["server_seed"])) != seed["commitment"]:
+        return "the server seed does not match its commitment"
+    if proof["lane"] != "open" and sha256_hex(bytes.fromhex(seed["secret_key"])) != seed["secret_commitment"]:
+        return "the secret key does not match its commitment"
+    key = roll_key(
+        seed["server_seed"], seed.get("secret_key"), proof["lane"], proof["counter"], proof["client_seeds"]
+    )
+    faces, kept, total = dice(Stream(key), entry["kind"], entry["count"], entry["modifier"])
+    if faces != list(entry["faces"]):
+        return f"the dice recompute as {faces}, not {list(entry['faces'])}"
+    if kept != list(entry["kept"] or entry["faces"]) or total != entry["total"]:
+        return f"the total recomputes as {total}, not {entry['total']}"
+    return None
+
+
+def verify(document: dict) -> list[tuple[object, str, str]]:
+    if "fair_dice" in document or "campaign" in document:
+        document = from_archive(document)
+    seeds = {s["number"]: s for s in document.get("seeds", [])}
+    seen = set()
+    out = []
+    for entry in document.get("rolls", []):
+        proof = entry.get("proof")
+        reason = ""
+        if entry.get("sealed"):
+            verdict = "sealed"
+        elif not proof or not proof.get("verifiable"):
+            verdict = "by hand" if proof and proof.get("by_hand") else "not verifiable"
+        else:
+            seed = seeds.get(proof["seed"])
+            key = (proof["seed"], proof["lane"], proof["counter"])
+            if seed is None:
+                verdict, reason = "FAILED", "its seed is not in the document"
+            elif key in seen:
+                verdict, reason = "FAILED", "another roll took the same counter"
+            elif not seed.get("server_seed") or (proof["lane"] != "open" and not seed.get("secret_key")):
+                verdict, reason = "pending", "its seed is not revealed yet"
+            else:
+                try:
+                    problem = check(entry, proof, seed)
+                except (KeyError, TypeError, ValueError) as error:
+                    problem = f"unreadable: {error}"
+                verdict, reason = ("FAILED", problem) if problem else ("verified", "")
+            seen.add(key)
+        out.append((entry.get("id"), verdict, reason))
+    return out
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) != 2:
+        print(__doc__.split("\n\n")[1], file=sys.stderr)
+        return 2
+    with open(argv[1], encoding="utf-8") as handle:
+        document = json.load(handle)
+    results = verify(document)
+    counts: dict[str, int] = {}
+    for roll, verdict, reason in results:
+        counts[verdict] = counts.get(verdict, 0) + 1
+        print(f"{roll}: {verdict}" + (f" ({reason})" if reason else ""))
+    print(", ".join(f"{n} {v}" for v, n in sorted(counts.items())) or "no rolls")
+    return 1 if counts.get("FAILED") else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,222 @@
+/* Dossier: checks the campaign's rolls in the browser (docs/fair-dice.md, scheme dossier-dice/1).
+ *
+ * Our own SHA-256 and HMAC-SHA256 (FIPS 180-4, RFC 2104): crypto.subtle exists only in secure
+ * contexts, and a table's server on a plain-http LAN address is not one. The dice follow
+ * characters/systems/fair_dice.py and characters/systems/dice.py exactly; scripts/verify_rolls.py
+ * is the same check in Python. Window.dossierFairDice exposes verify() for tests.
+ */
+(function () {
+  "use strict";
+
+  var K = [
+    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2
+  ];
+
+  function rotr(x, n) { return (x >>> n) | (x << (32 - n)); }
+
+  function sha256(bytes) {
+    var h = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19];
+    var length = bytes.length;
+    var padded = new Uint8Array(((length + 9 + 63) >> 6) << 6);
+    padded.set(bytes);
+    padded[length] = 0x80;
+    var bits = length * 8;
+    var view = new DataView(padded.buffer);
+    view.setUint32(padded.length - 8, Math.floor(bits / 0x100000000));
+    view.setUint32(padded.length - 4, bits >>> 0);
+    var w = new Array(64);
+    for (var offset = 0; offset < padded.length; offset += 64) {
+      for (var i = 0; i < 16; i++) { w[i] = view.getUint32(offset + i * 4); }
+      for (i = 16; i < 64; i++) {
+        var s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >>> 3);
+        var s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >>> 10);
+        w[i] = (w[i - 16] + s0 + w[i - 7] + s1) | 0;
+      }
+      var a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7];
+      for (i = 0; i < 64; i++) {
+        var t1 = (hh + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + K[i] + w[i]) | 0;
+        var t2 = ((rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c))) | 0;
+        hh = g; g = f; f = e; e = (d + t1) | 0; d = c; c = b; b = a; a = (t1 + t2) | 0;
+      }
+      h[0] = (h[0] + a) | 0; h[1] = (h[1] + b) | 0; h[2] = (h[2] + c) | 0; h[3] = (h[3] + d) | 0;
+      h[4] = (h[4] + e) | 0; h[5] = (h[5] + f) | 0; h[6] = (h[6] + g) | 0; h[7] = (h[7] + hh) | 0;
+    }
+    var out = new Uint8Array(32);
+    var outView = new DataView(out.buffer);
+    for (i = 0; i < 8; i++) { outView.setUint32(i * 4, h[i] >>> 0); }
+    return out;
+  }
+
+  function concat(a, b) {
+    var out = new Uint8Array(a.length + b.length);
+    out.set(a);
+    out.set(b, a.length);
+    return out;
+  }
+
+  function hmac(key, message) {
+    if (key.length > 64) { key = sha256(key); }
+    var block = new Uint8Array(64);
+    block.set(key);
+    var inner = new Uint8Array(64), outer = new Uint8Array(64);
+    for (var i = 0; i < 64; i++) { inner[i] = block[i] ^ 0x36; outer[i] = block[i] ^ 0x5c; }
+    return sha256(concat(outer, sha256(concat(inner, message))));
+  }
+
+  function utf8(text) { return new TextEncoder().encode(text); }
+  function hex(bytes) {
+    var out = "";
+    for (var i = 0; i < bytes.length; i++) { out += (bytes[i] < 16 ? "0" : "") + bytes[i].toString(16); }
+    return out;
+  }
+  function unhex(text) {
+    var out = new Uint8Array(text.length / 2);
+    for (var i = 0; i < out.length; i++) { out[i] = parseInt(text.substr(i * 2, 2), 16); }
+    return out;
+  }
+
+  // Sorting as Python sorts str: by code point (JS's default sort compares UTF-16 units).
+  function byCodePoint(a, b) {
+    var x = Array.from(a), y = Array.from(b);
+    for (var i = 0; i < Math.min(x.length, y.length); i++) {
+      var d = x[i].codePointAt(0) - y[i].codePointAt(0);
+      if (d) { return d; }
+    }
+    return x.length - y.length;
+  }
+
+  function clientDigest(seeds) { return hex(sha256(utf8(seeds.slice().sort(byCodePoint).join("\n")))); }
+
+  function rollKey(serverSeed, secretKey, lane, counter, digest) {
+    var message = utf8("dossier-dice/1|" + lane + "|" + counter + "|" + digest);
+    var key = hmac(unhex(serverSeed), message);
+    return lane === "open" ? key : hmac(unhex(secretKey), key);
+  }
+
+  function Stream(key) { this.key = key; this.block = 0; this.words = []; }
+  Stream.prototype.word = function () {
+    if (!this.words.length) {
+      var counter = new Uint8Array(4);
+      new DataView(counter.buffer).setUint32(0, this.block);
+      this.block += 1;
+      var bytes = hmac(this.key, counter), view = new DataView(bytes.buffer);
+      for (var i = 0; i < 8; i++) { this.words.push(view.getUint32(i * 4)); }
+    }
+    return this.words.shift();
+  };
+  Stream.prototype.below = function (n) {
+    var limit = 4294967296 - (4294967296 % n);
+    for (;;) {
+      var word = this.word();
+      if (word < limit) { return word % n; }
+    }
+  };
+  Stream.prototype.randint = function (a, b) { return a + this.below(b - a + 1); };
+
+  function sum(list) { return list.reduce(function (t, x) { return t + x; }, 0); }
+  function many(n, f) { var out = []; for (var i = 0; i < n; i++) { out.push(f()); } return out; }
+
+  // characters/systems/dice.py roll_kind: faces, kept and total.
+  function rollKind(rng, kind, count, modifier) {
+    var faces, kept, total;
+    if (kind === "d6") {
+      faces = many(count, function () { return rng.randint(1, 6); });
+      total = sum(faces) + modifier;
+    } else if (kind === "d10") {
+      faces = many(count, function () { return rng.randint(0, 9) || 10; });
+      total = sum(faces) + modifier;
+    } else if (kind === "percent") {
+      faces = many(2, function () { return rng.randint(0, 9); });
+      total = (faces[0] * 10 + faces[1] || 100) + modifier;
+    } else if (kind === "d1000") {
+      faces = many(3, function () { return rng.randint(0, 9); });
+      total = (faces[0] * 100 + faces[1] * 10 + faces[2] || 1000) + modifier;
+    } else if (kind === "fudge") {
+      faces = many(count, function () { return [-1, 0, 1][rng.below(3)]; });
+      total = sum(faces) + modifier;
+    } else if (kind === "3d6_bonus" || kind === "3d6_penalty") {
+      faces = many(3 + count, function () { return rng.randint(1, 6); });
+      var ordered = faces.slice().sort(function (x, y) { return kind === "3d6_bonus" ? y - x : x - y; });
+      kept = ordered.slice(0, 3);
+      total = sum(kept) + modifier;
+    } else {
+      throw new Error("unknown dice kind " + kind);
+    }
+    return { faces: faces, kept: kept || faces, total: total };
+  }
+
+  function same(a, b) { return JSON.stringify(a) === JSON.stringify(b); }
+
+  function checkRoll(entry, proof, seed) {
+    if (hex(sha256(unhex(seed.server_seed))) !== seed.commitment) {
+      return "the server seed does not match its commitment";
+    }
+    if (proof.lane !== "open" && hex(sha256(unhex(seed.secret_key))) !== seed.secret_commitment) {
+      return "the secret key does not match its commitment";
+    }
+    var key = rollKey(seed.server_seed, seed.secret_key, proof.lane, proof.counter, clientDigest(proof.client_seeds));
+    var got = rollKind(new Stream(key), entry.kind, entry.count, entry.modifier);
+    if (!same(got.faces, entry.faces)) { return "the dice recompute as " + got.faces.join(" ") + ", not " + entry.faces.join(" "); }
+    if (!same(got.kept, entry.kept) || got.total !== entry.total) { return "the total recomputes as " + got.total + ", not " + entry.total; }
+    return null;
+  }
+
+  // The same verdicts as campaigns.fairness.verify_document.
+  function verify(doc) {
+    var seeds = {}, seen = {}, verdicts = [];
+    (doc.seeds || []).forEach(function (s) { seeds[s.number] = s; });
+    (doc.rolls || []).forEach(function (entry) {
+      var proof = entry.proof, verdict, reason = "";
+      if (entry.sealed) {
+        verdict = "sealed";
+      } else if (!proof || !proof.verifiable) {
+        verdict = proof && proof.by_hand ? "by hand" : "not verifiable";
+      } else {
+        var seed = seeds[proof.seed], key = proof.seed + "|" + proof.lane + "|" + proof.counter;
+        if (!seed) { verdict = "failed"; reason = "its seed is not in the document"; }
+        else if (seen[key]) { verdict = "failed"; reason = "another roll took the same counter"; }
+        else if (!seed.server_seed || (proof.lane !== "open" && !seed.secret_key)) { verdict = "pending"; reason = "its seed is not revealed yet"; }
+        else {
+          var problem = checkRoll(entry, proof, seed);
+          verdict = problem ? "failed" : "verified";
+          reason = problem || "";
+        }
+        seen[key] = true;
+      }
+      verdicts.push({ id: entry.id, verdict: verdict, reason: reason, entry: entry });
+    });
+    return verdicts;
+  }
+
+  function show() {
+    var source = document.getElementById("fair-document");
+    var list = document.getElementById("fair-results");
+    var summary = document.getElementById("fair-summary");
+    var verdicts = verify(JSON.parse(source.textContent));
+    var counts = {};
+    list.textContent = "";
+    verdicts.forEach(function (v) {
+      counts[v.verdict] = (counts[v.verdict] || 0) + 1;
+      var item = document.createElement("li");
+      item.dataset.verdict = v.verdict;
+      var e = v.entry;
+      var what = e.sealed ? "a secret roll" : e.kind + (e.count > 1 ? " ×" + e.count : "") + " → " + e.total;
+      item.textContent = e.created_at.slice(0, 19).replace("T", " ") + " " + what + ": " + v.verdict + (v.reason ? " (" + v.reason + ")" : "");
+      list.appendChild(item);
+    });
+    summary.textContent = Object.keys(counts).sort().map(function (k) { return counts[k] + " " + k; }).join(", ") || "No rolls yet.";
+  }
+
+  window.dossierFairDice = { sha256: function (t) { return hex(sha256(utf8(t))); }, verify: verify };
+  document.addEventListener("DOMContentLoaded", function () {
+    var button = document.getElementById("fair-verify");
+    if (button) { button.addEventListener("click", show); }
+  });
+})();

@@ -1,0 +1,187 @@
+"""Provably fair server rolls (issue 32): every roll recomputes from its seeds after rotation, a
+secret roll only once its seed's secret key is out, and an edit anywhere fails verification."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from campaigns import fairness, services
+from campaigns.models import Mission, Roll, RollSeed
+from characters.systems import fair_dice
+
+
+def _doc(world, name):
+    m = world.membership[name]
+    return fairness.proof_document(world.campaign, m.user, m)
+
+
+def _verdicts(world, name):
+    return [v["verdict"] for v in fairness.verify_document(_doc(world, name))]
+
+
+def test_the_same_seeds_lane_and_counter_give_the_same_dice():
+    args = dict(server_seed="11" * 32, secret_key=None, lane="open", counter=3, client_seeds=["b", "a"])
+    first = fair_dice.roll("d10", 5, 2, **args)
+    assert first == fair_dice.roll("d10", 5, 2, **{**args, "client_seeds": ["a", "b"]})
+    assert first != fair_dice.roll("d10", 5, 2, **{**args, "counter": 4})
+    assert first != fair_dice.roll("d10", 5, 2, **{**args, "client_seeds": ["a", "c"]})
+    assert all(1 <= face <= 10 for face in first.faces) and first.total == sum(first.faces) + 2
+
+
+def test_every_kind_stays_in_its_range_over_many_counters():
+    for counter in range(200):
+        args = dict(server_seed="ab" * 32, secret_key=None, lane="open", counter=counter, client_seeds=[])
+        assert all(1 <= f <= 6 for f in fair_dice.roll("d6", 3, 0, **args).faces)
+        assert 1 <= fair_dice.roll("percent", 1, 0, **args).total <= 100
+        assert 1 <= fair_dice.roll("d1000", 1, 0, **args).total <= 1000
+        assert set(fair_dice.roll("fudge", 4, 0, **args).faces) <= {-1, 0, 1}
+        kept = fair_dice.roll("3d6_bonus", 2, 0, **args)
+        assert len(kept.faces) == 5 and sorted(kept.faces)[-3:] == sorted(kept.kept)
+
+
+def test_a_roll_is_pending_until_rotation_and_verifies_after(world):
+    player = world.membership["player"]
+    roll = services.record_roll(player, kind="d10", count=3, modifier=1)
+    assert roll.proof.lane == "open" and roll.proof.counter == 0
+    assert _verdicts(world, "player") == ["pending"]
+    fairness.rotate(world.membership["gm"])
+    assert _verdicts(world, "player") == ["verified"]
+    assert _verdicts(world, "observer") == ["verified"]
+
+
+def test_the_commitment_is_shown_before_the_roll_and_the_seed_only_after_rotation(world):
+    seed = fairness.current_seed(world.campaign)
+    before = _doc(world, "player")["seeds"]
+    assert before == [fairness.seed_view(seed)] and before[0]["server_seed"] is None
+    services.record_roll(world.membership["player"], kind="d6")
+    assert Roll.objects.get().proof.seed == seed
+    fairness.rotate(world.membership["gm"])
+    first, second = _doc(world, "player")["seeds"]
+    assert first["commitment"] == before[0]["commitment"]
+    assert fair_dice.commitment(first["server_seed"]) == first["commitment"]
+    assert second["server_seed"] is None and second["number"] == 2
+
+
+def test_every_players_seed_of_the_moment_binds_the_roll(world):
+    fairness.set_client_seed(world.membership["player"], "my lucky socks")
+    first = services.record_roll(world.membership["gm"], kind="d6")
+    fairness.set_client_seed(world.membership["other_player"], "tea")
+    second = services.record_roll(world.membership["gm"], kind="d6")
+    assert "my lucky socks" in first.proof.client_seeds and "tea" not in first.proof.client_seeds
+    assert {"my lucky socks", "tea"} <= set(second.proof.client_seeds)
+    assert len(second.proof.client_seeds) == 2  # the players only, not the GM or the observer
+
+
+def test_revealing_the_server_seed_never_reveals_a_sealed_secret_roll(world):
+    gm = world.membership["gm"]
+    secret = services.record_roll(gm, kind="percent", secret=True)
+    services.record_roll(gm, kind="d6")
+    fairness.rotate(gm)
+    seed = RollSeed.objects.get(number=1)
+    assert seed.secret_released_at is None
+    # Everything a player gets after rotation: the server seed, the open roll; the secret roll sealed.
+    doc = _doc(world, "player")
+    assert doc["seeds"][0]["server_seed"] == seed.server_seed and doc["seeds"][0]["secret_key"] is None
+    sealed = next(e for e in doc["rolls"] if e["id"] == secret.pk)
+    assert sealed["sealed"] and sealed["proof"] is None and "faces" not in sealed
+    # Nor can the server seed alone recompute it, even knowing the lane and counter.
+    with pytest.raises(ValueError):
+        fair_dice.roll_key(
+            seed.server_seed, None, "secret", 0, fair_dice.client_digest(secret.proof.client_seeds)
+        )
+    assert secret.proof.lane == "secret"
+    assert _verdicts(world, "player") == ["sealed", "verified"]
+
+
+def test_a_secret_roll_verifies_once_shared_and_its_seed_rotated(world):
+    gm = world.membership["gm"]
+    secret = services.record_roll(gm, kind="d1000", secret=True)
+    fairness.rotate(gm)
+    services.reveal_roll(gm, secret)
+    assert RollSeed.objects.get(number=1).secret_released_at is not None
+    assert _verdicts(world, "player") == ["verified"]
+
+
+def test_a_player_secret_check_is_bound_by_the_players_seeds(world):
+    fairness.set_client_seed(world.membership["player"], "chosen")
+    roll = services.record_roll(world.membership["player"], kind="percent", secret_by_rule=True)
+    assert roll.proof.lane == "secret" and "chosen" in roll.proof.client_seeds
+    assert _verdicts(world, "player") == ["sealed"]
+    assert _verdicts(world, "gm") == ["pending"]
+
+
+def test_an_unpublished_closed_mission_keeps_every_secret_key_in(world):
+    """The key's release is read off what players see: a closed mission not yet published may hold
+    a significance check, success or not, so no key comes out until it is published."""
+    gm = world.membership["gm"]
+    mission = Mission.objects.create(campaign=world.campaign, title="Rome")
+    secret = services.record_roll(gm, kind="d6", secret=True)
+    services.reveal_roll(gm, secret)
+    Mission.objects.filter(pk=mission.pk).update(status="failed", closed_at=secret.created_at)
+    fairness.rotate(gm)
+    assert RollSeed.objects.get(number=1).secret_released_at is None
+    Mission.objects.filter(pk=mission.pk).update(published_at=secret.created_at)
+    fairness.release_secret_keys(world.campaign)
+    assert RollSeed.objects.get(number=1).secret_released_at is not None
+
+
+def test_unannounced_rolls_count_within_their_mission(world):
+    gm = world.membership["gm"]
+    a = Mission.objects.create(campaign=world.campaign, title="A")
+    b = Mission.objects.create(campaign=world.campaign, title="B")
+    first = services.record_roll(gm, kind="d1000", secret=True, announced=False, mission=a)
+    second = services.record_roll(gm, kind="d1000", secret=True, announced=False, mission=b)
+    assert (first.proof.lane, first.proof.counter) == ("hidden:mission-1", 0)
+    assert (second.proof.lane, second.proof.counter) == ("hidden:mission-2", 0)
+
+
+@pytest.fixture
+def verified(world):
+    gm = world.membership["gm"]
+    services.record_roll(world.membership["player"], kind="d10", count=3)
+    services.record_roll(gm, kind="3d6_bonus", count=2, modifier=-1)
+    secret = services.record_roll(gm, kind="percent", secret=True)
+    services.reveal_roll(gm, secret)
+    fairness.rotate(gm)
+    doc = _doc(world, "player")
+    assert [v["verdict"] for v in fairness.verify_document(doc)] == ["verified"] * 3
+    return doc
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        pytest.param(
+            lambda d: d["rolls"][0]["faces"].__setitem__(0, d["rolls"][0]["faces"][0] % 10 + 1), id="face"
+        ),
+        pytest.param(lambda d: d["rolls"][1].__setitem__("total", d["rolls"][1]["total"] + 1), id="total"),
+        pytest.param(
+            lambda d: d["rolls"][2].__setitem__("total", d["rolls"][2]["total"] % 100 + 1), id="secret"
+        ),
+        pytest.param(lambda d: d["rolls"][0]["proof"].__setitem__("counter", 7), id="counter"),
+        pytest.param(lambda d: d["rolls"][1]["proof"].__setitem__("counter", 0), id="reused-counter"),
+        pytest.param(lambda d: d["rolls"][0]["proof"]["client_seeds"].append("x"), id="client-seeds"),
+        pytest.param(lambda d: d["seeds"][0].__setitem__("server_seed", "00" * 32), id="seed"),
+        pytest.param(lambda d: d["seeds"][0].__setitem__("commitment", "00" * 32), id="commitment"),
+        pytest.param(lambda d: d["seeds"][0].__setitem__("secret_key", "00" * 32), id="secret-key"),
+    ],
+)
+def test_an_edited_roll_seed_counter_or_commitment_fails_verification(verified, edit):
+    doc = copy.deepcopy(verified)
+    edit(doc)
+    assert "failed" in [v["verdict"] for v in fairness.verify_document(doc)]
+
+
+def test_a_stored_roll_edited_in_the_database_fails_verification(world):
+    roll = services.record_roll(world.membership["player"], kind="d6", count=4)
+    fairness.rotate(world.membership["gm"])
+    Roll.objects.filter(pk=roll.pk).update(total=roll.total + 1)
+    assert _verdicts(world, "player") == ["failed"]
+
+
+def test_rolls_made_with_an_injected_rng_are_not_verifiable(world, rng):
+    services.record_roll(world.membership["player"], kind="d6", rng=rng)
+    fairness.rotate(world.membership["gm"])
+    assert _verdicts(world, "player") == ["not verifiable"]

@@ -1,0 +1,68 @@
+"""Fair dice in a real browser (issue 32): with two contexts, a player sets their seed and rolls on
+the dice page, a secret check is made for them, the GM shares it and rotates the seed, and the
+player's page recomputes every roll of the session with the app's own SHA-256 (no crypto.subtle),
+the secret check included; an edited roll fails there."""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+PASSWORD = "zebra-lantern-93"
+
+
+def log_in(page, username):
+    page.goto("/accounts/login/")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    expect(page.get_by_role("heading", name="Your campaigns")).to_be_visible()
+
+
+def test_after_rotation_the_players_page_verifies_every_roll_the_secret_check_included(
+    new_page, transactional_db
+):
+    from django.contrib.auth import get_user_model
+
+    from campaigns import services
+    from campaigns.models import Membership, Role, Roll
+
+    users = {n: get_user_model().objects.create_user(username=n, password=PASSWORD) for n in ("chief", "ana")}
+    campaign = services.create_campaign(users["chief"], name="Time Corps", system="timemaster")
+    ana = Membership.objects.create(campaign=campaign, user=users["ana"], role=Role.PLAYER)
+
+    player = new_page(390, 844)  # a phone
+    log_in(player, "ana")
+    player.goto(f"/campaigns/{campaign.pk}/dice/fair/")
+    commitment = player.get_by_test_id("current-seed").locator("code").first.inner_text()
+    player.get_by_label("Your seed").fill("my lucky socks")
+    player.get_by_role("button", name="Set my seed").click()
+    expect(player.get_by_text("Your seed is set")).to_be_visible()
+    player.goto(f"/campaigns/{campaign.pk}/dice/")
+    expect(player.get_by_test_id("fair-seed")).to_contain_text(commitment)
+    player.get_by_label("Dice", exact=True).select_option("d10")
+    player.get_by_label("How many (extra dice for 3d6)").fill("3")
+    player.get_by_role("button", name="Roll", exact=True).click()
+    expect(player.get_by_test_id("roll-total")).to_be_visible()
+    secret = services.record_roll(ana, kind="percent", secret_by_rule=True, purpose="Investigation")
+
+    gm = new_page()
+    log_in(gm, "chief")
+    gm.goto(f"/campaigns/{campaign.pk}/dice/")
+    gm.get_by_role("button", name="Share the result").click()
+    gm.goto(f"/campaigns/{campaign.pk}/dice/fair/")
+    gm.get_by_role("button", name="Rotate: reveal seed 1").click()
+    expect(gm.get_by_text("Seed 1 is revealed")).to_be_visible()
+
+    player.goto(f"/campaigns/{campaign.pk}/dice/fair/")
+    player.get_by_test_id("fair-verify").click()
+    expect(player.locator("#fair-summary")).to_have_text("2 verified")
+    assert player.evaluate("() => typeof crypto.subtle") in ("object", "undefined")  # not used either way
+    rolls = Roll.objects.filter(campaign=campaign)
+    assert rolls.count() == 2 and all(r.proof.seed.number == 1 for r in rolls)
+    assert "my lucky socks" in secret.proof.client_seeds
+
+    # The same page over an edited log: the edited roll fails.
+    Roll.objects.filter(pk=secret.pk).update(total=secret.total % 100 + 1)
+    player.reload()
+    player.get_by_test_id("fair-verify").click()
+    expect(player.locator("#fair-summary")).to_have_text("1 failed, 1 verified")
