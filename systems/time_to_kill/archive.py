@@ -11,7 +11,7 @@ lines of each event are taken from that replay, not from the file.
 
 from __future__ import annotations
 
-from archive import engine_states, timestamps
+from archive import engine_states, references, timestamps
 from archive.problems import ArchiveRefused, Checker, Problem, join, length_of
 from archive.sections.characters import LEDGER
 from characters.systems import RuleError
@@ -20,6 +20,7 @@ from systems.time_to_kill.models import MissionEvent, MissionRun
 from systems.time_to_kill.services import ABANDONED
 
 KEY = "ttk_runs"
+REFERENCE = references.TTK_RUN  # ledger entries point at runs by key
 SYSTEM = "time_to_kill"
 #: The ninja's engine id inside an archive (the engine's GM id is "gm").
 ARCHIVE_NINJA = "ninja"

@@ -18,6 +18,7 @@ from systems.d6.engine.tables import INITIATIVE_METHODS
 from systems.d6.models import Encounter, EncounterEvent, Participant
 
 KEY = "d6_encounters"
+BEFORE = "rolls"  # the rolls made in an encounter name it by its position here
 SYSTEM = "d6"
 MAX_ENCOUNTERS = 10_000
 MAX_EVENTS = 20_000
