@@ -51,6 +51,10 @@ class SystemApp:
     # module of the system's charts (campaigns.charts.ChartProvider: mission_charts and
     # campaign_charts for a reader); "" = the app's ``charts`` module if it has one
     charts: str = ""
+    # module of the system's demo campaign for ``manage.py seed_demo`` (CAMPAIGN: name, module,
+    # description; CHARACTERS: alice's and bob's names; choices(name, player) -> builder choices;
+    # play(campaign, gm, users, heroes, rng)); "" = the app's ``demo`` module if it has one
+    demo: str = ""
     # the system's Django app (its package, e.g. "systems.tempo"); filled in by register()
     package: str = ""
     # "module:function" (kind, payload, mission title) -> str: a ledger entry as a sentence
@@ -92,7 +96,7 @@ _APPS: dict[str, SystemApp] = {}
 def register(app: SystemApp, package: str = "") -> None:
     """Add a system; ``package`` (its Django app's module) fills in the engine, the builder and the
     charts and the archive section by the folder's convention: ``<package>.engine``, ``<package>.wizard``,
-    ``<package>.charts``, ``<package>.archive``."""
+    ``<package>.charts``, ``<package>.archive``, ``<package>.demo``."""
     if package and not app.package:
         app = dataclasses.replace(app, package=package)
     if package and not app.engine:
@@ -103,6 +107,8 @@ def register(app: SystemApp, package: str = "") -> None:
         app = dataclasses.replace(app, charts=f"{package}.charts")
     if package and not app.archive_sections and importlib.util.find_spec(f"{package}.archive") is not None:
         app = dataclasses.replace(app, archive_sections=(f"{package}.archive",))
+    if package and not app.demo and importlib.util.find_spec(f"{package}.demo") is not None:
+        app = dataclasses.replace(app, demo=f"{package}.demo")
     if not app.engine:
         raise ValueError(f"The system {app.key!r} names no engine.")
     _APPS[app.key] = app
