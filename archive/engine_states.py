@@ -15,7 +15,8 @@ from collections.abc import Callable
 from typing import Any
 
 from archive import timestamps
-from archive.problems import Checker, Problem, join
+from archive.problems import ArchiveRefused, Checker, Problem, join
+from characters.systems import RuleError
 
 #: What an engine raises on data of the wrong shape (it refuses bad values with RuleError).
 UNREADABLE = (KeyError, TypeError, ValueError, AttributeError, IndexError)
@@ -70,6 +71,17 @@ def differences(expected: Any, found: Any) -> str:
 def rule_message(error) -> str:
     """A RuleError's violations as one sentence list, with the engine's field names."""
     return " ".join(f"{v.field}: {v.message}" if v.field else v.message for v in error.violations)
+
+
+def replayed(apply_event: Callable[[Any, Any], Any], state: Any, event: Any, where: str) -> Any:
+    """``apply_event(state, event)`` on import: the engine's refusal, or its failure on data it
+    cannot read, is an ArchiveRefused at ``where`` (the event's place in the archive)."""
+    try:
+        return apply_event(state, event)
+    except RuleError as error:
+        raise ArchiveRefused(Problem(where, f"the rules refuse this event: {rule_message(error)}")) from None
+    except UNREADABLE as error:
+        raise ArchiveRefused(Problem(where, f"the rules engine cannot read this event ({error}).")) from None
 
 
 def record_usernames(data: Any, event_user_key: str) -> set:

@@ -20,7 +20,7 @@ from archive import format as archive_format
 from archive import pdf_import, references, streaming, timestamps
 from archive.models import CampaignExport, ExportStatus
 from archive.problems import ArchiveRefused, Checker, Problem, join, length_of
-from archive.sections import SECTIONS, ExportRefs, ImportRefs, export_keys, section_keys
+from archive.sections import ExportRefs, ImportRefs, export_keys, section_keys, sections
 from archive.sections import characters as characters_section
 from archive.sections import rolls as rolls_section
 from campaigns import services as campaign_services
@@ -135,7 +135,7 @@ def campaign_parts(campaign: Campaign, by=None, progress=None) -> Iterator[tuple
     yield from _header(archive_format.CAMPAIGN, by).items()
     yield "campaign", {name: getattr(campaign, name) for name in CAMPAIGN_FIELDS}
     refs = ExportRefs(keys=export_keys(campaign))
-    for section in SECTIONS:
+    for section in sections():
         if section.KEY == rolls_section.KEY:
             yield section.KEY, rolls_section.export_rows(campaign, refs, progress)
         else:
@@ -225,7 +225,7 @@ def validate_campaign(document: dict[str, Any]) -> list[Problem]:
     problems += [
         Problem(key, "is not a section of this format version.") for key in sorted(set(document) - known)
     ]
-    for section in SECTIONS:
+    for section in sections():
         problems += section.validate(document.get(section.KEY, []), document)
     held = {kind: length_of(document, key) for kind, key in references.SECTION_OF.items()}
     for key, walk in (("missions", references.mission), ("characters", references.character)):
@@ -258,7 +258,7 @@ def _usernames(document: dict[str, Any]) -> set[str]:
         names |= body_usernames(character)
     names |= {roll.get("roller") for roll in document.get("rolls") or []}
     names |= {npc.get("created_by") for npc in document.get("npcs") or []}
-    for section in SECTIONS:
+    for section in sections():
         if hasattr(section, "usernames"):
             names |= section.usernames(document.get(section.KEY))
     return names - {None}
@@ -303,7 +303,7 @@ def import_campaign(source: Any, gm, trusted: bool = False, warnings: list | Non
             raise ArchiveRefused(_validation_problems(error, "campaign")) from None
         users = _users(_usernames(document)) if trusted else {}
         refs = ImportRefs(by=gm, users=users, trusted=trusted)
-        for section in SECTIONS:
+        for section in sections():
             section.load(campaign, document.get(section.KEY, []), refs)
         _resolve_references(document, refs)
     if warnings is not None:

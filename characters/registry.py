@@ -45,10 +45,16 @@ class SystemApp:
     play_pages: tuple[PlayPage, ...] = ()  # the campaign tabs this system adds
     # URL-name prefixes of this system's pages that belong to the platform's Characters tab
     character_page_prefixes: tuple[str, ...] = ()
-    archive_sections: tuple[str, ...] = ()  # keys of the campaign archive this system fills
+    # modules of the system's campaign-archive sections (archive.sections: KEY, export, validate,
+    # load); () = the app's ``archive`` module if it has one
+    archive_sections: tuple[str, ...] = ()
     # module of the system's charts (campaigns.charts.ChartProvider: mission_charts and
     # campaign_charts for a reader); "" = the app's ``charts`` module if it has one
     charts: str = ""
+    # module of the system's demo campaign for ``manage.py seed_demo`` (CAMPAIGN: name, module,
+    # description; CHARACTERS: alice's and bob's names; choices(name, player) -> builder choices;
+    # play(campaign, gm, users, heroes, rng)); "" = the app's ``demo`` module if it has one
+    demo: str = ""
     # the system's Django app (its package, e.g. "systems.tempo"); filled in by register()
     package: str = ""
     # "module:function" (kind, payload, mission title) -> str: a ledger entry as a sentence
@@ -89,7 +95,8 @@ _APPS: dict[str, SystemApp] = {}
 
 def register(app: SystemApp, package: str = "") -> None:
     """Add a system; ``package`` (its Django app's module) fills in the engine, the builder and the
-    charts by the folder's convention: ``<package>.engine``, ``<package>.wizard``, ``<package>.charts``."""
+    charts and the archive section by the folder's convention: ``<package>.engine``, ``<package>.wizard``,
+    ``<package>.charts``, ``<package>.archive``, ``<package>.demo``."""
     if package and not app.package:
         app = dataclasses.replace(app, package=package)
     if package and not app.engine:
@@ -98,6 +105,10 @@ def register(app: SystemApp, package: str = "") -> None:
         app = dataclasses.replace(app, wizard=f"{package}.wizard")
     if package and not app.charts and importlib.util.find_spec(f"{package}.charts") is not None:
         app = dataclasses.replace(app, charts=f"{package}.charts")
+    if package and not app.archive_sections and importlib.util.find_spec(f"{package}.archive") is not None:
+        app = dataclasses.replace(app, archive_sections=(f"{package}.archive",))
+    if package and not app.demo and importlib.util.find_spec(f"{package}.demo") is not None:
+        app = dataclasses.replace(app, demo=f"{package}.demo")
     if not app.engine:
         raise ValueError(f"The system {app.key!r} names no engine.")
     _APPS[app.key] = app

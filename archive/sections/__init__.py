@@ -11,20 +11,25 @@ A section is a module with:
   with every problem found (the caller holds the transaction, so nothing stays on a refusal);
   it records what it made (``refs.made("missions", position, row)``) for later sections.
 
-SECTIONS lists them in dependency order (a section may point only at sections before it). Adding
-the records of a new app is one module here plus one line in SECTIONS; the app must sit below
-``archive`` in the layers (it does, for every app of the project).
+``sections()`` lists them in dependency order (a section may point only at sections before it):
+the platform's own (PLATFORM_SECTIONS) and each installed game system's, which the registry names
+(``SystemApp.archive_sections``; by the folder's convention the system's ``archive`` module, e.g.
+``systems/tempo/archive.py``). A system's section goes after the platform's unless it sets
+``BEFORE`` to the key of the platform section it must precede (D6 encounters come before the rolls
+that name them). A section that records archive positions other records point at by key sets
+``REFERENCE`` (an ``archive.references`` kind) and has ``ordered(campaign)``.
 """
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Any
 
 from archive import references
 from archive.sections import (
     characters,
-    d6_encounters,
     fair_dice,
     members,
     mission_records,
@@ -32,9 +37,8 @@ from archive.sections import (
     npcs,
     rolls,
     rolls_by_hand,
-    tempo_conflicts,
-    ttk_runs,
 )
+from characters import registry
 
 
 @dataclass
@@ -85,30 +89,69 @@ class ImportRefs:
         return found
 
 
-#: In dependency order: members before anything owned by a user, missions before what points at them.
-#: D6 encounters point at characters and are named by the rolls made in them; Time to Kill runs
-#: point at characters' ledger entries, Tempo conflicts at rolls.
-SECTIONS = (
+#: The platform's sections in dependency order: members before anything owned by a user, missions
+#: before what points at them.
+PLATFORM_SECTIONS: tuple[ModuleType, ...] = (
     members,
     missions,
     characters,
     npcs,
-    d6_encounters,
     rolls,
     mission_records,
-    ttk_runs,
-    tempo_conflicts,
-    fair_dice,
-    rolls_by_hand,
 )
-#: Sections added within format version 1: optional, so a version-1 file written before them (which
-#: has no such key) still imports, with none of those records.
-OPTIONAL_SECTIONS = (ttk_runs.KEY, tempo_conflicts.KEY, d6_encounters.KEY, fair_dice.KEY, rolls_by_hand.KEY)
+#: Platform sections that come after every system's (the fair-dice proofs name rolls a system's
+#: section may have touched); optional, like the systems' (docs/export-format.md).
+PLATFORM_TAIL_SECTIONS: tuple[ModuleType, ...] = (fair_dice, rolls_by_hand)
 
 #: Records of the project that format version 1 does not carry. Each would be one module here (its
 #: rows point at missions and characters by position, like ``rolls``) plus a line in SECTIONS.
 #: Left out on purpose: invitations (short-lived secrets) and sheet renders (made again on demand).
 MISSING_SECTIONS: tuple[str, ...] = ()
+
+
+def system_sections() -> tuple[ModuleType, ...]:
+    """The archive sections of the installed game systems, in INSTALLED_APPS order."""
+    return tuple(
+        importlib.import_module(module) for app in registry.installed() for module in app.archive_sections
+    )
+
+
+def sections() -> tuple[ModuleType, ...]:
+    """Every section in dependency order: the platform's, each system's placed before the platform
+    section it names in ``BEFORE`` or else after all of them (in INSTALLED_APPS order)."""
+    platform_keys = {section.KEY for section in PLATFORM_SECTIONS}
+    before: dict[str, list[ModuleType]] = {}
+    after: list[ModuleType] = []
+    for section in system_sections():
+        anchor = getattr(section, "BEFORE", "")
+        if anchor and anchor not in platform_keys:
+            raise ValueError(f"Archive section {section.KEY!r}: BEFORE names no platform section {anchor!r}")
+        (before.setdefault(anchor, []) if anchor else after).append(section)
+    ordered: list[ModuleType] = []
+    for section in PLATFORM_SECTIONS:
+        ordered.extend(before.get(section.KEY, ()))
+        ordered.append(section)
+    return (*ordered, *after, *PLATFORM_TAIL_SECTIONS)
+
+
+def optional_sections() -> tuple[str, ...]:
+    """Keys of the systems' sections: optional, so a file written before one of them existed, or
+    where that system was not installed (which has no such key), still imports, with none of those
+    records."""
+    return (
+        *(section.KEY for section in system_sections()),
+        *(section.KEY for section in PLATFORM_TAIL_SECTIONS),
+    )
+
+
+def __getattr__(name: str) -> Any:
+    # SECTIONS and OPTIONAL_SECTIONS as before, worked out from the registry when asked for (a
+    # test's toy system may be installed and uninstalled again).
+    if name == "SECTIONS":
+        return sections()
+    if name == "OPTIONAL_SECTIONS":
+        return optional_sections()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def export_keys(campaign) -> references.ExportKeys:
@@ -120,13 +163,12 @@ def export_keys(campaign) -> references.ExportKeys:
 
     return references.ExportKeys(
         held={
-            references.MISSION: held(missions.ordered(campaign)),
-            references.CHARACTER: held(characters.ordered(campaign)),
-            references.TTK_RUN: held(ttk_runs.ordered(campaign)),
-            references.ROLL: held(rolls.ordered(campaign)),
+            section.REFERENCE: held(section.ordered(campaign))
+            for section in sections()
+            if getattr(section, "REFERENCE", "")
         }
     )
 
 
 def section_keys() -> tuple[str, ...]:
-    return tuple(section.KEY for section in SECTIONS)
+    return tuple(section.KEY for section in sections())

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from archive import characters as character_data
+from archive import references
 from archive.problems import ArchiveRefused, Checker, Problem, join, length_of
 from characters.models import AdvancementEntry, Character
 
 KEY = "characters"
+REFERENCE = references.CHARACTER  # records point at this section's rows by key
 #: Ledger entries by position in their character's ledger (export) and per character (import:
 #: ``refs.row(LEDGER, character_position)`` is that character's list of entries, in ledger order).
 LEDGER = "ledger"

@@ -11,6 +11,7 @@ from campaigns.models import Mission
 from systems.timemaster.engine import significance
 
 KEY = "missions"
+REFERENCE = references.MISSION  # records point at this section's rows by key
 MAX_MISSIONS = 10_000
 FIELDS = (
     "title",

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from archive import timestamps
+from archive import references, timestamps
 from archive.problems import Checker, Problem, join, length_of
 from campaigns.models import Roll
 
 KEY = "rolls"
+REFERENCE = references.ROLL  # records point at this section's rows by key
 ENCOUNTERS = "d6_encounters"
 CONFLICT = "conflict"  # systems.tempo.services.CONFLICT_KEY (rolls come before conflicts)
 MAX_ROLLS = 200_000

@@ -77,6 +77,12 @@ class SettingSpec:
     #: One plain line a player reads beside the value; ``help`` (with the notes on the sources) is
     #: the GM's.
     meaning: str = ""
+    #: A choice setting's (code, display name) pairs for the pages; a code without one is shown as
+    #: words (characters.display_names).
+    choice_labels: tuple[tuple[str, str], ...] = ()
+    #: A choice setting's help written with those display names (the GM's form); ``help`` keeps the
+    #: codes (the API's).
+    choice_help: str = ""
 
     def check(self, value: Any) -> RuleViolation | None:
         where = f"settings.{self.name}"

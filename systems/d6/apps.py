@@ -9,6 +9,5 @@ class D6EncountersConfig(SystemAppConfig):
         key="d6",
         name="D6 System",
         play_pages=(PlayPage("Encounters", "d6-encounter-list", ("d6-encounter-",)),),
-        archive_sections=("d6_encounters",),
         play_in_progress="systems.d6.in_progress:records",
     )

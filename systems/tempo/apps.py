@@ -11,7 +11,6 @@ class TempoConflictsConfig(SystemAppConfig):
         new_label="New agent",
         play_pages=(PlayPage("Conflicts", "tempo-conflict-list", ("tempo-conflict-", "tempo-fate-refresh")),),
         character_page_prefixes=("tempo-roll", "tempo-fate-gain"),
-        archive_sections=("tempo_conflicts",),
         play_in_progress="systems.tempo.in_progress:records",
     )
 

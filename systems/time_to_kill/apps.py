@@ -11,6 +11,5 @@ class TtkMissionsConfig(SystemAppConfig):
         new_label="New ninja",
         sheet_kinds=("fate_record",),
         play_pages=(PlayPage("Missions", "ttk-run-list", ("ttk-run",)),),
-        archive_sections=("ttk_runs",),
         play_in_progress="systems.time_to_kill.in_progress:records",
     )

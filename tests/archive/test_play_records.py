@@ -13,7 +13,7 @@ from django.db import connection
 
 from archive import engine_states, services
 from archive.problems import ArchiveRefused
-from archive.sections import OPTIONAL_SECTIONS, ttk_runs
+from archive.sections import OPTIONAL_SECTIONS
 from campaigns.models import Campaign, Roll
 from characters.models import AdvancementEntry, Character
 from systems.d6 import services as d6_services
@@ -21,6 +21,7 @@ from systems.d6.models import Encounter, EncounterEvent
 from systems.d6.models import Participant as D6Participant
 from systems.tempo.models import Conflict, ConflictEvent
 from systems.tempo.models import Participant as TempoParticipant
+from systems.time_to_kill import archive as ttk_runs
 from systems.time_to_kill import services as ttk_services
 from systems.time_to_kill.engine import gm_view
 from systems.time_to_kill.models import MissionEvent, MissionRun

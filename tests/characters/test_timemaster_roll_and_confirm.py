@@ -9,8 +9,8 @@ import random
 import pytest
 from django.urls import reverse
 
-from archive.management.commands.seed_demo import _timemaster
 from characters import services
+from systems.timemaster.demo import choices as _timemaster
 from systems.timemaster.engine import abilities as tm_abilities
 
 

@@ -8,10 +8,10 @@ import random
 
 import pytest
 
-from archive.management.commands.seed_demo import _timemaster
 from characters.systems import get_system
 from sheets.rendering import SheetPage, layout_report
 from sheets.templatetags.sheet_layout import pad_rows
+from systems.timemaster.demo import choices as _timemaster
 
 
 @pytest.mark.parametrize("paper", ["letter", "a4"])

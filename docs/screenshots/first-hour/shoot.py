@@ -36,7 +36,7 @@ hero = Character.objects.filter(campaign=tm, owner=alice, status="active").first
 tm_draft = services.create_draft(tm, alice, choices={"name": "Jonah Pike"})
 ttk_draft = services.create_draft(ttk, alice, choices={"name": "Hana"})
 d6_draft = services.create_draft(d6, alice, choices={"name": "Lou Marsh"})
-from archive.management.commands.seed_demo import _timemaster
+from systems.timemaster.demo import choices as _timemaster
 fresh = services.finalize(
     services.create_draft(tm, alice, choices=_timemaster("Fresh Agent", "alice")),
     is_gm=True,

@@ -27,6 +27,14 @@ SETTINGS: tuple[SettingSpec, ...] = (
         "the tie-break chain; once_per_scene (Method 2): one Perception roll each for the scene; "
         "every_round (Method 3): a new Perception roll each round. An encounter may pick another.",
         choices=tuple(INITIATIVE_METHODS),
+        choice_labels=(
+            ("first_move", "Method 1: the first significant move"),
+            ("once_per_scene", "Method 2: one roll per scene"),
+            ("every_round", "Method 3: a roll every round"),
+        ),
+        choice_help="Method 1: whoever makes the first significant move goes first, the rest by the "
+        "tie-break chain. Method 2: one Perception roll each for the scene. Method 3: a new Perception roll "
+        "each round. An encounter may pick another.",
         rule=f"{RULES} §B2, §E1, §E2",
     ),
     SettingSpec(
@@ -48,6 +56,9 @@ SETTINGS: tuple[SettingSpec, ...] = (
         help="The chapter does not define the Wild Die. exploding: a 6 is rolled again and added; "
         "plain: Wild Dice are ordinary dice.",
         choices=tuple(WILD_DIE_RULES),
+        choice_labels=(("exploding", "Exploding"), ("plain", "Plain")),
+        choice_help="The chapter does not define the Wild Die. Exploding: a 6 is rolled again and added. "
+        "Plain: Wild Dice are ordinary dice.",
         rule=f"{RULES} §B2 [EXTERNAL], §E3",
     ),
     SettingSpec(
@@ -59,6 +70,9 @@ SETTINGS: tuple[SettingSpec, ...] = (
         help="flag: the roll is marked for the GM, the total is unchanged; remove_highest: the 1 and "
         "the highest other die are taken off the total.",
         choices=tuple(WILD_ONE_RULES),
+        choice_labels=(("flag", "Marked for the GM"), ("remove_highest", "Remove the highest die")),
+        choice_help="Marked for the GM: the roll is marked, the total is unchanged. Remove the highest die: "
+        "the 1 and the highest other die are taken off the total.",
         rule=f"{RULES} §E3, §E15 [EXTERNAL]",
     ),
     SettingSpec(
@@ -70,6 +84,9 @@ SETTINGS: tuple[SettingSpec, ...] = (
         help="random: a recorded random draw settles it and the GM may reorder; gm: the tied "
         "characters stay unresolved until the GM sets the order.",
         choices=FINAL_TIE_RULES,
+        choice_labels=(("random", "A random draw"), ("gm", "The GM decides")),
+        choice_help="A random draw: a recorded draw settles it and the GM may reorder. The GM decides: the "
+        "tied characters stay unresolved until the GM sets the order.",
         rule=f"{RULES} §B3, §E5",
     ),
 )

@@ -41,6 +41,9 @@ SETTINGS: tuple[SettingSpec, ...] = (
         help="top_up: raise the agent's fate points to the refresh value if below it; "
         "add: add the refresh value to what the agent has.",
         choices=FATE_REFRESH_MODES,
+        choice_labels=(("top_up", "Top up"), ("add", "Add")),
+        choice_help="Top up: raise the agent's fate points to the refresh value if below it. Add: add the "
+        "refresh value to what the agent has.",
         rule="rules README ruling 7",
     ),
     SettingSpec(
@@ -70,6 +73,10 @@ SETTINGS: tuple[SettingSpec, ...] = (
         help="winner_takes: the holder loses its tempo and the winner gains the level its margin "
         "reaches; reset_to_even: the holder loses its tempo and the winner gains nothing.",
         choices=TEMPO_LOSS_RULES,
+        choice_labels=(("winner_takes", "The winner takes the tempo"), ("reset_to_even", "Back to even")),
+        choice_help="The winner takes the tempo: the holder loses its tempo and the winner gains the level "
+        "its margin reaches. Back to even: the holder loses its tempo and the winner gains "
+        "nothing.",
         rule="tempo-flashpoints.md §B8, §E16",
     ),
     SettingSpec(

@@ -50,6 +50,10 @@ SETTINGS: tuple[SettingSpec, ...] = (
         help="gm_arranges: the GM puts each of the four dice on the Fate of their choice; "
         "roll_order: the dice go on Opposition, Concealment, Terrain, Circumstance as rolled.",
         choices=FATE_ASSIGNMENT_MODES,
+        choice_labels=(("gm_arranges", "The GM arranges them"), ("roll_order", "In the order rolled")),
+        choice_help="The GM arranges them: the GM puts each of the four dice on the Fate of their choice. In "
+        "the order rolled: the dice go on Opposition, Concealment, Terrain, Circumstance as "
+        "rolled.",
         rule="time-to-kill.md §B2, §E3",
     ),
     SettingSpec(

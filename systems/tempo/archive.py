@@ -164,16 +164,7 @@ def fold(conflict: dict, path: str) -> list[dict]:
     states = [conflict["initial_state"]]
     for index, event in enumerate(conflict["events"]):
         where = join(join(join(path, "events"), index), "payload")
-        try:
-            states.append(engine.apply_event(states[-1], event["payload"]))
-        except RuleError as error:
-            raise ArchiveRefused(
-                Problem(where, f"the rules refuse this event: {engine_states.rule_message(error)}")
-            ) from None
-        except engine_states.UNREADABLE as error:
-            raise ArchiveRefused(
-                Problem(where, f"the rules engine cannot read this event ({error}).")
-            ) from None
+        states.append(engine_states.replayed(engine.apply_event, states[-1], event["payload"], where))
     return states
 
 

@@ -18,6 +18,7 @@ from systems.d6.engine.tables import INITIATIVE_METHODS
 from systems.d6.models import Encounter, EncounterEvent, Participant
 
 KEY = "d6_encounters"
+BEFORE = "rolls"  # the rolls made in an encounter name it by its position here
 SYSTEM = "d6"
 MAX_ENCOUNTERS = 10_000
 MAX_EVENTS = 20_000
@@ -203,16 +204,7 @@ def fold(encounter: dict, path: str) -> dict:
         ) from None
     for index, event in enumerate(encounter["events"]):
         where = join(join(join(path, "events"), index), "payload")
-        try:
-            state = engine.apply_event(state, event["payload"])
-        except RuleError as error:
-            raise ArchiveRefused(
-                Problem(where, f"the rules refuse this event: {engine_states.rule_message(error)}")
-            ) from None
-        except engine_states.UNREADABLE as error:
-            raise ArchiveRefused(
-                Problem(where, f"the rules engine cannot read this event ({error}).")
-            ) from None
+        state = engine_states.replayed(engine.apply_event, state, event["payload"], where)
     return state
 
 

@@ -11,15 +11,15 @@ lines of each event are taken from that replay, not from the file.
 
 from __future__ import annotations
 
-from archive import engine_states, timestamps
+from archive import engine_states, references, timestamps
 from archive.problems import ArchiveRefused, Checker, Problem, join, length_of
 from archive.sections.characters import LEDGER
-from characters.systems import RuleError
 from systems.time_to_kill.engine import apply_event, gm_view, player_view
 from systems.time_to_kill.models import MissionEvent, MissionRun
 from systems.time_to_kill.services import ABANDONED
 
 KEY = "ttk_runs"
+REFERENCE = references.TTK_RUN  # ledger entries point at runs by key
 SYSTEM = "time_to_kill"
 #: The ninja's engine id inside an archive (the engine's GM id is "gm").
 ARCHIVE_NINJA = "ninja"
@@ -157,16 +157,7 @@ def fold(run: dict, path: str) -> list[dict]:
         )
     for index, event in enumerate(run["events"]):
         where = join(join(join(path, "events"), index), "event")
-        try:
-            states.append(apply_event(states[-1], event["event"]))
-        except RuleError as error:
-            raise ArchiveRefused(
-                Problem(where, f"the rules refuse this event: {engine_states.rule_message(error)}")
-            ) from None
-        except engine_states.UNREADABLE as error:
-            raise ArchiveRefused(
-                Problem(where, f"the rules engine cannot read this event ({error}).")
-            ) from None
+        states.append(engine_states.replayed(apply_event, states[-1], event["event"], where))
         if engine_states.as_json(states[-1]["events"][-1]) != engine_states.as_json(event["event"]):
             raise ArchiveRefused(Problem(where, "is not the event as the rules engine records it."))
     return states

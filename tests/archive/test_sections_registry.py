@@ -1,0 +1,77 @@
+"""The archive finds the play sections of the game systems through the registry, each in its
+system's folder (``systems/<system>/archive.py``), and places them where the platform's order needs."""
+
+from __future__ import annotations
+
+import sys
+import types
+
+import pytest
+
+from archive import sections as archive_sections
+from characters import registry
+
+# The order of format versions 1-3: a file's keys and an import's order stay as they were.
+ORDER = (
+    "members",
+    "missions",
+    "characters",
+    "npcs",
+    "d6_encounters",
+    "rolls",
+    "mission_records",
+    "ttk_runs",
+    "tempo_conflicts",
+    # the platform's sections after every system's (archive.sections.PLATFORM_TAIL_SECTIONS)
+    "fair_dice",
+    "rolls_by_hand",
+)
+
+
+def test_the_sections_keep_their_order_with_the_systems_sections_from_their_folders():
+    assert archive_sections.section_keys() == ORDER
+    assert [section.__name__ for section in archive_sections.system_sections()] == [
+        "systems.time_to_kill.archive",
+        "systems.tempo.archive",
+        "systems.d6.archive",
+    ]
+    assert archive_sections.OPTIONAL_SECTIONS == (
+        "ttk_runs",
+        "tempo_conflicts",
+        "d6_encounters",
+        "fair_dice",
+        "rolls_by_hand",
+    )
+    assert [section.KEY for section in archive_sections.SECTIONS] == list(ORDER)
+
+
+def test_a_system_names_its_section_by_the_folders_convention():
+    assert registry.get("tempo").archive_sections == ("systems.tempo.archive",)
+    # TIMEMASTER's mission records are still the platform's section.
+    assert registry.get("timemaster").archive_sections == ()
+
+
+def _install(monkeypatch, key: str, **attributes) -> types.ModuleType:
+    module = types.ModuleType(f"tests.archive.fake_{key}")
+    for name, value in {"KEY": key, **attributes}.items():
+        setattr(module, name, value)
+    monkeypatch.setitem(sys.modules, module.__name__, module)
+    app = registry.SystemApp(key=key, name=key, engine="x", archive_sections=(module.__name__,))
+    monkeypatch.setitem(registry._APPS, key, app)
+    return module
+
+
+def test_a_new_systems_section_goes_last_or_before_the_platform_section_it_names(monkeypatch):
+    _install(monkeypatch, "pulp_cases")
+    _install(monkeypatch, "pulp_clues", BEFORE="missions")
+    keys = archive_sections.section_keys()
+    # after the platform's and the other systems' sections, before the platform's tail sections
+    assert keys[-3:] == ("pulp_cases", "fair_dice", "rolls_by_hand")
+    assert keys.index("pulp_clues") == keys.index("missions") - 1
+    assert {"pulp_cases", "pulp_clues"} <= set(archive_sections.OPTIONAL_SECTIONS)
+
+
+def test_a_section_placed_before_no_platform_section_is_refused(monkeypatch):
+    _install(monkeypatch, "pulp_cases", BEFORE="ttk_runs")
+    with pytest.raises(ValueError, match="pulp_cases"):
+        archive_sections.sections()
