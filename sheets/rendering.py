@@ -38,7 +38,7 @@ from weasyprint.urls import URLFetcher, URLFetcherResponse
 
 from characters.systems import SheetData
 from sheets import archival as archival_files
-from sheets import marks
+from sheets import fillable, marks
 
 #: Bump when a print template or the stylesheet changes: stored PDFs of the old version are not reused.
 TEMPLATE_VERSION = "2026.21.0"
@@ -324,12 +324,17 @@ def render_pdf(
     rendered_at: datetime | None = None,
     attachments: list[tuple[str, bytes]] | None = None,
     archival: bool = True,
+    fillable: bool = False,
 ) -> RenderedPDF:
     """Lay out ``pages`` as one document and return the PDF bytes and its page count.
 
     ``archival``: a PDF/A-3 file (ARCHIVAL_VARIANT). ``attachments``: (file name, JSON bytes) of the
     character documents to embed (sheets/archival.py), each an associated file with relationship
-    Source and MIME type application/json, their SHA-256 in the document information."""
+    Source and MIME type application/json, their SHA-256 in the document information.
+    ``fillable``: form fields over every writing place (sheets/fillable.py); PDF/A forbids form
+    fields that need their appearance made by the reader, so a fillable PDF is never archival."""
+    if fillable and archival:
+        raise ValueError("a fillable sheet is not PDF/A: render it with archival=False")
     fetcher = SheetAssetFetcher()
     rendered_at = rendered_at or timezone.now()
     options: dict = {"pdf_variant": ARCHIVAL_VARIANT} if archival else {}
@@ -337,6 +342,9 @@ def render_pdf(
         document = _layout(
             pages, title=title, author=author, paper=paper, rendered_at=rendered_at, fetcher=fetcher
         )
+        if fillable:
+            options["pdf_tags"] = True  # still a tagged document, like every sheet
+            add_form_fields(document)
         if attachments:
             document.metadata.custom[archival_files.CHECKSUM_KEY] = archival_files.checksum_entry(attachments)
             options["custom_metadata"] = True
@@ -355,6 +363,23 @@ def render_pdf(
         page_count = len(document.pages)
         del document
     return RenderedPDF(pdf=pdf, pages=page_count, fetcher=fetcher)
+
+
+def add_form_fields(document) -> list[fillable.FormField]:
+    """Lay a form widget over every writing place of ``document`` (sheets/fillable.py).
+
+    The widgets go where WeasyPrint's ``pdf_forms`` puts an ``<input>``'s (``page.forms``), so
+    WeasyPrint writes the AcroForm; the sheet's boxes and drawing stay exactly as printed. No
+    ``<input>`` element is laid out, so the form-field rules of the user-agent stylesheet
+    (UA_FORM_RULES, stripped for every sheet) are not needed back."""
+    page_boxes = [page._page_box for page in document.pages]
+    root_box = next(child for child in page_boxes[0].children if child.element is not None)
+    found = fillable.fields_of(page_boxes, root_box.element, marks.TALLY_GAP_MM)
+    for entry in found:
+        attributes = {"type": entry.kind, "name": entry.name, "title": entry.title}
+        widget = types.SimpleNamespace(element=ElementTree.Element("input", attributes), style=root_box.style)
+        document.pages[entry.page].forms.setdefault(None, []).append((widget, entry.rect))
+    return found
 
 
 def _layout(pages: list[SheetPage], *, title: str, author: str, paper: str, rendered_at, fetcher):

@@ -41,6 +41,12 @@ REQUESTABLE_KINDS = (
 #: The same as (value, label) pairs, for forms and the API schema (named in ENUM_NAME_OVERRIDES).
 REQUESTABLE_KIND_CHOICES = [(kind.value, kind.label) for kind in REQUESTABLE_KINDS]
 PAPERS = ("letter", "a4")
+FILLABLE_ONLY_BLANK = "Only a blank sheet is fillable."
+#: Said wherever the option is offered (the sheets page, the API): a form is not an archival file.
+FILLABLE_NOTE = (
+    "A fillable sheet has form fields to type into on screen. It is not an archival PDF/A file "
+    "(PDF/A does not allow such fields): keep it for play, not as a record."
+)
 
 
 def default_paper(campaign: Campaign, user=None) -> str:
@@ -136,10 +142,15 @@ def plan(
     mission: Mission | None = None,
     user=None,
     run: MissionRun | None = None,
+    fillable: bool = False,
 ) -> dict[str, Any]:
-    """What a render will show: its snapshot, content key, revision and audience."""
+    """What a render will show: its snapshot, content key, revision and audience.
+
+    ``fillable`` (blank sheets only): form fields over every writing place, and so not PDF/A."""
     if paper not in PAPERS:
         raise SheetRequestError("paper", f"Paper must be one of: {', '.join(PAPERS)}.")
+    if fillable and kind != SheetKind.BLANK:
+        raise SheetRequestError("fillable", FILLABLE_ONLY_BLANK)
     if run is not None and kind != SheetKind.FATE_RECORD:
         raise SheetRequestError("run", "Only the Fate Record Sheet is printed for a mission run.")
     gm_copy = False
@@ -160,7 +171,7 @@ def plan(
             raise SheetRequestError("kind", "This campaign's game has no blank sheet.")
         pages = [{"kind": SheetKind.BLANK, "system": campaign.system, "module": campaign.module}]
         subject, revision = f"Blank {campaign.get_system_display()} sheet", 0
-        parts = [campaign.system, campaign.module]
+        parts = [campaign.system, campaign.module] + (["fillable"] if fillable else [])
     elif kind == SheetKind.AFTER_ACTION:
         if mission is None:
             raise SheetRequestError("mission", "Choose the mission whose after-action report to print.")
@@ -223,6 +234,8 @@ def plan(
     snapshot = {"subject": subject, "campaign": campaign.name, "paper": paper, "pages": pages}
     if attached:
         snapshot["attachments"] = attached
+    if fillable:
+        snapshot["fillable"] = True
     return {
         "snapshot": snapshot,
         "content_key": _key([kind, paper, *parts]),
@@ -259,12 +272,15 @@ def request_render(
     paper: str = "letter",
     mission: Mission | None = None,
     run: MissionRun | None = None,
+    fillable: bool = False,
 ) -> tuple[SheetRender, bool]:
     """The live render for this content, queuing a new one if there is none. Returns (render, created).
 
     ``run``: a Time to Kill mission run whose current turn the Fate Record Sheet shows (GM only;
     the caller checked that through sheets/access.py)."""
-    planned = plan(kind, campaign, membership, character, paper, mission=mission, user=user, run=run)
+    planned = plan(
+        kind, campaign, membership, character, paper, mission=mission, user=user, run=run, fillable=fillable
+    )
     version = template_version()
     lookup = {
         "kind": kind,

@@ -130,6 +130,9 @@ def run_render(render_id: int) -> str:
             author=f"Dossier, for {render.snapshot.get('campaign', '')}",
             paper=render.snapshot.get("paper", "letter"),
             attachments=embedded_files(render),
+            # A form is not PDF/A (sheets/fillable.py): a fillable blank sheet is the one plain PDF.
+            archival=not render.snapshot.get("fillable", False),
+            fillable=render.snapshot.get("fillable", False),
         )
     except TRANSIENT_ERRORS:
         observe("retry")
