@@ -124,16 +124,26 @@ def run_render(render_id: int) -> str:
             )
             for p in page_sources(render)
         ]
-        result = rendering.render_pdf(
-            pages,
-            title=title_of(render),
-            author=f"Dossier, for {render.snapshot.get('campaign', '')}",
-            paper=render.snapshot.get("paper", "letter"),
-            attachments=embedded_files(render),
-            # A form is not PDF/A (sheets/fillable.py): a fillable blank sheet is the one plain PDF.
-            archival=not render.snapshot.get("fillable", False),
-            fillable=render.snapshot.get("fillable", False),
-        )
+        if render.kind == SheetKind.PARTY_BUNDLE and settings.SHEET_BUNDLE_PROCESSES > 1:
+            result = rendering.render_in_chunks(
+                pages,
+                processes=settings.SHEET_BUNDLE_PROCESSES,
+                title=title_of(render),
+                author=f"Dossier, for {render.snapshot.get('campaign', '')}",
+                paper=render.snapshot.get("paper", "letter"),
+                attachments=embedded_files(render),
+            )
+        else:
+            result = rendering.render_pdf(
+                pages,
+                title=title_of(render),
+                author=f"Dossier, for {render.snapshot.get('campaign', '')}",
+                paper=render.snapshot.get("paper", "letter"),
+                attachments=embedded_files(render),
+                # A form is not PDF/A (sheets/fillable.py): a fillable blank sheet is the one plain PDF.
+                archival=not render.snapshot.get("fillable", False),
+                fillable=render.snapshot.get("fillable", False),
+            )
     except TRANSIENT_ERRORS:
         observe("retry")
         raise
