@@ -364,6 +364,9 @@ WEBHOOK_DISABLE_AFTER = env.int("WEBHOOK_DISABLE_AFTER", default=3)  # events fa
 # A character's sheet is rendered in the background this long after its revision changes
 # (sheets/prerender.py): a burst of edits renders once, for the last revision.
 SHEET_PRERENDER_DEBOUNCE_SECONDS = env.float("SHEET_PRERENDER_DEBOUNCE_SECONDS", default=2.0)
+#: Processes a cold party bundle is rendered in, a chunk of its sheets each, then joined
+#: (sheets/rendering.py render_in_chunks); 1 renders it as one document in the worker.
+SHEET_BUNDLE_PROCESSES = env.int("SHEET_BUNDLE_PROCESSES", default=2)
 # The sheet reconciler (a worker started with -B runs it; `manage.py reconcile_sheets` does the same).
 CELERY_BEAT_SCHEDULE = {
     "reconcile-sheet-renders": {

@@ -69,8 +69,13 @@ class SheetRequestSerializer(serializers.Serializer):
         help_text="A Time to Kill mission run: its Fate Record Sheet filled for the current turn (GM only).",
     )
     paper = serializers.ChoiceField(choices=services.PAPERS, default="letter")
+    fillable = serializers.BooleanField(
+        default=False, help_text=f"Blank sheets only: with form fields. {services.FILLABLE_NOTE}"
+    )
 
     def validate(self, attrs):
+        if attrs["fillable"] and attrs["kind"] != "blank":
+            raise serializers.ValidationError({"fillable": services.FILLABLE_ONLY_BLANK})
         if attrs["kind"] == "character" and "character" not in attrs:
             raise serializers.ValidationError({"character": "Choose the character whose sheet to print."})
         if attrs["kind"] == "after_action" and "mission" not in attrs:
@@ -107,7 +112,15 @@ def request_sheet(request: Request, campaign_pk: str) -> Response:
     )
     run = access.run_for_request(campaign, data["run"]) if "run" in data else None
     render, created = services.request_render(
-        request.user, data["kind"], campaign, membership, character, data["paper"], mission=mission, run=run
+        request.user,
+        data["kind"],
+        campaign,
+        membership,
+        character,
+        data["paper"],
+        mission=mission,
+        run=run,
+        fillable=data["fillable"],
     )
     code = status.HTTP_202_ACCEPTED if render.status != RenderStatus.DONE else status.HTTP_200_OK
     return Response(SheetRenderSerializer(render).data, status=code)

@@ -11,9 +11,12 @@
 
 from __future__ import annotations
 
+import concurrent.futures
 import ctypes.util
 import gc
 import io
+import logging
+import multiprocessing
 import re
 import threading
 import types
@@ -22,6 +25,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 from urllib.parse import unquote, urlsplit
 from xml.etree import ElementTree
 
@@ -38,7 +42,9 @@ from weasyprint.urls import URLFetcher, URLFetcherResponse
 
 from characters.systems import SheetData
 from sheets import archival as archival_files
-from sheets import marks
+from sheets import fillable, marks
+
+logger = logging.getLogger(__name__)
 
 #: Bump when a print template or the stylesheet changes: stored PDFs of the old version are not reused.
 TEMPLATE_VERSION = "2026.21.0"
@@ -324,19 +330,34 @@ def render_pdf(
     rendered_at: datetime | None = None,
     attachments: list[tuple[str, bytes]] | None = None,
     archival: bool = True,
+    fillable: bool = False,
+    numbering: tuple[int, int] | None = None,
 ) -> RenderedPDF:
     """Lay out ``pages`` as one document and return the PDF bytes and its page count.
 
     ``archival``: a PDF/A-3 file (ARCHIVAL_VARIANT). ``attachments``: (file name, JSON bytes) of the
     character documents to embed (sheets/archival.py), each an associated file with relationship
-    Source and MIME type application/json, their SHA-256 in the document information."""
+    Source and MIME type application/json, their SHA-256 in the document information.
+    ``fillable``: form fields over every writing place (sheets/fillable.py); PDF/A forbids form
+    fields that need their appearance made by the reader, so a fillable PDF is never archival."""
+    if fillable and archival:
+        raise ValueError("a fillable sheet is not PDF/A: render it with archival=False")
     fetcher = SheetAssetFetcher()
     rendered_at = rendered_at or timezone.now()
     options: dict = {"pdf_variant": ARCHIVAL_VARIANT} if archival else {}
     with _collector_paused():
         document = _layout(
-            pages, title=title, author=author, paper=paper, rendered_at=rendered_at, fetcher=fetcher
+            pages,
+            title=title,
+            author=author,
+            paper=paper,
+            rendered_at=rendered_at,
+            fetcher=fetcher,
+            numbering=numbering,
         )
+        if fillable:
+            options["pdf_tags"] = True  # still a tagged document, like every sheet
+            add_form_fields(document)
         if attachments:
             document.metadata.custom[archival_files.CHECKSUM_KEY] = archival_files.checksum_entry(attachments)
             options["custom_metadata"] = True
@@ -357,7 +378,105 @@ def render_pdf(
     return RenderedPDF(pdf=pdf, pages=page_count, fetcher=fetcher)
 
 
-def _layout(pages: list[SheetPage], *, title: str, author: str, paper: str, rendered_at, fetcher):
+def add_form_fields(document) -> list[fillable.FormField]:
+    """Lay a form widget over every writing place of ``document`` (sheets/fillable.py).
+
+    The widgets go where WeasyPrint's ``pdf_forms`` puts an ``<input>``'s (``page.forms``), so
+    WeasyPrint writes the AcroForm; the sheet's boxes and drawing stay exactly as printed. No
+    ``<input>`` element is laid out, so the form-field rules of the user-agent stylesheet
+    (UA_FORM_RULES, stripped for every sheet) are not needed back."""
+    page_boxes = [page._page_box for page in document.pages]
+    root_box = next(child for child in page_boxes[0].children if child.element is not None)
+    found = fillable.fields_of(page_boxes, root_box.element, marks.TALLY_GAP_MM)
+    for entry in found:
+        attributes = {"type": entry.kind, "name": entry.name, "title": entry.title}
+        widget = types.SimpleNamespace(element=ElementTree.Element("input", attributes), style=root_box.style)
+        document.pages[entry.page].forms.setdefault(None, []).append((widget, entry.rect))
+    return found
+
+
+#: A document of fewer sheets than this per process is rendered whole: below it the fork and the
+#: join cost more than the second core gives back.
+MIN_SHEETS_PER_CHUNK = 3
+
+
+def may_fork() -> bool:
+    """Whether this process may start processes of its own. A daemonic process may not
+    (multiprocessing refuses with "daemonic processes are not allowed to have children"), and a
+    worker pool's child can be one: such a process renders the bundle whole instead."""
+    return not multiprocessing.current_process().daemon
+
+
+def _render_chunk(pages: list[SheetPage], options: dict[str, Any]) -> tuple[bytes, int]:
+    result = render_pdf(pages, **options)
+    return result.pdf, result.pages
+
+
+def render_in_chunks(
+    pages: list[SheetPage],
+    *,
+    processes: int,
+    title: str,
+    author: str,
+    paper: str = "letter",
+    rendered_at: datetime | None = None,
+    attachments: list[tuple[str, bytes]] | None = None,
+) -> RenderedPDF:
+    """An archival document of many sheets rendered as ``processes`` documents at once, a run of
+    consecutive sheets each, and joined (sheets/assemble.py keeps the tags and the files).
+
+    One document for many sheets is cheaper per sheet than sheets one by one (fonts subset once,
+    one layout context), so each process gets one chunk, not a sheet at a time. This process
+    renders the first chunk; the others are forked from it (they inherit its fonts and parsed
+    stylesheets) and send their PDF back. The embedded character documents ride with the first
+    chunk; the join lists them all."""
+    from sheets import assemble
+
+    rendered_at = rendered_at or timezone.now()
+    count = max(1, min(processes, len(pages) // MIN_SHEETS_PER_CHUNK))
+    options = {"title": title, "author": author, "paper": paper, "rendered_at": rendered_at}
+    if count == 1 or not may_fork():
+        return render_pdf(pages, attachments=attachments, **options)
+    size, extra = divmod(len(pages), count)
+    chunks, start = [], 0
+    for index in range(count):
+        end = start + size + (1 if index < extra else 0)
+        chunks.append((pages[start:end], (start + 1, len(pages))))
+        start = end
+    _Shared.stylesheet(paper)  # parsed once here, inherited by the forked processes
+    _Shared.user_agent()
+    context = multiprocessing.get_context("fork")
+    try:
+        with concurrent.futures.ProcessPoolExecutor(max_workers=count - 1, mp_context=context) as pool:
+            others = [
+                pool.submit(_render_chunk, chunk, {**options, "numbering": numbering})
+                for chunk, numbering in chunks[1:]
+            ]
+            first_pages, first_numbering = chunks[0]
+            first = render_pdf(first_pages, attachments=attachments, numbering=first_numbering, **options)
+            results = [(first.pdf, first.pages)] + [future.result() for future in others]
+    except (concurrent.futures.process.BrokenProcessPool, OSError, AssertionError) as error:
+        # No process could be started or one died (out of memory, a pool that refuses children):
+        # the bundle is still made, whole, in this process.
+        logger.warning("bundle rendered whole: its chunk processes failed (%s)", error)
+        return render_pdf(pages, attachments=attachments, **options)
+    if any(result[1] != len(chunk) for result, (chunk, _) in zip(results, chunks, strict=True)):
+        # A sheet ran over one page, so the chunks' page numbers are off: render it whole.
+        return render_pdf(pages, attachments=attachments, **options)
+    pdf, page_count = assemble.join([result[0] for result in results], title=title)
+    return RenderedPDF(pdf=pdf, pages=page_count, fetcher=first.fetcher)
+
+
+def _layout(
+    pages: list[SheetPage],
+    *,
+    title: str,
+    author: str,
+    paper: str,
+    rendered_at,
+    fetcher,
+    numbering: tuple[int, int] | None = None,
+):
     """The laid-out WeasyPrint document of ``pages`` (one document, however many sheets)."""
     if paper not in PAPER_SIZES:
         raise ValueError(f"unknown paper size {paper!r}")
@@ -366,7 +485,16 @@ def _layout(pages: list[SheetPage], *, title: str, author: str, paper: str, rend
     font_config, stylesheet = _Shared.stylesheet(paper)
     source = document_html(pages, title=title, author=author, rendered_at=rendered_at)
     html = SheetHTML(string=source, base_url=STYLESHEET.as_uri(), url_fetcher=fetcher)
-    return html.render(stylesheets=[stylesheet], font_config=font_config, cache=_Shared.image_cache)
+    stylesheets = [stylesheet]
+    if numbering is not None:  # a chunk of a larger document: its pages are numbered within the whole
+        first, total = numbering
+        stylesheets.append(
+            CSS(
+                string=f'@page {{ @bottom-right {{ content: "page " counter(page) " of {int(total)}"; }} }}'
+                f"@page :first {{ counter-reset: page {int(first) - 1}; counter-increment: page; }}"
+            )
+        )
+    return html.render(stylesheets=stylesheets, font_config=font_config, cache=_Shared.image_cache)
 
 
 @contextmanager

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,6 +30,8 @@ from systems.time_to_kill.engine.visibility import FATE_SHEET_TEMPLATE
 from systems.time_to_kill.models import MissionRun
 from systems.time_to_kill.views import TARGET_LABEL
 
+log = logging.getLogger(__name__)
+
 #: Kinds the API and pages accept.
 REQUESTABLE_KINDS = (
     SheetKind.CHARACTER,
@@ -41,6 +44,12 @@ REQUESTABLE_KINDS = (
 #: The same as (value, label) pairs, for forms and the API schema (named in ENUM_NAME_OVERRIDES).
 REQUESTABLE_KIND_CHOICES = [(kind.value, kind.label) for kind in REQUESTABLE_KINDS]
 PAPERS = ("letter", "a4")
+FILLABLE_ONLY_BLANK = "Only a blank sheet is fillable."
+#: Said wherever the option is offered (the sheets page, the API): a form is not an archival file.
+FILLABLE_NOTE = (
+    "A fillable sheet has form fields to type into on screen. It is not an archival PDF/A file "
+    "(PDF/A does not allow such fields): keep it for play, not as a record."
+)
 
 
 def default_paper(campaign: Campaign, user=None) -> str:
@@ -136,10 +145,15 @@ def plan(
     mission: Mission | None = None,
     user=None,
     run: MissionRun | None = None,
+    fillable: bool = False,
 ) -> dict[str, Any]:
-    """What a render will show: its snapshot, content key, revision and audience."""
+    """What a render will show: its snapshot, content key, revision and audience.
+
+    ``fillable`` (blank sheets only): form fields over every writing place, and so not PDF/A."""
     if paper not in PAPERS:
         raise SheetRequestError("paper", f"Paper must be one of: {', '.join(PAPERS)}.")
+    if fillable and kind != SheetKind.BLANK:
+        raise SheetRequestError("fillable", FILLABLE_ONLY_BLANK)
     if run is not None and kind != SheetKind.FATE_RECORD:
         raise SheetRequestError("run", "Only the Fate Record Sheet is printed for a mission run.")
     gm_copy = False
@@ -160,7 +174,7 @@ def plan(
             raise SheetRequestError("kind", "This campaign's game has no blank sheet.")
         pages = [{"kind": SheetKind.BLANK, "system": campaign.system, "module": campaign.module}]
         subject, revision = f"Blank {campaign.get_system_display()} sheet", 0
-        parts = [campaign.system, campaign.module]
+        parts = [campaign.system, campaign.module] + (["fillable"] if fillable else [])
     elif kind == SheetKind.AFTER_ACTION:
         if mission is None:
             raise SheetRequestError("mission", "Choose the mission whose after-action report to print.")
@@ -223,6 +237,8 @@ def plan(
     snapshot = {"subject": subject, "campaign": campaign.name, "paper": paper, "pages": pages}
     if attached:
         snapshot["attachments"] = attached
+    if fillable:
+        snapshot["fillable"] = True
     return {
         "snapshot": snapshot,
         "content_key": _key([kind, paper, *parts]),
@@ -259,12 +275,15 @@ def request_render(
     paper: str = "letter",
     mission: Mission | None = None,
     run: MissionRun | None = None,
+    fillable: bool = False,
 ) -> tuple[SheetRender, bool]:
     """The live render for this content, queuing a new one if there is none. Returns (render, created).
 
     ``run``: a Time to Kill mission run whose current turn the Fate Record Sheet shows (GM only;
     the caller checked that through sheets/access.py)."""
-    planned = plan(kind, campaign, membership, character, paper, mission=mission, user=user, run=run)
+    planned = plan(
+        kind, campaign, membership, character, paper, mission=mission, user=user, run=run, fillable=fillable
+    )
     version = template_version()
     lookup = {
         "kind": kind,
@@ -277,6 +296,10 @@ def request_render(
     existing = SheetRender.objects.filter(**lookup).first()
     if existing is not None and not _file_lost(existing):
         return existing, False
+    if kind == SheetKind.PARTY_BUNDLE:
+        instant = _instant_bundle(user, campaign, planned, paper, version)
+        if instant is not None:
+            return instant, True
     try:
         with transaction.atomic():
             render = SheetRender.objects.create(
@@ -299,6 +322,90 @@ def request_render(
         # Someone asked for the same content a moment earlier: theirs is the one.
         return SheetRender.objects.get(**lookup), False
     return render, True
+
+
+def _stored_parts(
+    planned: dict[str, Any], campaign: Campaign, paper: str, version: str
+) -> list[SheetRender] | None:
+    """The stored renders a party bundle can be joined from, one per page in order, or None.
+
+    A page is covered by a done render of the same template version, paper and content: a character
+    at its current revision carrying its document exactly when the bundle carries it (the same
+    content key its own request makes), the blank Fate Record Sheet for a GM's Time to Kill bundle."""
+    attached = {entry["character_id"] for entry in planned["snapshot"].get("attachments") or []}
+    keys = []
+    for page in planned["snapshot"]["pages"]:
+        if page["kind"] == SheetKind.CHARACTER:
+            pk = page["character_id"]
+            parts = [f"c{pk}@{page['revision']}"] + ([f"doc{pk}"] if pk in attached else [])
+            keys.append(_key([SheetKind.CHARACTER, paper, *parts]))
+        elif page["kind"] == SheetKind.FATE_RECORD and page.get("state") is None:
+            keys.append(_key([SheetKind.FATE_RECORD, paper, "blank"]))
+        else:
+            return None
+    stored = {
+        render.content_key: render
+        for render in SheetRender.objects.filter(
+            campaign=campaign,
+            content_key__in=keys,
+            template_version=version,
+            status=RenderStatus.DONE,
+            kind__in=(SheetKind.CHARACTER, SheetKind.FATE_RECORD),
+        ).exclude(file="")
+    }
+    if any(key not in stored for key in keys):
+        return None
+    return [stored[key] for key in keys]
+
+
+def _instant_bundle(
+    user, campaign: Campaign, planned: dict[str, Any], paper: str, version: str
+) -> SheetRender | None:
+    """A party bundle joined at once from the stored PDFs of its sheets (sheets/assemble.py), or
+    None when a sheet has no stored PDF (then it is queued and rendered like any other)."""
+    from sheets import assemble
+    from sheets.tasks import file_name, title_of
+
+    parts = _stored_parts(planned, campaign, paper, version)
+    if parts is None:
+        return None
+    try:
+        pdfs = [storage.read(part.file.name) for part in parts]
+    except OSError:
+        return None  # a file went missing: render it instead
+    now = timezone.now()
+    try:
+        with transaction.atomic():
+            render = SheetRender.objects.create(
+                kind=SheetKind.PARTY_BUNDLE,
+                system=planned["system"],
+                campaign=campaign,
+                gm_copy=planned["gm_copy"],
+                revision=planned["revision"],
+                content_key=planned["content_key"],
+                template_version=version,
+                snapshot={**planned["snapshot"], "joined_from": [part.pk for part in parts]},
+                requested_by=user,
+                queued_at=now,
+                started_at=now,
+                status=RenderStatus.RUNNING,
+            )
+            data, pages = assemble.join(pdfs, title=title_of(render))
+            stored_name = storage.save(file_name(render), data)
+            SheetRender.objects.filter(pk=render.pk).update(
+                status=RenderStatus.DONE,
+                file=stored_name,
+                size=len(data),
+                pages=pages,
+                finished_at=timezone.now(),
+            )
+    except IntegrityError:
+        return None  # someone asked a moment earlier: the caller finds theirs
+    except assemble.JoinError:
+        log.exception("party bundle could not be joined from stored sheets; rendering it instead")
+        return None
+    render.refresh_from_db()
+    return render
 
 
 def _file_lost(render: SheetRender) -> bool:

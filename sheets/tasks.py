@@ -37,7 +37,7 @@ HARD_TIME_LIMIT = 150
 TRANSIENT_ERRORS = (OSError, DatabaseError, BotoCoreError, ClientError)
 
 
-def _file_name(render: SheetRender) -> str:
+def file_name(render: SheetRender) -> str:
     return f"sheets/{render.campaign_id}/{render.pk}-{render.kind}-v{render.template_version}.pdf"
 
 
@@ -87,7 +87,7 @@ def _finish(render_id: int, stored_name: str, size: int, pages: int) -> str:
     return "done" if render is not None else "skipped"
 
 
-def _title(render: SheetRender) -> str:
+def title_of(render: SheetRender) -> str:
     subject = render.snapshot.get("subject", "")
     if render.kind == SheetKind.CHARACTER or render.run_id:
         return f"{subject}, {render.stamp}"
@@ -124,13 +124,26 @@ def run_render(render_id: int) -> str:
             )
             for p in page_sources(render)
         ]
-        result = rendering.render_pdf(
-            pages,
-            title=_title(render),
-            author=f"Dossier, for {render.snapshot.get('campaign', '')}",
-            paper=render.snapshot.get("paper", "letter"),
-            attachments=embedded_files(render),
-        )
+        if render.kind == SheetKind.PARTY_BUNDLE and settings.SHEET_BUNDLE_PROCESSES > 1:
+            result = rendering.render_in_chunks(
+                pages,
+                processes=settings.SHEET_BUNDLE_PROCESSES,
+                title=title_of(render),
+                author=f"Dossier, for {render.snapshot.get('campaign', '')}",
+                paper=render.snapshot.get("paper", "letter"),
+                attachments=embedded_files(render),
+            )
+        else:
+            result = rendering.render_pdf(
+                pages,
+                title=title_of(render),
+                author=f"Dossier, for {render.snapshot.get('campaign', '')}",
+                paper=render.snapshot.get("paper", "letter"),
+                attachments=embedded_files(render),
+                # A form is not PDF/A (sheets/fillable.py): a fillable blank sheet is the one plain PDF.
+                archival=not render.snapshot.get("fillable", False),
+                fillable=render.snapshot.get("fillable", False),
+            )
     except TRANSIENT_ERRORS:
         observe("retry")
         raise
@@ -143,7 +156,7 @@ def run_render(render_id: int) -> str:
         log.exception("sheet render %s failed", render_id)
         _fail(render_id, f"The sheet could not be rendered: {type(error).__name__}: {error}")
         return "failed"
-    stored_name = storage.save(_file_name(render), result.pdf)
+    stored_name = storage.save(file_name(render), result.pdf)
     outcome = _finish(render_id, stored_name, len(result.pdf), result.pages)
     observe(outcome)
     return outcome

@@ -74,7 +74,15 @@ def campaign_sheets(request, campaign_pk):
         paper = request.POST.get("paper") or services.default_paper(campaign, request.user)
         try:
             sheet, _ = services.request_render(
-                request.user, kind, campaign, membership, character, paper, mission=mission, run=run
+                request.user,
+                kind,
+                campaign,
+                membership,
+                character,
+                paper,
+                mission=mission,
+                run=run,
+                fillable=kind == SheetKind.BLANK and request.POST.get("fillable") == "1",
             )
         except services.SheetRequestError as error:
             messages.error(request, error.message)
@@ -97,6 +105,7 @@ def campaign_sheets(request, campaign_pk):
         "papers": services.PAPERS,
         "paper": services.default_paper(campaign, request.user),
         "gm_only_kinds": GM_ONLY_KINDS,
+        "fillable_note": services.FILLABLE_NOTE,
     }
     return render(request, "sheets/campaign_sheets.html", context)
 

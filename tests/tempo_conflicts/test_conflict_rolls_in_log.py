@@ -106,4 +106,6 @@ def test_the_migration_names_the_conflict_of_rolls_made_before_it(world, conflic
     assert not Roll.objects.filter(detail__has_key="conflict").exists()
     migration = import_module("systems.tempo.migrations.0002_conflict_rolls_name_their_conflict")
     migration.name_conflicts(apps, None)
-    assert sorted(Roll.objects.filter(detail__conflict=conflict.pk).values_list("pk", flat=True)) == sorted(rolls)
+    assert sorted(Roll.objects.filter(detail__conflict=conflict.pk).values_list("pk", flat=True)) == sorted(
+        rolls
+    )

@@ -1,0 +1,162 @@
+"""Fillable blank sheets: the blank sheet as printed, with named form fields over its writing places."""
+
+from __future__ import annotations
+
+import io
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pikepdf
+import pytest
+
+from sheets import blanks, rendering
+from sheets.models import SheetRender
+from sheets.tasks import run_render
+
+SYSTEMS = ("timemaster", "time_to_kill", "tempo", "d6")
+WHEN = datetime(2026, 1, 1, tzinfo=UTC)
+#: Fields each system's fillable sheet must have: (name, "Tx" text or "Btn" check box).
+EXPECTED = {
+    "timemaster": [
+        ("agent", "Tx"),
+        ("player", "Tx"),
+        ("rank_grade", "Tx"),
+        ("str", "Tx"),
+        ("stamina_current", "Tx"),
+        ("willpower_current", "Tx"),
+        ("date_of_birth", "Tx"),
+        ("skill_01_skill", "Tx"),
+        ("skill_03_level", "Tx"),
+        ("skill_10_check", "Tx"),
+        ("paranormal_talent_04_wpr", "Tx"),
+        ("times_visited_02_era", "Tx"),
+        ("wound_01", "Btn"),
+        ("wound_15", "Btn"),
+    ],
+    "time_to_kill": [
+        ("ninja", "Tx"),
+        ("base_points", "Tx"),
+        ("fatally_wounded", "Btn"),
+        ("armed_track_1", "Btn"),
+        ("stealth_track_3", "Btn"),
+        ("knowledge_disabled", "Btn"),
+        ("preparation_stones_3", "Btn"),
+        ("wait_stones_6", "Btn"),
+        ("victory_conditions", "Tx"),
+        ("record_02_outcome", "Tx"),
+        ("notes", "Tx"),
+    ],
+    "tempo": [
+        ("agent", "Tx"),
+        ("codename", "Tx"),
+        ("fate_points", "Tx"),
+        ("tally_01", "Btn"),
+        ("tally_10", "Btn"),
+    ],
+    "d6": [("name", "Tx"), ("player", "Tx"), ("fate_points", "Tx"), ("equipment_01_column_1", "Tx")],
+}
+
+
+def render(system: str, **options) -> rendering.RenderedPDF:
+    return rendering.render_pdf(
+        [rendering.SheetPage(blanks.blank_sheet(system), campaign="Paper Play")],
+        title="Blank",
+        author="Dossier test",
+        rendered_at=WHEN,
+        **options,
+    )
+
+
+def form_fields(data: bytes) -> dict[str, pikepdf.Dictionary]:
+    pdf = pikepdf.open(io.BytesIO(data))
+    return {str(field.T): field for field in pdf.Root.AcroForm.Fields}
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_a_fillable_blank_sheet_has_named_fields_for_what_a_player_writes_and_ticks(system):
+    data = render(system, archival=False, fillable=True).pdf
+    pdf = pikepdf.open(io.BytesIO(data))
+    fields = pdf.Root.AcroForm.Fields
+    names = [str(field.T) for field in fields]
+    assert len(names) == len(set(names))  # each name once
+    by_name = {str(field.T): field for field in fields}
+    for name, field_type in EXPECTED[system]:
+        assert name in by_name, (name, sorted(by_name))
+        assert pikepdf.Name("/" + field_type) == by_name[name].FT, name
+        assert str(by_name[name].TU)  # what a screen reader says for it
+    left, bottom, right, top = (float(v) for v in pdf.pages[0].MediaBox)
+    for field in fields:  # every widget on the page, none empty
+        x1, y1, x2, y2 = (float(v) for v in field.Rect)
+        assert left <= min(x1, x2) < max(x1, x2) <= right and bottom <= min(y1, y2) < max(y1, y2) <= top
+        assert field.P.objgen == pdf.pages[0].obj.objgen
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_a_fillable_sheet_draws_exactly_the_blank_sheet_and_is_not_pdf_a(system):
+    archival, fillable = render(system).pdf, render(system, archival=False, fillable=True).pdf
+    plain, form = pikepdf.open(io.BytesIO(archival)), pikepdf.open(io.BytesIO(fillable))
+    assert form.pages[0].Contents.read_bytes() == plain.pages[0].Contents.read_bytes()
+    assert "/AcroForm" not in plain.Root
+    assert "/OutputIntents" in plain.Root and "/OutputIntents" not in form.Root
+    with form.open_metadata() as meta:
+        assert "pdfaid:part" not in meta
+    assert "/StructTreeRoot" in form.Root  # still tagged
+
+
+def test_a_fillable_render_cannot_be_archival():
+    with pytest.raises(ValueError, match="not PDF/A"):
+        render("tempo", fillable=True)
+
+
+def request_url(campaign):
+    return f"/api/v1/campaigns/{campaign.pk}/sheets/"
+
+
+@pytest.mark.parametrize(
+    "persona, expected",
+    [("gm", 202), ("player", 202), ("other_player", 202), ("observer", 202), ("outsider", 404)],
+)
+def test_any_member_may_request_a_fillable_blank_sheet(world, api, persona, expected):
+    response = api(world.users[persona]).post(
+        request_url(world.campaign), {"kind": "blank", "fillable": True}, format="json"
+    )
+    assert response.status_code == expected, response.content
+
+
+def test_the_fillable_blank_is_its_own_render_with_the_form_and_the_plain_one_stays_archival(world, api):
+    client = api(world.users["player"])
+    plain = client.post(request_url(world.campaign), {"kind": "blank"}, format="json").json()
+    form = client.post(request_url(world.campaign), {"kind": "blank", "fillable": True}, format="json").json()
+    assert plain["id"] != form["id"]
+    assert run_render(plain["id"]) == run_render(form["id"]) == "done"
+    plain_pdf = Path(SheetRender.objects.get(pk=plain["id"]).file.path).read_bytes()
+    form_pdf = Path(SheetRender.objects.get(pk=form["id"]).file.path).read_bytes()
+    assert "stamina_current" in form_fields(form_pdf)
+    assert "/AcroForm" not in pikepdf.open(io.BytesIO(plain_pdf)).Root
+    assert "/OutputIntents" in pikepdf.open(io.BytesIO(plain_pdf)).Root
+    again = client.post(request_url(world.campaign), {"kind": "blank", "fillable": True}, format="json")
+    assert again.status_code == 200 and again.json()["id"] == form["id"]  # done: reused
+
+
+@pytest.mark.parametrize(
+    "body", [{"kind": "party_bundle", "fillable": True}, {"kind": "blank", "fillable": "maybe"}]
+)
+def test_fillable_is_refused_for_other_kinds_and_non_booleans_without_storing_anything(world, api, body):
+    response = api(world.users["gm"]).post(request_url(world.campaign), body, format="json")
+    assert response.status_code == 400
+    assert {e["field"] for e in response.json()["errors"]} == {"fillable"}
+    assert not SheetRender.objects.exists()
+
+
+def test_the_sheets_page_offers_the_fillable_option_and_says_it_is_not_pdf_a(world, client):
+    client.force_login(world.users["observer"])
+    page = client.get(f"/campaigns/{world.campaign.pk}/sheets/")
+    assert b'data-testid="blank-fillable"' in page.content
+    assert b"not an archival PDF/A file" in page.content
+    response = client.post(f"/campaigns/{world.campaign.pk}/sheets/", {"kind": "blank", "fillable": "1"})
+    assert response.status_code == 302
+    render = SheetRender.objects.get()
+    assert render.snapshot["fillable"] is True
+    client.post(f"/campaigns/{world.campaign.pk}/sheets/", {"kind": "blank"})
+    assert SheetRender.objects.filter(snapshot__fillable=True).count() == 1
+    assert SheetRender.objects.count() == 2
