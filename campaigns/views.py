@@ -220,9 +220,9 @@ def campaign_settings_page(request, campaign, *, form=None, webhook_form=None, s
     """The settings page: the system's settings and the chat webhooks (campaigns/fair_views.py)."""
     from campaigns.fair_views import webhook_card
 
-    if form is None:
-        form = settings_form_class(get_system(campaign.system).settings, campaign.system)(
-            initial=campaign.settings
+    if form is None:  # the settings form as campaign_settings shows it, the group's paper included
+        form = settings_form_class(get_system(campaign.system).settings, campaign.system, with_paper=True)(
+            initial={**campaign.settings, PAPER_FIELD: campaign.paper}
         )
     context = {"campaign": campaign, "form": form, **webhook_card(campaign, webhook_form)}
     return render(request, "campaigns/settings.html", context, status=status)

@@ -61,3 +61,13 @@ def test_recent_prints_name_their_paper_in_a_labelled_table(world, party, client
     assert table.count('<td data-label="Paper">A4</td>') == 1
     assert table.count('<td data-label="Paper">Letter</td>') == 1
     assert "<th></th>" not in table
+
+
+def test_the_settings_page_shown_again_after_a_refused_webhook_keeps_the_paper_picker(world, client):
+    """The settings page drawn by the webhook form's refusal is the same form as the page itself."""
+    client.force_login(world.users["gm"])
+    response = client.post(
+        f"/campaigns/{world.campaign.pk}/webhooks/", {"webhook-kind": "generic", "webhook-url": "not a url"}
+    )
+    assert response.status_code == 400
+    assert 'name="print_paper"' in response.content.decode()
