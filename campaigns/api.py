@@ -326,6 +326,22 @@ class InvitationViewSet(viewsets.GenericViewSet, mixins.ListModelMixin, mixins.C
         return Response(InvitationSerializer(invitation, context={"request": request}).data)
 
 
+def roll_targets(user, campaign, data: dict) -> tuple[Mission | None, Character | None]:
+    """The mission and character a roll request names (taken out of ``data``), each one of the
+    campaign's that ``user`` may see; a 400 naming the field otherwise."""
+    mission_id, character_id = data.pop("mission", None), data.pop("character", None)
+    mission = character = None
+    if mission_id:
+        mission = campaign.missions.filter(pk=mission_id).first()
+        if mission is None:
+            raise serializers.ValidationError({"mission": "No mission with this id in this campaign."})
+    if character_id:
+        character = Character.objects.visible_to(user).filter(campaign=campaign, pk=character_id).first()
+        if character is None:
+            raise serializers.ValidationError({"character": "No character with this id in this campaign."})
+    return mission, character
+
+
 class RollLogPagination(StrictCursorPagination):
     """The roll log pages by position (newest first), not by page number: a page costs the same in
     a campaign of 200 rolls as in one of 200,000 and at any depth, where page numbers paid an exact
@@ -385,20 +401,7 @@ class RollViewSet(viewsets.GenericViewSet, mixins.ListModelMixin, mixins.Retriev
         body = RollRequestSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         data = dict(body.validated_data)
-        mission_id, character_id = data.pop("mission", None), data.pop("character", None)
-        mission = character = None
-        if mission_id:
-            mission = campaign.missions.filter(pk=mission_id).first()
-            if mission is None:
-                raise serializers.ValidationError({"mission": "No mission with this id in this campaign."})
-        if character_id:
-            character = (
-                Character.objects.visible_to(request.user).filter(campaign=campaign, pk=character_id).first()
-            )
-            if character is None:
-                raise serializers.ValidationError(
-                    {"character": "No character with this id in this campaign."}
-                )
+        mission, character = roll_targets(request.user, campaign, data)
         membership.user = request.user  # the same user (the membership was found by it): no query for it
         roll = services.record_roll(membership, mission=mission, character=character, **data)
         return Response(

@@ -14,9 +14,8 @@ from rest_framework.response import Response
 
 from campaigns import fairness, services, webhooks
 from campaigns.access import get_campaign_for_user, require
-from campaigns.api import RollSerializer
+from campaigns.api import RollSerializer, roll_targets
 from campaigns.models import ClientSeed, Webhook, WebhookKind
-from characters.models import Character
 from characters.systems import fair_dice
 
 
@@ -98,18 +97,7 @@ def by_hand(request, campaign_pk):
     body = ByHandSerializer(data=request.data)
     body.is_valid(raise_exception=True)
     data = dict(body.validated_data)
-    mission_id, character_id = data.pop("mission", None), data.pop("character", None)
-    mission = character = None
-    if mission_id:
-        mission = campaign.missions.filter(pk=mission_id).first()
-        if mission is None:
-            raise DjangoValidationError({"mission": "No mission with this id in this campaign."})
-    if character_id:
-        character = (
-            Character.objects.visible_to(request.user).filter(campaign=campaign, pk=character_id).first()
-        )
-        if character is None:
-            raise DjangoValidationError({"character": "No character with this id in this campaign."})
+    mission, character = roll_targets(request.user, campaign, data)
     roll = services.enter_roll_by_hand(membership, mission=mission, character=character, **data)
     return Response(
         RollSerializer(roll, context={"gm": membership.is_gm}).data, status=status.HTTP_201_CREATED
