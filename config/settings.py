@@ -303,7 +303,7 @@ REST_FRAMEWORK = {
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Dossier API",
-    "DESCRIPTION": "Campaigns, characters, dice and sheets for TIMEMASTER, Time to Kill, Tempo and D6.",
+    "DESCRIPTION": "Campaigns, characters, dice and sheets for tabletop role-playing groups.",
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
