@@ -12,8 +12,9 @@ its check, closing) lives in its own folder.
 The rules module offers: ``PLAN_FIELDS`` (fixed once the mission starts) and ``OPEN_FIELDS``
 (fixed once it closes), each among ``SYSTEM_FIELDS``; ``clean_plan(campaign, data) -> data``;
 ``check_plan(mission, entries, agents)``; ``start(mission, by) -> warnings`` and
-``publish(mission, by)`` on the locked mission; ``verdict_label(outcome) -> str``. Each raises
-ValidationError naming the field that is wrong.
+``publish(mission, by)`` on the locked mission; ``verdict_label(outcome) -> str``;
+``after_action(mission, user, is_gm) -> record | None``. Each raises ValidationError naming the
+field that is wrong.
 """
 
 from __future__ import annotations
@@ -222,6 +223,13 @@ def numbered_tally(entries: list[SignificanceEntry]) -> list[dict]:
         }
         for entry in entries
     ]
+
+
+def after_action(mission: Mission, user, is_gm: bool) -> dict | None:
+    """The published record of the mission as this reader may see it, from its system's rules
+    (``after_action``); None before publishing (for players) or in a system without mission rules."""
+    rules = rules_for(mission.campaign)
+    return rules.after_action(mission, user, is_gm) if rules is not None else None
 
 
 def violation_messages(error: ValidationError) -> list[str]:
