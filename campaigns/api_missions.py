@@ -122,11 +122,11 @@ class MissionWriteSerializer(serializers.Serializer):
 
 
 # --- views -----------------------------------------------------------------------------------------
+# What every missions viewset shares: the ids it takes, access, a mission of the campaign and the
+# answer each reader gets. A system's own actions on its missions set ``need_system``: a campaign
+# of another system is a 404 to them. (Comments, not docstrings: the schema would show a viewset's
+# docstring on every operation without one of its own.)
 class MissionViewSetBase(viewsets.GenericViewSet):
-    """What every missions viewset shares: the ids it takes, access, a mission of the campaign and
-    the answer each reader gets. A system's own actions on its missions set ``need_system``: a
-    campaign of another system is a 404 to them."""
-
     lookup_value_regex = r"[0-9]{1,18}"  # ids beyond 64 bits are 404, not an overflow
     serializer_class = MissionPublicSerializer
     queryset = Mission.objects.none()
@@ -146,9 +146,8 @@ class MissionViewSetBase(viewsets.GenericViewSet):
         return cls(mission, context={"request": self.request}).data
 
 
+# Plain missions, in every system.
 class MissionViewSet(MissionViewSetBase):
-    """Plain missions, in every system."""
-
     @extend_schema(responses=MissionPublicSerializer(many=True))
     def list(self, request, campaign_pk=None):
         campaign, membership = self._access()

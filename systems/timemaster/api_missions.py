@@ -102,9 +102,8 @@ AFTER_ACTION = inline_serializer(
 
 
 # --- views -----------------------------------------------------------------------------------------
+# TIMEMASTER's actions on a mission (the platform's MissionViewSet has the plain ones).
 class MissionViewSet(MissionViewSetBase):
-    """TIMEMASTER's actions on a mission (the platform's MissionViewSet has the plain ones)."""
-
     need_system = tm_missions.SYSTEM
 
     @extend_schema(methods=["GET"], responses=TallyEntrySerializer(many=True))
