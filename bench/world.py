@@ -79,6 +79,7 @@ def seed_missions(count: int = 50, agents: int = 4, prefix: str = "charts") -> d
     from campaigns import services
     from campaigns.models import Membership, Role
     from characters import services as character_services
+    from systems.timemaster import missions as tm_missions
     from systems.timemaster.engine import regulations
     from tests.characters.conftest import agent_choices
 
@@ -113,7 +114,7 @@ def seed_missions(count: int = 50, agents: int = 4, prefix: str = "charts") -> d
         mission_services.start_mission(mission, gm)
         for k in range(rng.randint(3, 6)):
             kind = rng.choice(("npc_death", "event_changed", "other"))
-            mission_services.record_mistake(
+            tm_missions.record_mistake(
                 mission,
                 gm,
                 {
@@ -126,10 +127,10 @@ def seed_missions(count: int = 50, agents: int = 4, prefix: str = "charts") -> d
         roll = rng.randint(1, 1000)
         faces = [roll % 1000 // 100, roll % 100 // 10, roll % 10]
         dice = _Faces(faces)
-        mission = mission_services.close_mission(gm_membership, mission, "success", rng=dice)
+        mission = tm_missions.close_mission(gm_membership, mission, "success", rng=dice)
         if i % 3 == 2:
             first = mission.tally_entries.order_by("id").first()
-            mission_services.reverse_mistake(mission, first.pk, gm, "entered twice")
+            tm_missions.reverse_mistake(mission, first.pk, gm, "entered twice")
         if i < count - 1:
             mission = mission_services.publish_mission(mission, gm)
             last_published = mission

@@ -47,9 +47,6 @@ def require(membership: Membership, need: str) -> None:
         raise PermissionDenied(REFUSALS.get(role, "You are not allowed to do that."))
 
 
-TIMEMASTER = "timemaster"
-
-
 def get_campaign_for_user(
     user, campaign_id, need: str = "member", need_system: str | None = None
 ) -> tuple[Campaign, Membership]:
@@ -58,9 +55,3 @@ def get_campaign_for_user(
         raise Http404("No such campaign.")
     require(membership, need)
     return membership.campaign, membership
-
-
-def get_timemaster_campaign_for_user(user, campaign_id, need: str = "member") -> tuple[Campaign, Membership]:
-    """For TIMEMASTER's pages and endpoints kept in this app (missions with a significance tally,
-    checks): a campaign of another system is 404."""
-    return get_campaign_for_user(user, campaign_id, need, need_system=TIMEMASTER)

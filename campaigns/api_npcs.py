@@ -65,7 +65,7 @@ class NPCGMSerializer(serializers.ModelSerializer):
         return npc._derived_cache
 
     def get_minimum_bribe(self, npc) -> int | None:
-        """Least bribe the NPC takes, in 1984 US dollars (TIMEMASTER); null for other systems."""
+        """Least bribe the NPC takes, as the system's NPC rules work it out; null where they have none."""
         return self._derived(npc).get("minimum_bribe")
 
     def get_derived(self, npc) -> dict:
@@ -112,7 +112,8 @@ class NPCWriteSerializer(serializers.Serializer):
         child=serializers.IntegerField(min_value=0, max_value=1000),
         required=False,
         help_text=(
-            "TIMEMASTER: STR, DEX, AGL, PER, WPR, PCN, STA (no Luck); a missing one takes its quick default."
+            "Ability code -> score, by the codes of the campaign system's NPC rules; a missing one "
+            "takes its quick default."
         ),
     )
     significance_rating = serializers.IntegerField(required=False, allow_null=True)

@@ -1,124 +1,59 @@
 """Writes and derived values for NPCs, checked by the campaign system's engine.
 
-Each system with NPC rules has an adapter in ``NPC_RULES``; the Django side stores what the
-adapter returns and never repeats a rule. A system without an adapter keeps only name,
-descriptions and notes for its NPCs.
+A system with NPC rules supplies them through the registry (SystemApp.npc_rules: its folder's
+``npc_rules`` module's RULES, an NPCRules); the Django side stores what the rules return and
+never repeats a rule. A system without NPC rules keeps only name, descriptions and notes for its
+NPCs.
 """
 
 from __future__ import annotations
 
 import random
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol, cast
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
 from campaigns.models import NPC, Campaign
+from characters import registry
 from characters.systems import RuleError
 from characters.systems.dice import system_rng
-from systems.timemaster.engine import npcs as tm_npcs
-from systems.timemaster.engine.tables import (
-    ABILITY_NAMES,
-    NPC_ABILITY_CODES,
-    NPC_KINDS,
-    SKILL_LEVEL_NAMES,
-    SKILLS,
-    TALENTS,
-)
 
 #: The statistics fields of the NPC model (GM only, never shown to players).
 STAT_FIELDS = ("kind", "abilities", "significance_rating", "status_rating", "skills", "talents")
 
 
-class TimemasterNPCRules:
-    """timemaster-characters.md §8 through systems.timemaster.engine.npcs."""
+class NPCRules(Protocol):
+    """A system's NPC rules: what the GM's form offers, the checked record, the stored statistics,
+    the derived values, and the NPC pages' parts that show them ("" for none)."""
 
-    kinds = NPC_KINDS
-    ability_names = {code: ABILITY_NAMES[code] for code in NPC_ABILITY_CODES}
-    # engine record key -> model field
-    field_names = {"significance": "significance_rating", "status": "status_rating"}
-    skill_levels = SKILL_LEVEL_NAMES
+    kinds: Sequence[str]
+    ability_names: Mapping[str, str]  # ability code -> name
+    field_names: Mapping[str, str]  # engine record key -> model field, where they differ
+    skill_levels: Mapping[str, str]
+    list_head_template: str  # extra column heads of the GM's NPC list
+    list_row_template: str  # the matching cells of one row (``row``: npc and derived)
+    detail_template: str  # the statistics on the GM's NPC page (``npc``, ``derived``)
 
-    @staticmethod
-    def skill_choices() -> list[tuple[str, list[tuple[str, str]]]]:
-        """The Skills Chart, grouped by category in chart order (timemaster-characters.md §4)."""
-        groups: dict[str, list[tuple[str, str]]] = {}
-        for key, skill in SKILLS.items():
-            category = skill["category"].replace("non_combat", "non-combat").replace("_", " ").capitalize()
-            groups.setdefault(category, []).append((key, skill["name"]))
-        return list(groups.items())
+    def skill_choices(self) -> list[tuple[str, list[tuple[str, str]]]]: ...
 
-    @staticmethod
-    def talent_choices() -> list[tuple[str, list[tuple[str, str]]]]:
-        """Every paranormal talent, human ones and Demorean ones apart (§5, §5.3)."""
-        human = [(key, t["name"]) for key, t in TALENTS.items() if not t["demorean"]]
-        demorean = [(key, t["name"]) for key, t in TALENTS.items() if t["demorean"]]
-        return [("Human talents", human), ("Demorean talents", demorean)]
+    def talent_choices(self) -> list[tuple[str, list[tuple[str, str]]]]: ...
 
-    def record(self, name: str, stats: dict[str, Any], quick: bool, rng: random.Random) -> dict[str, Any]:
-        """The checked engine record for these statistics; RuleError with every problem.
+    def record(self, name: str, stats: dict[str, Any], quick: bool, rng: random.Random) -> dict[str, Any]: ...
 
-        ``quick`` starts from the quick-NPC defaults of the kind (a human's significance rolled on
-        1d10, a Demorean's eight talents) and lays what the GM gave over them.
-        """
-        kind = stats.get("kind") or "human"
-        if quick:
-            base = tm_npcs.quick_npc(name or "NPC", kind, rng, status=stats.get("status_rating"))
-            abilities = {**base["abilities"], **(stats.get("abilities") or {})}
-            significance = stats.get("significance_rating")
-            record = {
-                **base,
-                "name": name,
-                "abilities": abilities,
-                "significance": base["significance"] if significance is None else significance,
-                "skills": stats.get("skills") or base["skills"],
-                "talents": stats.get("talents") or base["talents"],
-            }
-            problems = tm_npcs.validate_npc(record)
-            if problems:
-                raise RuleError(problems)
-            return record
-        return tm_npcs.npc_record(
-            name,
-            kind,
-            abilities=stats.get("abilities"),
-            significance=stats.get("significance_rating"),
-            status=stats.get("status_rating"),
-            skills=stats.get("skills"),
-            talents=stats.get("talents"),
-        )
+    def stats_of(self, record: dict[str, Any]) -> dict[str, Any]: ...
 
-    def stats_of(self, record: dict[str, Any]) -> dict[str, Any]:
-        return {
-            "kind": record["kind"],
-            "abilities": record["abilities"],
-            "significance_rating": record["significance"],
-            "status_rating": record.get("status"),
-            "skills": record.get("skills") or {},
-            "talents": record.get("talents") or [],
-        }
-
-    def derive(self, npc: NPC) -> dict[str, Any]:
-        record = {
-            "name": npc.name,
-            "kind": npc.kind,
-            "abilities": npc.abilities,
-            "significance": npc.significance_rating,
-            "status": npc.status_rating,
-            "skills": npc.skills,
-            "talents": npc.talents,
-        }
-        return tm_npcs.derive_npc(record)
+    def derive(self, npc: NPC) -> dict[str, Any]: ...
 
 
-NPC_RULES: dict[str, TimemasterNPCRules] = {"timemaster": TimemasterNPCRules()}
+def rules_for(system: str) -> NPCRules | None:
+    """The NPC rules of this system (SystemApp.npc_rules), or None."""
+    app = registry.get(system)
+    return cast("NPCRules | None", app.npc_rule_set()) if app is not None else None
 
 
-def rules_for(system: str) -> TimemasterNPCRules | None:
-    return NPC_RULES.get(system)
-
-
-def _as_validation_error(rules: TimemasterNPCRules, error: RuleError) -> ValidationError:
+def _as_validation_error(rules: NPCRules, error: RuleError) -> ValidationError:
     problems: dict[str, list[str]] = {}
     for violation in error.violations:
         head, _, rest = violation.field.partition(".")

@@ -66,6 +66,7 @@ def npc_list(request, pk):
         "membership": membership,
         "rows": _gm_rows(npcs) if membership.is_gm else [{"npc": npc} for npc in npcs],
         "form": form,
+        "rules": rules if membership.is_gm else None,  # the system's columns, for the GM's list
     }
     return render(request, "campaigns/npc_list.html", context, status=status)
 
@@ -79,6 +80,7 @@ def npc_detail(request, pk, npc_pk):
         raise Http404("No such NPC.")
     form = None
     status = 200
+    rules = None
     if membership.is_gm:
         rules = npc_services.rules_for(npc.system)
         form = NPCForm(initial=NPCForm.initial_for(npc), rules=rules, creating=False)
@@ -102,6 +104,7 @@ def npc_detail(request, pk, npc_pk):
         "npc": npc,
         "derived": npc_services.derived(npc) if membership.is_gm else None,
         "form": form,
+        "rules": rules,  # the system's statistics part, for the GM
     }
     return render(request, "campaigns/npc_detail.html", context, status=status)
 

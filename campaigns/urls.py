@@ -37,7 +37,6 @@ urlpatterns = [
     path("campaigns/<id:pk>/members/<id:member_pk>/remove/", views.member_remove, name="member-remove"),
     path("campaigns/<id:pk>/dice/", views.dice, name="campaign-dice"),
     path("campaigns/<id:pk>/dice/log/", views.dice_log, name="campaign-dice-log"),
-    path("campaigns/<id:pk>/dice/check/", views.dice_check, name="campaign-dice-check"),
     path("campaigns/<id:pk>/dice/<id:roll_pk>/reveal/", views.dice_reveal, name="campaign-dice-reveal"),
     path("join/<str:code>/", views.join, name="join"),
 ]
@@ -69,4 +68,4 @@ urlpatterns += [
     path("campaigns/<id:pk>/npcs/<id:npc_pk>/delete/", npc_views.npc_delete, name="npc-delete"),
 ]
 
-# TIMEMASTER's mission pages are in systems/timemaster/urls.py.
+# A game system's own pages (its missions, its dice-page actions) are in systems/<system>/urls.py.

@@ -15,12 +15,11 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST
 
 from campaigns import fairness, pending, services
-from campaigns.access import get_campaign_for_user, get_timemaster_campaign_for_user, require
+from campaigns.access import get_campaign_for_user, require
 from campaigns.demo import demo_logins
 from campaigns.forms import (
     PAPER_FIELD,
     CampaignForm,
-    CheckForm,
     InvitationForm,
     RoleForm,
     RollForm,
@@ -34,7 +33,6 @@ from characters.systems import get_system
 from config.abuse import SignupThrottle, throttle_web_post
 from config.confirm import confirm_first
 from config.keyset import keyset_page
-from systems.timemaster import action_checks as checks
 
 ROLL_LOG_SIZE = 50
 # The roll fields the dice log shows or filters on.
@@ -347,37 +345,6 @@ def _roll_form(campaign, membership, request, data=None):
     )
 
 
-def _check_form(campaign, membership, request, data=None):
-    """The TIMEMASTER check form for the agent chosen (in ``data`` or the query), or None when the
-    member has no agent to check."""
-    if campaign.system != checks.SYSTEM or not membership.at_least("player"):
-        return None
-    agents = list(
-        checks.checkable_agents(membership).only("id", "name", "system", "status", "build", "owner")
-    )
-    if not agents:
-        return None
-    chosen = (data or request.GET).get("check-character", "")
-    agent = next((a for a in agents if str(a.pk) == chosen), agents[0])
-    try:
-        scores = checks.agent_scores(agent)
-    except ValidationError:
-        scores = []
-    form = CheckForm(
-        data,
-        prefix="check",
-        initial={"character": agent.pk},
-        agents=agents,
-        scores=scores,
-        results_keys=list(checks.RESULTS_KEY_NAMES.items()),
-        missions=campaign.missions.only("id", "title", "campaign"),
-        can_roll_secret=membership.is_gm,
-        reload_url=reverse("campaign-dice", args=[campaign.pk]),
-    )
-    form.agent = agent
-    return form
-
-
 def _roll_log(request, membership):
     # Only what the log shows: a character's build and a closed mission's outcome are large JSON
     # documents that each row would otherwise load and decode.
@@ -394,21 +361,33 @@ def _roll_log(request, membership):
     return rolls[:ROLL_LOG_SIZE]
 
 
-def _dice_page(request, campaign, membership, *, form=None, check_form=None, status=200, **extra):
-    attack_form = extra.pop("attack_form", None)  # TIMEMASTER's GM attack panel
+def dice_page(request, campaign, membership, *, form=None, status=200, **extra):
+    """The dice page (or its panel, for htmx) with the roll form, the log and the panels the
+    campaign's system adds (SystemApp.dice_panels); ``extra`` goes into the context, where a
+    system's view puts its own bound form and result."""
     context = {
-        "attack_form": attack_form if attack_form is not None else checks.attack_form(campaign, membership),
         "campaign": campaign,
         "membership": membership,
         "form": form if form is not None else _roll_form(campaign, membership, request),
-        "check_form": check_form if check_form is not None else _check_form(campaign, membership, request),
         "rolls": _roll_log(request, membership),
         "missions": campaign.missions.only("id", "title", "campaign"),
         "fair_seed": fairness.current_seed(campaign),  # its commitment is shown before any roll under it
+        **_system_templates(campaign),
         **extra,
     }
+    app = registry.get(campaign.system)
+    if app is not None:
+        extras = app.dice_extras(request, campaign, membership, context)
+        context.update(extras.context)
+        context["dice_panel_templates"] = extras.templates
     template = "campaigns/_dice_panel.html" if request.htmx else "campaigns/dice.html"
     return render(request, template, context, status=status)
+
+
+def _system_templates(campaign) -> dict:
+    """The template the dice log includes for a roll's detail in this campaign's system."""
+    app = registry.get(campaign.system)
+    return {"roll_detail_template": app.roll_detail_template if app is not None else ""}
 
 
 @login_required
@@ -450,43 +429,7 @@ def dice(request, pk):
                 form = None  # a fresh form after a roll
         else:
             status = 400
-    return _dice_page(request, campaign, membership, form=form, status=status, last_roll=last_roll)
-
-
-@login_required
-@require_POST
-def dice_check(request, pk):
-    """Roll a TIMEMASTER check of an agent's score (systems/timemaster/action_checks.py); it goes into
-    the log."""
-    campaign, membership = get_timemaster_campaign_for_user(request.user, pk)
-    require(membership, "player")
-    form = _check_form(campaign, membership, request, request.POST)
-    if form is None:
-        raise PermissionDenied("You have no agent to roll a check for in this campaign.")
-    last_check = None
-    if form.is_valid():
-        data = form.cleaned_data
-        try:
-            agent = checks.agent_for_check(membership, data["character"])
-            mission = campaign.missions.filter(pk=data["mission"]).first() if data["mission"] else None
-            last_check = checks.roll_check(
-                membership,
-                agent,
-                data["score"],
-                kind=data["kind"],
-                defense_column=data["defense_column"],
-                results_key=data["results_key"],
-                modifier=data["modifier"],
-                secret=data.get("secret", False),
-                mission=mission,
-                purpose=data["purpose"],
-            )
-        except ValidationError as error:
-            for field, problems in error.message_dict.items():
-                for problem in problems:
-                    form.add_error(field if field in form.fields else None, problem)
-    status = 200 if last_check else 400
-    return _dice_page(request, campaign, membership, check_form=form, status=status, last_check=last_check)
+    return dice_page(request, campaign, membership, form=form, status=status, last_roll=last_roll)
 
 
 @login_required
@@ -495,7 +438,12 @@ def dice_log(request, pk):
     return render(
         request,
         "campaigns/_roll_log.html",
-        {"rolls": _roll_log(request, membership), "campaign": campaign, "membership": membership},
+        {
+            "rolls": _roll_log(request, membership),
+            "campaign": campaign,
+            "membership": membership,
+            **_system_templates(campaign),
+        },
     )
 
 

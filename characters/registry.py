@@ -61,6 +61,18 @@ class SystemApp:
     ledger_sentence: str = ""
     # "module:function" (campaign, user, membership) -> list[InProgress]: play under way
     play_in_progress: str = ""
+    # module of the system's mission rules (campaigns.missions: plan fields, clean_plan, check_plan,
+    # start, publish, verdict_label); "" = the app's ``missions`` module if it has one
+    missions: str = ""
+    # "module:attribute" of the system's NPC rules (campaigns.npc_services.NPCRules); "" = the
+    # app's ``npc_rules`` module's RULES if it has one
+    npc_rules: str = ""
+    # "module:function" (request, campaign, membership, given) -> DiceExtras: the panels this
+    # system adds to the dice page (``given``: the page's context so far, a view's own forms in it)
+    dice_panels: str = ""
+    # template the dice log includes for each roll of this system's campaigns (the roll is ``r``):
+    # the roll's detail as the system wrote it
+    roll_detail_template: str = ""
 
     def entry_sentence(self, kind: str, payload: dict, mission: str) -> str:
         """A ledger entry as one sentence a player reads; "" when this system writes none."""
@@ -73,6 +85,34 @@ class SystemApp:
             if self.play_in_progress
             else []
         )
+
+    def mission_rules(self) -> ModuleType | None:
+        """The module of this system's mission rules, or None when it has none."""
+        return importlib.import_module(self.missions) if self.missions else None
+
+    def npc_rule_set(self) -> object | None:
+        """This system's NPC rules (campaigns.npc_services.NPCRules), or None when it has none."""
+        if not self.npc_rules:
+            return None
+        module, _, attribute = self.npc_rules.partition(":")
+        return getattr(importlib.import_module(module), attribute)
+
+    def dice_extras(self, request, campaign, membership, given: dict) -> DiceExtras:
+        """The panels and context this system adds to the dice page for this member."""
+        return (
+            _call(self.dice_panels, request, campaign, membership, given)
+            if self.dice_panels
+            else DiceExtras()
+        )
+
+
+@dataclass(frozen=True)
+class DiceExtras:
+    """What a system adds to the platform's dice page: templates included after the roll form
+    (each sees the page's context) and the context they read."""
+
+    templates: tuple[str, ...] = ()
+    context: Mapping[str, object] = dataclasses.field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -94,9 +134,10 @@ _APPS: dict[str, SystemApp] = {}
 
 
 def register(app: SystemApp, package: str = "") -> None:
-    """Add a system; ``package`` (its Django app's module) fills in the engine, the builder and the
-    charts and the archive section by the folder's convention: ``<package>.engine``, ``<package>.wizard``,
-    ``<package>.charts``, ``<package>.archive``, ``<package>.demo``."""
+    """Add a system; ``package`` (its Django app's module) fills in the engine, the builder, the
+    charts, the archive section, the demo, the mission rules and the NPC rules by the folder's
+    convention: ``<package>.engine``, ``<package>.wizard``, ``<package>.charts``,
+    ``<package>.archive``, ``<package>.demo``, ``<package>.missions``, ``<package>.npc_rules``."""
     if package and not app.package:
         app = dataclasses.replace(app, package=package)
     if package and not app.engine:
@@ -109,6 +150,10 @@ def register(app: SystemApp, package: str = "") -> None:
         app = dataclasses.replace(app, archive_sections=(f"{package}.archive",))
     if package and not app.demo and importlib.util.find_spec(f"{package}.demo") is not None:
         app = dataclasses.replace(app, demo=f"{package}.demo")
+    if package and not app.missions and importlib.util.find_spec(f"{package}.missions") is not None:
+        app = dataclasses.replace(app, missions=f"{package}.missions")
+    if package and not app.npc_rules and importlib.util.find_spec(f"{package}.npc_rules") is not None:
+        app = dataclasses.replace(app, npc_rules=f"{package}.npc_rules:RULES")
     if not app.engine:
         raise ValueError(f"The system {app.key!r} names no engine.")
     _APPS[app.key] = app

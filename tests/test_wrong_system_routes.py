@@ -40,18 +40,12 @@ SYSTEM_MODULES = {
     "systems.timemaster.api_condition": "timemaster",
     "systems.timemaster.attack_views": "timemaster",
     "systems.timemaster.condition_views": "timemaster",
+    "systems.timemaster.api_missions": "timemaster",
+    "systems.timemaster.check_views": "timemaster",
 }
-#: Routes of a platform module that belong to one system: the TIMEMASTER significance tally, its
-#: result and audit on the missions API (plain missions exist in every system), and the check roll.
-SYSTEM_ROUTES = {
-    "mission-tally": "timemaster",
-    "mission-reverse-tally": "timemaster",
-    "mission-close": "timemaster",
-    "mission-publish": "timemaster",
-    "mission-after-action": "timemaster",
-    "mission-audit": "timemaster",
-    "campaign-dice-check": "timemaster",
-}
+#: Routes of a platform module that belong to one system (none today: a system's routes live in its
+#: own modules, the TIMEMASTER tally on the missions API paths included).
+SYSTEM_ROUTES: dict[str, str] = {}
 #: View modules every system shares (campaigns, members, dice log, NPCs, characters and their
 #: builders, sheets, archive).
 PLATFORM_MODULES = {

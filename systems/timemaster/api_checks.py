@@ -13,9 +13,10 @@ from rest_framework import serializers, status
 from rest_framework.decorators import api_view
 from rest_framework.response import Response
 
-from campaigns.access import get_timemaster_campaign_for_user, require
+from campaigns.access import require
 from campaigns.api import RollSerializer
 from systems.timemaster import action_checks as checks
+from systems.timemaster.access import get_timemaster_campaign_for_user
 from systems.timemaster.engine.tables import RESULTS_KEYS
 
 

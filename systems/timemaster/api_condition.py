@@ -23,7 +23,6 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from campaigns.access import get_timemaster_campaign_for_user
 from campaigns.api import RollSerializer
 from characters import access
 from characters.api import EntrySerializer
@@ -31,6 +30,7 @@ from systems.timemaster import action_checks as checks
 from systems.timemaster import advancement_services as adv
 from systems.timemaster import attacks
 from systems.timemaster import condition_services as cond
+from systems.timemaster.access import get_timemaster_campaign_for_user
 from systems.timemaster.engine import combat, recovery
 from systems.timemaster.engine.play_tables import UNKNOWN_LIMIT
 

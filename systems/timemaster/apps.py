@@ -3,8 +3,8 @@ from characters.registry import PlayPage, SystemApp, SystemAppConfig
 
 class TimemasterConfig(SystemAppConfig):
     """TIMEMASTER's Django side: the agent builder, advancement (shop, free pick, violations,
-    bonus points), the mission pages (significance tally, close, publish, after-action record,
-    audit) and Action Table checks from the dice roller.
+    bonus points), the mission rules and pages (significance tally, close, publish, after-action
+    record, audit), its NPC rules, and Action Table checks and attacks from the dice roller.
 
     It has no models and no migrations: the rows it reads and writes are the platform's
     (campaigns.models.Mission and SignificanceEntry, characters.models.Character and
@@ -18,7 +18,9 @@ class TimemasterConfig(SystemAppConfig):
         name="TIMEMASTER",
         new_label="New agent",
         play_pages=(PlayPage("Missions", "missions-list", ("missions-",)),),
-        # Its archive section (mission_records) is still the platform's (archive.sections), with the
-        # mission logic it reads (campaigns.missions); it moves here with that logic.
         ledger_sentence="systems.timemaster.ledger_words:sentence",
+        # missions (systems.timemaster.missions) and NPC rules (npc_rules.RULES) by the folder's
+        # convention; the dice page's check, condition and attack panels, and a roll's detail:
+        dice_panels="systems.timemaster.check_views:dice_panels",
+        roll_detail_template="timemaster/_roll_detail.html",
     )

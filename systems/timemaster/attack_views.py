@@ -11,10 +11,10 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.views.decorators.http import require_POST
 
-from campaigns.access import get_timemaster_campaign_for_user
-from campaigns.views import _dice_page
+from campaigns.views import dice_page
 from systems.timemaster import action_checks as checks
 from systems.timemaster import attacks
+from systems.timemaster.access import get_timemaster_campaign_for_user
 
 
 @login_required
@@ -33,7 +33,7 @@ def dice_attack(request, pk):
                 for problem in problems:
                     form.add_error(field if field in form.fields else None, problem)
     status = 200 if last_attack else 400
-    return _dice_page(
+    return dice_page(
         request,
         campaign,
         membership,

@@ -15,11 +15,11 @@ from typing import Any
 
 from django.db.models import Prefetch
 
-from campaigns import missions
 from campaigns.charts import PALETTE, Chart, Series
 from campaigns.models import Mission, SignificanceEntry
 from characters.models import AdvancementEntry, Character
 from characters.systems import RuleError
+from systems.timemaster import missions as tm_missions
 from systems.timemaster.engine import counterfactual, regulations
 from systems.timemaster.engine.advancement_tables import TALLY_KINDS
 
@@ -30,7 +30,7 @@ KIND_COLOURS = dict(zip(TALLY_KINDS, (PALETTE[0], PALETTE[1], PALETTE[3], PALETT
 
 
 def _counting_by_kind(entries: list[SignificanceEntry]) -> dict[str, int]:
-    return missions.tally_summary(entries)["by_kind"]
+    return tm_missions.tally_summary(entries)["by_kind"]
 
 
 def _visible(entries: list[SignificanceEntry], is_gm: bool) -> list[SignificanceEntry]:
@@ -52,7 +52,7 @@ def mission_tally_chart(mission: Mission, entries: list[SignificanceEntry], is_g
     outcome = mission.outcome or {}
     by_kind = _counting_by_kind(entries)
     total = sum(by_kind.values())
-    verdict = missions.verdict_label(outcome)
+    verdict = tm_missions.verdict_label(outcome)
     labels = dict(SignificanceEntry.Kind.choices)
     check = outcome.get("check") or {}
     roll = check.get("roll") if is_gm else None
@@ -119,7 +119,7 @@ def _closed_missions(campaign: Any, is_gm: bool) -> list[Mission]:
 
 def campaign_charts(campaign: Any, user: Any, is_gm: bool) -> list[Chart]:
     closed = _closed_missions(campaign, is_gm)
-    agents = Character.objects.filter(campaign=campaign, system=missions.SYSTEM).exclude(
+    agents = Character.objects.filter(campaign=campaign, system=tm_missions.SYSTEM).exclude(
         status=Character.Status.DRAFT
     )
     if not is_gm:
@@ -151,7 +151,7 @@ def missions_chart(closed: list[Mission], is_gm: bool) -> Chart:
         verdict = outcome.get("verdict", "mission_failed")
         per_verdict.setdefault(verdict, [None] * len(closed))[index] = total
         significance.append(outcome.get("significance") if is_gm else None)
-        row = [numbers[index], mission.title, missions.verdict_label(outcome), str(total)]
+        row = [numbers[index], mission.title, tm_missions.verdict_label(outcome), str(total)]
         if is_gm:
             roll = (outcome.get("check") or {}).get("roll")
             margin = counterfactual.margin(outcome.get("mistakes_total", total), roll)
@@ -161,7 +161,7 @@ def missions_chart(closed: list[Mission], is_gm: bool) -> Chart:
                 str(margin or ""),
             ]
         rows.append(tuple(row))
-    labels = missions.VERDICT_LABELS
+    labels = tm_missions.VERDICT_LABELS
     series = [
         Series(labels[v], tuple(per_verdict[v]), style="dots", colour=VERDICT_COLOURS[v])
         for v in VERDICT_ORDER

@@ -6,6 +6,7 @@ from __future__ import annotations
 from campaigns import missions, services
 from campaigns.demo import DEMO_CAMPAIGN
 from campaigns.models import Membership, Mission
+from systems.timemaster import missions as tm_missions
 
 # name, module, description
 CAMPAIGN = (DEMO_CAMPAIGN, "", "Agents of the Time Corps guard the true history.")
@@ -75,11 +76,11 @@ def play(campaign, gm, users, heroes, rng) -> None:
             },
         )
         missions.start_mission(done, users["gm"])
-        missions.record_mistake(
+        tm_missions.record_mistake(
             done, users["gm"], {"kind": "other", "rating": 50, "description": "Seen leaving the shop"}
         )
         done.refresh_from_db()
-        missions.close_mission(gm, done, "success", rng=rng)
+        tm_missions.close_mission(gm, done, "success", rng=rng)
         done.refresh_from_db()
         missions.publish_mission(done, users["gm"])
     if not Mission.objects.filter(campaign=campaign, title="The Lost Dispatch").exists():
@@ -102,7 +103,7 @@ def play(campaign, gm, users, heroes, rng) -> None:
         missions.update_mission(open_mission, dict(LOST_DISPATCH_STAKES))
     if open_mission.status == Mission.Status.PLANNED:
         missions.start_mission(open_mission, users["gm"])
-        missions.record_mistake(
+        tm_missions.record_mistake(
             open_mission,
             users["gm"],
             {"kind": "other", "rating": 30, "description": "Asked a sentry for the date"},

@@ -1,7 +1,7 @@
 """Forms for TIMEMASTER missions: plan, tally entry, reversal, close, and the audit filters.
 
 Forms only read and tidy what people type; the rules (chart overlaps, ratings, loop traps) are
-checked by the engine through campaigns/missions.py, whose errors land on the field they name.
+checked by the engine through systems/timemaster/missions.py, whose errors land on the field they name.
 """
 
 from __future__ import annotations

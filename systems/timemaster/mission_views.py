@@ -17,11 +17,12 @@ from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from campaigns import charts, missions
-from campaigns.access import get_timemaster_campaign_for_user
 from campaigns.models import NPC, Mission, SignificanceEntry
 from characters.models import AdvancementEntry, Character
 from characters.systems import RuleError
 from config.confirm import confirm_first
+from systems.timemaster import missions as tm_missions
+from systems.timemaster.access import get_timemaster_campaign_for_user
 from systems.timemaster.engine import counterfactual
 from systems.timemaster.mission_forms import (
     SEP_NAMES,
@@ -67,7 +68,7 @@ def _errors_to_form(form, error: ValidationError) -> None:
 
 
 def _tally_rows(entries: list[SignificanceEntry]) -> tuple[list[dict], dict]:
-    summary = missions.tally_summary(entries)
+    summary = tm_missions.tally_summary(entries)
     labels = dict(SignificanceEntry.Kind.choices)
     summary["by_kind_labels"] = [(labels[kind], total) for kind, total in summary["by_kind"].items()]
     by_id = {e.pk: e for e in entries}
@@ -89,10 +90,10 @@ def _entries(mission: Mission) -> list[SignificanceEntry]:
 
 
 def _mistake_form(campaign, mission, data=None) -> MistakeForm:
-    npcs = NPC.objects.filter(campaign=campaign, system=missions.SYSTEM).only(
+    npcs = NPC.objects.filter(campaign=campaign, system=tm_missions.SYSTEM).only(
         "id", "name", "significance_rating"
     )
-    return MistakeForm(data, npcs=npcs, catalogue=missions.sep_catalogue(mission), prefix="mistake")
+    return MistakeForm(data, npcs=npcs, catalogue=tm_missions.sep_catalogue(mission), prefix="mistake")
 
 
 def _awards(mission: Mission, names: dict[str, str]) -> list[dict]:
@@ -139,10 +140,10 @@ def mission_list(request, pk):
     for mission in queryset:
         row = {"mission": mission, "status": public_status(mission, membership.is_gm)}
         if membership.is_gm:
-            row["mistakes_total"] = missions.tally_summary(list(mission.tally_entries.all()))[
+            row["mistakes_total"] = tm_missions.tally_summary(list(mission.tally_entries.all()))[
                 "mistakes_total"
             ]
-            row["verdict"] = missions.verdict_label(mission.outcome)
+            row["verdict"] = tm_missions.verdict_label(mission.outcome)
         rows.append(row)
     return render(
         request, "campaigns/mission_list.html", {"campaign": campaign, "membership": membership, "rows": rows}
@@ -153,7 +154,7 @@ def mission_list(request, pk):
 @require_http_methods(["GET", "POST"])
 def mission_create(request, pk):
     campaign, membership = _campaign(request, pk, need="gm")
-    agents = missions.eligible_agents(campaign).select_related("owner")
+    agents = tm_missions.eligible_agents(campaign).select_related("owner")
     form = MissionForm(request.POST or None, agents=agents)
     status = 200
     if request.method == "POST":
@@ -175,7 +176,7 @@ def mission_create(request, pk):
 def mission_edit(request, pk, mission_pk):
     campaign, membership = _campaign(request, pk, need="gm")
     mission = _mission(campaign, mission_pk)
-    agents = missions.eligible_agents(campaign).select_related("owner")
+    agents = tm_missions.eligible_agents(campaign).select_related("owner")
     if mission.status != Mission.Status.PLANNED:
         agents = mission.agents.select_related("owner")
     form = MissionForm(
@@ -249,7 +250,7 @@ def _detail(request, campaign, membership, mission, close_form=None, close_error
             close_form=close_form or CloseForm(),
             close_errors=close_errors,
             awards=_awards(mission, names),
-            verdict=missions.verdict_label(mission.outcome),
+            verdict=tm_missions.verdict_label(mission.outcome),
             chart=mission.historical_changes_chart,
         )
     return render(request, "campaigns/mission_detail.html", context, status=status)
@@ -306,7 +307,7 @@ def mission_tally(request, pk, mission_pk):
     status = 200
     if form.is_valid():
         try:
-            missions.record_mistake(mission, request.user, form.service_data())
+            tm_missions.record_mistake(mission, request.user, form.service_data())
         except ValidationError as error:
             _errors_to_form(form, error)
             status = 400
@@ -343,7 +344,7 @@ def mission_reverse(request, pk, mission_pk, entry_pk):
             request, campaign, mission, ValidationError({"reason": ["Say why this entry is reversed."]})
         )
     try:
-        missions.reverse_mistake(mission, entry_pk, request.user, form.cleaned_data["reason"])
+        tm_missions.reverse_mistake(mission, entry_pk, request.user, form.cleaned_data["reason"])
     except ValidationError as error:
         return _back(request, campaign, mission, error)
     note = " The outcome and the agents' awards were worked out again." if mission.is_closed else ""
@@ -372,7 +373,7 @@ def mission_close(request, pk, mission_pk):
     if not form.is_valid():
         return _back(request, campaign, mission, ValidationError({"result": ["Say how the mission ended."]}))
     try:
-        closed = missions.close_mission(membership, mission, form.cleaned_data["result"])
+        closed = tm_missions.close_mission(membership, mission, form.cleaned_data["result"])
     except ValidationError as error:
         if mission.status != Mission.Status.ACTIVE:
             return _back(request, campaign, mission, error)  # no close form to show it in
@@ -383,7 +384,7 @@ def mission_close(request, pk, mission_pk):
         request,
         campaign,
         mission,
-        done=f"Mission closed: {missions.verdict_label(closed.outcome)}. "
+        done=f"Mission closed: {tm_missions.verdict_label(closed.outcome)}. "
         "The agents' records change only when you publish.",
     )
 
@@ -423,7 +424,7 @@ def mission_publish(request, pk, mission_pk):
 def mission_report(request, pk, mission_pk):
     campaign, membership = _campaign(request, pk)
     mission = _mission(campaign, mission_pk)
-    record = missions.after_action(mission, request.user, membership.is_gm)
+    record = tm_missions.after_action(mission, request.user, membership.is_gm)
     rows = []
     if record:
         rows, _ = _tally_rows(record["tally"])
@@ -476,9 +477,10 @@ def mission_audit(request, pk, mission_pk):
         "kinds": dict(SignificanceEntry.Kind.choices),
         "outcome": mission.outcome,
         "previous_outcomes": [
-            {**old, "verdict_label": missions.verdict_label(old)} for old in mission.previous_outcomes or []
+            {**old, "verdict_label": tm_missions.verdict_label(old)}
+            for old in mission.previous_outcomes or []
         ],
-        "verdict": missions.verdict_label(mission.outcome),
+        "verdict": tm_missions.verdict_label(mission.outcome),
         "awards": _awards(mission, {str(a.pk): a.name for a in agents}),
         "roll": mission.check_roll,
         "ledger": ledger,
@@ -514,14 +516,14 @@ def _which_mattered(mission: Mission, entries: list[SignificanceEntry], names: d
             {
                 **row,
                 "kind_label": labels.get(row["kind"], row["kind"]),
-                "verdict_label": missions.verdict_label(row),
+                "verdict_label": tm_missions.verdict_label(row),
                 "award_text": ", ".join(
                     f"{names.get(a['agent'], '?')} {a['regular']}" for a in row["awards"]
                 ),
             }
         )
     if rescue is not None:
-        rescue = {**rescue, "verdict_label": missions.verdict_label(rescue)}
+        rescue = {**rescue, "verdict_label": tm_missions.verdict_label(rescue)}
     check = outcome.get("check") or {}
     return {
         "lines": lines,
@@ -538,7 +540,7 @@ def campaign_mission_audit(request, pk):
     """Every mission of the campaign side by side: pool, mistakes total, verdict and awards,
     filtered by agent and by the date it closed."""
     campaign, membership = _campaign(request, pk, need="gm")
-    all_agents = Character.objects.filter(campaign=campaign, system=missions.SYSTEM).exclude(
+    all_agents = Character.objects.filter(campaign=campaign, system=tm_missions.SYSTEM).exclude(
         status=Character.Status.DRAFT
     )
     form = AuditFilterForm(request.GET or None, agents=all_agents)
@@ -567,10 +569,12 @@ def campaign_mission_audit(request, pk):
         rows.append(
             {
                 "mission": mission,
-                "mistakes_total": missions.tally_summary(list(mission.tally_entries.all()))["mistakes_total"],
+                "mistakes_total": tm_missions.tally_summary(list(mission.tally_entries.all()))[
+                    "mistakes_total"
+                ],
                 "pool": outcome.get("pool"),
                 "remainder": outcome.get("remainder"),
-                "verdict": missions.verdict_label(outcome),
+                "verdict": tm_missions.verdict_label(outcome),
                 "awards": _awards(mission, names),
                 "agents": list(mission.agents.all()),
             }

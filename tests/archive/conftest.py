@@ -189,6 +189,7 @@ def _run_a_mission(world, agents):
     """A TIMEMASTER mission through the GM's services: planned with a chart, started, two
     mistakes (one reversed), closed with a secret check roll, and published."""
     from campaigns import missions
+    from systems.timemaster import missions as tm_missions
 
     mission = missions.create_mission(
         world.campaign,
@@ -209,13 +210,13 @@ def _run_a_mission(world, agents):
     )
     gm = world.users["gm"]
     missions.start_mission(mission, gm)
-    first = missions.record_mistake(
+    first = tm_missions.record_mistake(
         mission, gm, {"kind": "event_changed", "rating": 100, "description": "late"}
     )
-    missions.record_mistake(mission, gm, {"kind": "other", "rating": 50, "description": "noticed"})
-    missions.reverse_mistake(mission, first.pk, gm, "it did not happen")
+    tm_missions.record_mistake(mission, gm, {"kind": "other", "rating": 50, "description": "noticed"})
+    tm_missions.reverse_mistake(mission, first.pk, gm, "it did not happen")
     mission.refresh_from_db()
-    missions.close_mission(world.membership["gm"], mission, "success", rng=D10Faces([3, 9, 1]))
+    tm_missions.close_mission(world.membership["gm"], mission, "success", rng=D10Faces([3, 9, 1]))
     mission.refresh_from_db()
     missions.publish_mission(mission, gm)
     return mission

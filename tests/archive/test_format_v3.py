@@ -14,6 +14,7 @@ import json
 from archive import services
 from campaigns import missions
 from campaigns.models import Mission
+from systems.timemaster import missions as tm_missions
 from tests.archive.conftest import D10Faces
 
 
@@ -49,7 +50,7 @@ def _send_close_and_publish(world, mission) -> None:
     gm = world.users["gm"]
     missions.start_mission(mission, gm)
     membership = mission.campaign.memberships.get(user=gm)
-    missions.close_mission(membership, mission, "success", rng=D10Faces([0, 0, 1]))
+    tm_missions.close_mission(membership, mission, "success", rng=D10Faces([0, 0, 1]))
     mission.refresh_from_db()
     missions.publish_mission(mission, gm)
 
@@ -113,7 +114,7 @@ def test_a_correction_to_a_mission_closed_before_the_export_works_after_the_impo
     vienna = _vienna(copy)
     counting = vienna.tally_entries.get(kind="other")
 
-    missions.reverse_mistake(vienna, counting.pk, world.users["gm"], "it was nobody's fault")
+    tm_missions.reverse_mistake(vienna, counting.pk, world.users["gm"], "it was nobody's fault")
 
     vienna.refresh_from_db()
     assert vienna.outcome["mistakes_total"] == 0
@@ -233,7 +234,7 @@ def test_a_version_2_campaign_archive_gets_its_ids_translated(world, full_campai
     assert vienna.outcome["mission"] == str(vienna.pk)
     assert str(harry.pk) in vienna.outcome["ledger"]
     counting = vienna.tally_entries.get(kind="other")
-    missions.reverse_mistake(vienna, counting.pk, world.users["gm"], "it was nobody's fault")
+    tm_missions.reverse_mistake(vienna, counting.pk, world.users["gm"], "it was nobody's fault")
     assert [p["amount"] for p in _regular_awards(harry)] == [350]
 
 

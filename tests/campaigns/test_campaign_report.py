@@ -18,6 +18,7 @@ from campaigns import charts, missions
 from characters import registry
 from sheets.models import SheetRender
 from sheets.tasks import run_render
+from systems.timemaster import missions as tm_missions
 from tests.campaigns.test_missions import gm_membership, mistake, new_agent, roll_of, started
 from tests.sheets.conftest import pdf_text
 
@@ -41,13 +42,13 @@ def campaign_played(world):
     first = started(world, [harry, ida], significance_rating=500, title="Vienna")
     mistake(world, first, "event_changed", 100, description="Clock tower burnt")
     mistake(world, first, "other", 80, description="Kept a newspaper", shown_to_players=False)
-    first = missions.close_mission(gm_membership(world), first, "success", rng=roll_of(180))
+    first = tm_missions.close_mission(gm_membership(world), first, "success", rng=roll_of(180))
     missions.publish_mission(first, world.users["gm"])
     second = started(
         world, [harry, ida], significance_rating=640, title="Lisbon quake", start_year=1755, end_year=1755
     )
     mistake(world, second, "npc_death", 40, description="Harbour master")
-    second = missions.close_mission(gm_membership(world), second, "success", rng=roll_of(700))
+    second = tm_missions.close_mission(gm_membership(world), second, "success", rng=roll_of(700))
     return {"first": first, "second": second, "harry": harry, "ida": ida}
 
 
@@ -141,13 +142,13 @@ def _play(world, hidden_rating, unpublished_rating):
     first = started(world, [harry, ida], significance_rating=150, title="Vienna")
     mistake(world, first, "event_changed", 100, description="Clock tower burnt")
     mistake(world, first, "other", hidden_rating, description="Kept a newspaper", shown_to_players=False)
-    first = missions.close_mission(gm_membership(world), first, "success", rng=roll_of(900))
+    first = tm_missions.close_mission(gm_membership(world), first, "success", rng=roll_of(900))
     missions.publish_mission(first, world.users["gm"])
     second = started(
         world, [harry, ida], significance_rating=640, title="Lisbon", start_year=1755, end_year=1755
     )
     mistake(world, second, "npc_death", unpublished_rating, description="Harbour master")
-    missions.close_mission(gm_membership(world), second, "success", rng=roll_of(700))
+    tm_missions.close_mission(gm_membership(world), second, "success", rng=roll_of(700))
 
 
 def _normalised(html: str, campaign) -> str:

@@ -11,6 +11,7 @@ import pytest
 from django.core.cache import cache
 
 from campaigns import charts, missions
+from systems.timemaster import missions as tm_missions
 from tests.campaigns.test_missions import gm_membership, mistake, new_agent, roll_of, started
 
 
@@ -32,7 +33,7 @@ def tied_mission(world, agents, hidden=False):
     mistake(world, mission, "event_changed", 100, description="Clock tower burnt")
     mistake(world, mission, "npc_death", 50, description="Coachman")
     mistake(world, mission, "other", 30, description="Newspaper kept", shown_to_players=not hidden)
-    return missions.close_mission(gm_membership(world), mission, "success", rng=roll_of(180))
+    return tm_missions.close_mission(gm_membership(world), mission, "success", rng=roll_of(180))
 
 
 def pictures(html: str) -> list[str]:
@@ -78,7 +79,7 @@ def test_the_gm_audit_names_each_line_that_alone_changes_the_verdict_and_the_few
 def test_a_mission_that_failed_has_no_check_to_work_out_again_on_the_audit(world, agents, client):
     mission = started(world, agents, significance_rating=500)
     mistake(world, mission, "event_changed", 100)
-    mission = missions.close_mission(gm_membership(world), mission, "failure")
+    mission = tm_missions.close_mission(gm_membership(world), mission, "failure")
     client.force_login(world.users["gm"])
     html = client.get(audit_url(world, mission)).content.decode()
     assert "no significance check was made" in html
@@ -121,7 +122,7 @@ def test_what_a_player_is_shown_does_not_depend_on_a_hidden_line(world, agents, 
         mistake(world, mission, "event_changed", 100, description="Clock tower burnt")
         mistake(world, mission, "npc_death", 50, description="Coachman")
         mistake(world, mission, "other", hidden_rating, description="Hidden", shown_to_players=False)
-        mission = missions.close_mission(gm_membership(world), mission, "success", rng=roll_of(900))
+        mission = tm_missions.close_mission(gm_membership(world), mission, "success", rng=roll_of(900))
         missions.publish_mission(mission, world.users["gm"])
         [chart] = charts.mission_charts(mission, world.users["player"], False)
         seen.append(charts.svg(chart, "player"))
@@ -134,7 +135,9 @@ def test_a_picture_is_cached_per_audience_and_redrawn_when_the_data_changes(worl
     drawn = charts.svg(gm_chart, "gm")
     assert cache.get(f"chart:gm:{gm_chart.digest()}") == drawn
     assert cache.get(f"chart:player:{gm_chart.digest()}") is None
-    missions.reverse_mistake(mission, mission.tally_entries.first().pk, world.users["gm"], "never happened")
+    tm_missions.reverse_mistake(
+        mission, mission.tally_entries.first().pk, world.users["gm"], "never happened"
+    )
     mission.refresh_from_db()
     [after] = charts.mission_charts(mission, world.users["gm"], True)
     assert after.digest() != gm_chart.digest()

@@ -14,6 +14,7 @@ from campaigns.models import NPC, Mission, Roll, SignificanceEntry
 from characters import services as character_services
 from characters.models import AdvancementEntry
 from characters.systems import RuleError, RuleViolation
+from systems.timemaster import missions as tm_missions
 from systems.timemaster.engine import significance
 from tests.characters.conftest import agent_choices
 
@@ -74,7 +75,7 @@ def gm_membership(world):
 
 
 def closed_and_published(world, mission, result="failure", rng=None):
-    closed = missions.close_mission(gm_membership(world), mission, result, rng=rng)
+    closed = tm_missions.close_mission(gm_membership(world), mission, result, rng=rng)
     return missions.publish_mission(closed, world.users["gm"])
 
 
@@ -86,7 +87,7 @@ def award_entries(agent):
 
 
 def mistake(world, mission, kind="event_changed", rating=100, **extra):
-    return missions.record_mistake(mission, world.users["gm"], {"kind": kind, "rating": rating, **extra})
+    return tm_missions.record_mistake(mission, world.users["gm"], {"kind": kind, "rating": rating, **extra})
 
 
 @pytest.fixture
@@ -145,7 +146,7 @@ def test_an_overlap_on_another_parallel_is_a_warning_not_a_refusal(world, agents
     with pytest.raises(ValidationError) as caught:  # still away on the first mission
         missions.start_mission(other, world.users["gm"])
     assert "still on mission “First”" in " ".join(caught.value.message_dict["agents"])
-    missions.close_mission(gm_membership(world), first, "failure")
+    tm_missions.close_mission(gm_membership(world), first, "failure")
     with pytest.raises(ValidationError) as caught:  # closed, but its end is not on the ledger yet
         missions.start_mission(other, world.users["gm"])
     assert caught.value.message_dict["agents"] == [
@@ -227,7 +228,7 @@ def test_closing_splits_the_pool_equally_and_records_the_remainder(world, agents
     mistake(world, mission, "event_changed", 100)
     mistake(world, mission, "equipment_left_behind", None, equipment_item="communicator")
     mistake(world, mission, "other", 90)  # total 390: pool 310 -> 103 each, 1 not awarded
-    closed = missions.close_mission(gm_membership(world), mission, "success", rng=roll_of(391))
+    closed = tm_missions.close_mission(gm_membership(world), mission, "success", rng=roll_of(391))
     outcome = closed.outcome
     assert closed.status == Mission.Status.COMPLETED
     assert outcome["verdict"] == "history_intact" and outcome["check"]["roll"] == 391
@@ -247,7 +248,7 @@ def test_closing_splits_the_pool_equally_and_records_the_remainder(world, agents
 def test_a_roll_equal_to_the_mistakes_total_changes_history_and_finds_the_chart_line(world, agents):
     mission = started(world, agents)
     mistake(world, mission, "event_changed", 250)
-    closed = missions.close_mission(gm_membership(world), mission, "success", rng=roll_of(250))
+    closed = tm_missions.close_mission(gm_membership(world), mission, "success", rng=roll_of(250))
     assert closed.outcome["verdict"] == "history_changed"
     assert closed.outcome["check"]["difference"] == 0
     assert closed.outcome["check"]["chart_line"]["text"] == "A clock stops a day early."
@@ -260,13 +261,13 @@ def test_a_roll_equal_to_the_mistakes_total_changes_history_and_finds_the_chart_
 
 def test_000_reads_1000(world, agents):
     mission = started(world, agents)
-    closed = missions.close_mission(gm_membership(world), mission, "success", rng=roll_of(1000))
+    closed = tm_missions.close_mission(gm_membership(world), mission, "success", rng=roll_of(1000))
     assert closed.outcome["check"]["roll"] == 1000 and closed.check_roll.total == 1000
 
 
 def test_the_significance_roll_is_logged_secret_on_the_mission(world, agents):
     mission = started(world, agents)
-    closed = missions.close_mission(gm_membership(world), mission, "success", rng=roll_of(512))
+    closed = tm_missions.close_mission(gm_membership(world), mission, "success", rng=roll_of(512))
     roll = Roll.objects.get(mission=closed)
     assert roll == closed.check_roll
     assert roll.secret and roll.kind == "d1000" and roll.total == 512
@@ -291,7 +292,7 @@ def test_closing_writes_nothing_to_the_agents_ledgers(world, agents):
     for agent in agents:
         agent.refresh_from_db()
     before = {a.pk: (a.revision, list(a.entries.values_list("pk", flat=True))) for a in agents}
-    closed = missions.close_mission(gm_membership(world), mission, "success", rng=roll_of(999))
+    closed = tm_missions.close_mission(gm_membership(world), mission, "success", rng=roll_of(999))
     assert closed.outcome["pool"] == 600 and closed.outcome["share"] == 200
     assert set(closed.outcome["ledger"]) == {str(a.pk) for a in agents}
     for agent in agents:
@@ -313,7 +314,7 @@ def test_closing_is_one_transaction(world, agents, monkeypatch):
 
     monkeypatch.setattr(significance, "resolve_mission", refuse_with_the_roll)
     with pytest.raises(ValidationError):
-        missions.close_mission(gm_membership(world), mission, "success", rng=roll_of(999))
+        tm_missions.close_mission(gm_membership(world), mission, "success", rng=roll_of(999))
     mission.refresh_from_db()
     assert mission.status == Mission.Status.ACTIVE and mission.outcome == {}
     assert not Roll.objects.exists()
@@ -322,7 +323,7 @@ def test_closing_is_one_transaction(world, agents, monkeypatch):
 def test_publishing_is_one_transaction(world, agents, monkeypatch):
     """If any agent's ledger refuses, nothing is published and no agent got anything."""
     mission = started(world, agents)
-    closed = missions.close_mission(gm_membership(world), mission, "success", rng=roll_of(999))
+    closed = tm_missions.close_mission(gm_membership(world), mission, "success", rng=roll_of(999))
     real = character_services.append_entry
     calls = {"n": 0}
 
@@ -344,9 +345,9 @@ def test_publishing_is_one_transaction(world, agents, monkeypatch):
 
 def test_a_mission_closes_once(world, agents):
     mission = started(world, agents)
-    missions.close_mission(gm_membership(world), mission, "success", rng=roll_of(999))
+    tm_missions.close_mission(gm_membership(world), mission, "success", rng=roll_of(999))
     with pytest.raises(ValidationError) as caught:
-        missions.close_mission(gm_membership(world), mission, "success", rng=roll_of(999))
+        tm_missions.close_mission(gm_membership(world), mission, "success", rng=roll_of(999))
     assert "already closed" in " ".join(caught.value.message_dict["status"])
     assert Roll.objects.count() == 1
     assert not AdvancementEntry.objects.filter(kind__in=AWARD_KINDS).exists()
@@ -355,9 +356,9 @@ def test_a_mission_closes_once(world, agents):
 def test_only_the_gm_closes_and_only_a_started_mission(world, agents):
     mission = planned(world, agents)
     with pytest.raises(ValidationError):
-        missions.close_mission(world.membership["player"], mission, "success")
+        tm_missions.close_mission(world.membership["player"], mission, "success")
     with pytest.raises(ValidationError) as caught:
-        missions.close_mission(gm_membership(world), mission, "success")
+        tm_missions.close_mission(gm_membership(world), mission, "success")
     assert "Start the mission" in " ".join(caught.value.message_dict["status"])
 
 
@@ -366,7 +367,7 @@ def test_a_timemaster_10_takes_part_but_the_share_is_forgone_not_passed_on(world
     build = dict(top.build, rank="Timemaster", grade=10)
     type(top).objects.filter(pk=top.pk).update(build=build, creation_build=build)
     mission = started(world, agents[:2], significance_rating=100)
-    closed = missions.close_mission(gm_membership(world), mission, "success", rng=roll_of(1))
+    closed = tm_missions.close_mission(gm_membership(world), mission, "success", rng=roll_of(1))
     assert (closed.outcome["share"], closed.outcome["remainder"]) == (50, 0)
     by_agent = {a["agent"]: a for a in closed.outcome["awards"]}
     assert by_agent[str(top.pk)]["regular"] == 0 and by_agent[str(top.pk)]["forgone"] == 50
@@ -378,7 +379,7 @@ def test_publishing_needs_a_closed_mission_and_writes_the_awards_once(world, age
     mission = started(world, agents)
     with pytest.raises(ValidationError):
         missions.publish_mission(mission, world.users["gm"])
-    missions.close_mission(gm_membership(world), mission, "success", rng=roll_of(999))
+    tm_missions.close_mission(gm_membership(world), mission, "success", rng=roll_of(999))
     published = missions.publish_mission(mission, world.users["gm"])
     assert published.is_published and published.published_by == world.users["gm"]
     with pytest.raises(ValidationError) as caught:
@@ -399,7 +400,7 @@ def test_a_mission_whose_awards_are_already_on_the_ledger_is_published_without_w
 ):
     """Missions closed while closing still wrote the awards (or imported that way) publish cleanly."""
     mission = started(world, agents[:1])
-    closed = missions.close_mission(gm_membership(world), mission, "success", rng=roll_of(999))
+    closed = tm_missions.close_mission(gm_membership(world), mission, "success", rng=roll_of(999))
     for entry in closed.outcome["ledger"][str(agents[0].pk)]:
         character_services.append_entry(agents[0], entry, world.users["gm"], mission=closed)
     missions.publish_mission(closed, world.users["gm"])
@@ -411,13 +412,13 @@ def test_after_closing_a_mistake_cannot_be_added_only_reversed(world, agents):
     publishing then writes the corrected awards."""
     mission = started(world, agents)
     wrong = mistake(world, mission, "event_changed", 300)
-    closed = missions.close_mission(gm_membership(world), mission, "success", rng=roll_of(250))
+    closed = tm_missions.close_mission(gm_membership(world), mission, "success", rng=roll_of(250))
     assert closed.outcome["verdict"] == "history_changed"
     with pytest.raises(ValidationError) as caught:
         mistake(world, closed, "other", 5)
     assert "reversing" in " ".join(caught.value.message_dict["status"])
 
-    reversal = missions.reverse_mistake(closed, wrong.pk, world.users["gm"], "It was the renegade's doing")
+    reversal = tm_missions.reverse_mistake(closed, wrong.pk, world.users["gm"], "It was the renegade's doing")
     closed.refresh_from_db()
     wrong.refresh_from_db()
     assert wrong.rating == 300 and reversal.after_close and reversal.reverses == wrong
@@ -430,7 +431,7 @@ def test_after_closing_a_mistake_cannot_be_added_only_reversed(world, agents):
         assert not award_entries(agent).exists()
         assert not agent.entries.filter(kind="reversal").exists()
     with pytest.raises(ValidationError):
-        missions.reverse_mistake(closed, wrong.pk, world.users["gm"], "again")
+        tm_missions.reverse_mistake(closed, wrong.pk, world.users["gm"], "again")
 
     missions.publish_mission(closed, world.users["gm"])
     for agent in agents:
@@ -447,7 +448,7 @@ def test_a_correction_after_publishing_reverts_and_rewrites_the_changed_awards(w
     for agent in agents:  # history changed: nothing earned, no grade step
         agent.refresh_from_db()
         assert agent.build["success_points"] == 0 and agent.build["grade"] == 0
-    missions.reverse_mistake(closed, wrong.pk, world.users["gm"], "It was the renegade's doing")
+    tm_missions.reverse_mistake(closed, wrong.pk, world.users["gm"], "It was the renegade's doing")
     closed.refresh_from_db()
     assert closed.outcome["verdict"] == "history_intact"
     for agent in agents:
@@ -464,20 +465,20 @@ def test_a_reversal_needs_a_reason_and_an_entry_of_this_mission(world, agents):
     mission = started(world, agents)
     entry = mistake(world, mission)
     with pytest.raises(ValidationError) as caught:
-        missions.reverse_mistake(mission, entry.pk, world.users["gm"], "  ")
+        tm_missions.reverse_mistake(mission, entry.pk, world.users["gm"], "  ")
     assert "reason" in caught.value.message_dict
     with pytest.raises(ValidationError) as caught:
-        missions.reverse_mistake(mission, 987654, world.users["gm"], "typo")
+        tm_missions.reverse_mistake(mission, 987654, world.users["gm"], "typo")
     assert "entry" in caught.value.message_dict
 
 
 def test_after_action_shows_players_nothing_before_publishing(world, agents):
     mission = started(world, agents)
     mistake(world, mission, description="Clock tower burnt")
-    missions.close_mission(gm_membership(world), mission, "success", rng=roll_of(900))
+    tm_missions.close_mission(gm_membership(world), mission, "success", rng=roll_of(900))
     mission.refresh_from_db()
-    assert missions.after_action(mission, world.users["player"], is_gm=False) is None
+    assert tm_missions.after_action(mission, world.users["player"], is_gm=False) is None
     missions.publish_mission(mission, world.users["gm"])
-    record = missions.after_action(mission, world.users["other_player"], is_gm=False)
+    record = tm_missions.after_action(mission, world.users["other_player"], is_gm=False)
     assert [a["name"] for a in record["awards"]] == ["Ida Brandt"]
     assert record["verdict"] == "history_intact" and not record["history_changed"]

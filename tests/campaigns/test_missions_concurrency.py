@@ -15,10 +15,10 @@ import time
 import pytest
 from django.db import connection, connections
 
-from campaigns import missions
 from campaigns.models import Membership, Mission, Role, Roll
 from characters import services as character_services
 from characters.models import AdvancementEntry
+from systems.timemaster import missions as tm_missions
 from systems.timemaster.engine import significance
 from tests.campaigns.test_missions import AWARD_KINDS, gm_membership, new_agent, roll_of, started
 
@@ -90,7 +90,7 @@ def test_two_gms_publishing_the_same_mission_write_one_set_of_entries(world, api
     Membership.objects.create(campaign=world.campaign, user=second_gm, role=Role.GM)
     agents = [new_agent(world, "player", "Harry Adams"), new_agent(world, "other_player", "Ida Brandt")]
     mission = started(world, agents)
-    missions.close_mission(gm_membership(world), mission, "success", rng=roll_of(999))
+    tm_missions.close_mission(gm_membership(world), mission, "success", rng=roll_of(999))
     url = f"/api/v1/campaigns/{world.campaign.pk}/missions/{mission.pk}/publish/"
 
     def publish(user):

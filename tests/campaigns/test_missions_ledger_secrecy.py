@@ -12,6 +12,7 @@ import pytest
 
 from campaigns import missions
 from characters.models import AdvancementEntry
+from systems.timemaster import missions as tm_missions
 from tests.campaigns.test_missions import gm_membership, mistake, new_agent, roll_of, started
 
 READERS = ("player", "other_player", "observer")
@@ -64,7 +65,7 @@ def test_closing_changes_nothing_a_player_can_read_and_publishing_shows_the_awar
     assert before["player", f"/characters/{agents[0].pk}/"][0] == 200
     entries_before = AdvancementEntry.objects.count()
 
-    closed = missions.close_mission(gm_membership(world), mission, "success", rng=roll_of(777))
+    closed = tm_missions.close_mission(gm_membership(world), mission, "success", rng=roll_of(777))
     assert closed.outcome["share"] == 300  # (700 - 100) split two ways: there is something to leak
     after_close = _read(client, world, agents)
     changed = [key for key in before if before[key] != after_close[key]]
@@ -72,7 +73,7 @@ def test_closing_changes_nothing_a_player_can_read_and_publishing_shows_the_awar
     assert AdvancementEntry.objects.count() == entries_before
     # a correction before publishing reworks the stored outcome only
     entry = closed.tally_entries.get()
-    missions.reverse_mistake(closed, entry.pk, world.users["gm"], "not our doing")
+    tm_missions.reverse_mistake(closed, entry.pk, world.users["gm"], "not our doing")
     assert _read(client, world, agents) == before
     assert AdvancementEntry.objects.count() == entries_before
 

@@ -11,6 +11,7 @@ from django.test.utils import CaptureQueriesContext
 
 from campaigns import missions
 from campaigns.models import Mission, SignificanceEntry
+from systems.timemaster import missions as tm_missions
 from tests.campaigns.test_missions import (
     closed_and_published,
     gm_membership,
@@ -42,7 +43,7 @@ def closed_unpublished(world, agents, roll=900):
     mission = started(world, agents)
     mistake(world, mission, "event_changed", 100, description="Clock tower burnt")
     mistake(world, mission, "equipment_left_behind", None, equipment_item="communicator")
-    return missions.close_mission(gm_membership(world), mission, "success", rng=roll_of(roll))
+    return tm_missions.close_mission(gm_membership(world), mission, "success", rng=roll_of(roll))
 
 
 def paths(world, mission, entry):
@@ -148,7 +149,7 @@ def test_after_publishing_a_player_reads_their_award_and_the_shared_tally(world,
 def test_an_entry_hidden_by_the_gm_stays_out_of_the_players_record(world, agents, client):
     mission = started(world, agents)
     secret = mistake(world, mission, "other", 10, description="Renegade cache found", shown_to_players=False)
-    missions.close_mission(gm_membership(world), mission, "failure")
+    tm_missions.close_mission(gm_membership(world), mission, "failure")
     missions.publish_mission(mission, world.users["gm"])
     client.force_login(world.users["player"])
     html = client.get(f"/campaigns/{world.campaign.pk}/missions/{mission.pk}/report/").content.decode()
@@ -272,7 +273,7 @@ def test_the_campaign_audit_filters_by_agent_and_date(world, agents, client):
     mine = started(world, agents[:1], title="Harry alone")
     closed_and_published(world, mine)
     both = started(world, agents, title="Both", start_year=1500, end_year=1500)
-    missions.close_mission(gm_membership(world), both, "failure")
+    tm_missions.close_mission(gm_membership(world), both, "failure")
     client.force_login(world.users["gm"])
     c = world.campaign.pk
     html = client.get(f"/campaigns/{c}/missions/audit/?agent={agents[1].pk}").content.decode()
@@ -296,14 +297,14 @@ def test_mission_pages_make_the_same_number_of_queries_for_a_longer_tally(world,
     few = _count(client, path)
     for n in range(4):
         mistake(world, mission, "npc_death", n, description=f"Guard {n}")
-    missions.reverse_mistake(mission, mission.tally_entries.first().pk, world.users["gm"], "typo")
+    tm_missions.reverse_mistake(mission, mission.tally_entries.first().pk, world.users["gm"], "typo")
     assert _count(client, path) == few
 
 
 def test_a_correction_after_closing_through_the_page_reworks_the_awards(world, agents, client):
     mission = started(world, agents)
     wrong = mistake(world, mission, "event_changed", 300, description="Not our doing")
-    missions.close_mission(gm_membership(world), mission, "success", rng=roll_of(250))
+    tm_missions.close_mission(gm_membership(world), mission, "success", rng=roll_of(250))
     client.force_login(world.users["gm"])
     url = f"/campaigns/{world.campaign.pk}/missions/{mission.pk}/tally/{wrong.pk}/reverse/"
     html = client.post(url, {"reason": "A renegade did it"}, follow=True).content.decode()

@@ -20,6 +20,7 @@ from django.test import override_settings
 from campaigns import missions, services, webhooks
 from campaigns.models import Webhook
 from campaigns.tasks import deliver_webhook
+from systems.timemaster import missions as tm_missions
 
 
 class Receiver:
@@ -264,7 +265,7 @@ def test_a_published_mission_result_is_sent(world, eager, django_capture_on_comm
 
     agent = _agent(world.campaign, world.users["player"], "Harry Adams")
     mission = _start(_mission(world.campaign, [agent], "Vienna", 1805, 100), world.users["gm"])
-    closed = missions.close_mission(gm, mission, "failure", rng=roll_of(500))
+    closed = tm_missions.close_mission(gm, mission, "failure", rng=roll_of(500))
     with Receiver() as receiver, override_settings(WEBHOOK_ALLOWED_HOSTS=receiver.allow):
         _hook(world, receiver)
         with django_capture_on_commit_callbacks(execute=True):

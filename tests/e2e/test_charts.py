@@ -16,6 +16,7 @@ import pytest
 from playwright.sync_api import expect
 
 from campaigns import missions
+from systems.timemaster import missions as tm_missions
 from tests.campaigns.test_missions import gm_membership, mistake, new_agent, roll_of, started
 from tests.e2e.test_every_page import axe_problems, resize
 
@@ -36,7 +37,7 @@ def played(world):
     mistake(world, tie, "event_changed", 100, description="Clock tower burnt")
     mistake(world, tie, "npc_death", 50, description="Coachman")
     mistake(world, tie, "other", 30, description="Kept a newspaper", shown_to_players=False)
-    tie = missions.close_mission(gm_membership(world), tie, "success", rng=roll_of(180))
+    tie = tm_missions.close_mission(gm_membership(world), tie, "success", rng=roll_of(180))
     missions.publish_mission(tie, world.users["gm"])
     for n in range(1, 8):
         year = 1500 + 10 * n
@@ -51,7 +52,7 @@ def played(world):
         mistake(world, mission, "event_changed", 20 * n, description="a date moved")
         mistake(world, mission, "npc_death", 15 + n, description="a guard")
         mistake(world, mission, "other", 25, description="hidden", shown_to_players=False)
-        closed = missions.close_mission(gm_membership(world), mission, "success", rng=roll_of(90 * n + 40))
+        closed = tm_missions.close_mission(gm_membership(world), mission, "success", rng=roll_of(90 * n + 40))
         if n < 7:
             missions.publish_mission(closed, world.users["gm"])
     return tie

@@ -187,6 +187,7 @@ def published_mission_with_a_wrong_entry(transactional_db, django_user_model):
     from campaigns import missions, services
     from campaigns.models import Membership, Role
     from characters import services as character_services
+    from systems.timemaster import missions as tm_missions
 
     users = {
         name: django_user_model.objects.create_user(name, password="zebra-lantern-93")
@@ -215,7 +216,7 @@ def published_mission_with_a_wrong_entry(transactional_db, django_user_model):
     )
     missions.start_mission(mission, users["chief"])
     mistake = {"description": "", "rating": None, "npc": None, "equipment_item": "", "shown_to_players": True}
-    missions.record_mistake(
+    tm_missions.record_mistake(
         mission,
         users["chief"],
         {
@@ -225,13 +226,13 @@ def published_mission_with_a_wrong_entry(transactional_db, django_user_model):
             "description": "Communicator left at the inn",
         },
     )
-    missions.record_mistake(
+    tm_missions.record_mistake(
         mission,
         users["chief"],
         {**mistake, "kind": "npc_death", "rating": 50, "description": "A coachman died"},
     )
     gm = campaign.memberships.get(user=users["chief"])
-    mission = missions.close_mission(gm, mission, "success", rng=HighRoll())  # reads 999: intact
+    mission = tm_missions.close_mission(gm, mission, "success", rng=HighRoll())  # reads 999: intact
     missions.publish_mission(mission, users["chief"])
     return mission
 

@@ -10,6 +10,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from campaigns import missions
+from systems.timemaster import missions as tm_missions
 from tests.campaigns.test_missions import gm_membership, mistake, new_agent, roll_of, started
 
 FEW, MANY = 2, 6
@@ -31,7 +32,7 @@ def play(world, agents, upto: int) -> None:
         mistake(world, mission, "event_changed", 40 + n, description="seen")
         mistake(world, mission, "npc_death", 30, description="seen too")
         mistake(world, mission, "other", 20, description="hidden", shown_to_players=False)
-        closed = missions.close_mission(gm_membership(world), mission, "success", rng=roll_of(300 + n))
+        closed = tm_missions.close_mission(gm_membership(world), mission, "success", rng=roll_of(300 + n))
         missions.publish_mission(closed, world.users["gm"])
 
 

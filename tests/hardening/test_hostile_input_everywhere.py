@@ -55,6 +55,7 @@ def arena(world, make_campaign, make_hero, play_campaign):  # noqa: F811
     from systems.d6.models import Encounter
     from systems.tempo.models import Conflict
     from systems.time_to_kill.models import MissionRun
+    from systems.timemaster import missions as tm_missions
 
     gm, gm_member = world.users["gm"], world.membership["gm"]
     timemaster = world.campaign
@@ -62,7 +63,7 @@ def arena(world, make_campaign, make_hero, play_campaign):  # noqa: F811
     plan = {"title": "Vienna", "parallel": "T-0", "start_year": 1805, "end_year": 1805, "agents": [hero]}
     mission = missions.create_mission(timemaster, plan)
     missions.start_mission(mission, gm)
-    missions.record_mistake(mission, gm, {"kind": "other", "rating": 50, "description": "noticed"})
+    tm_missions.record_mistake(mission, gm, {"kind": "other", "rating": 50, "description": "noticed"})
     draft = character_services.create_draft(timemaster, world.users["player"], choices={"name": "Half Done"})
     render, _ = sheet_services.request_render(gm, "character", timemaster, gm_member, character=hero)
     base = {

@@ -13,6 +13,7 @@ from campaigns import missions, services
 from campaigns.models import Roll
 from characters.models import AdvancementEntry
 from systems.timemaster import action_checks as checks
+from systems.timemaster import missions as tm_missions
 from tests.campaigns.test_missions import mistake, new_agent, roll_of, started
 
 pytestmark = pytest.mark.django_db
@@ -28,7 +29,7 @@ def published(world):
     mistake(world, mission, "event_changed", 100, description="Clock tower burnt")
     hidden = mistake(world, mission, "other", 90, description="The GM's secret slip", shown_to_players=False)
     mistake(world, mission, "other", 55, description="A witness saw the gate")
-    closed = missions.close_mission(world.membership["gm"], mission, "success", rng=roll_of(500))
+    closed = tm_missions.close_mission(world.membership["gm"], mission, "success", rng=roll_of(500))
     missions.publish_mission(closed, world.users["gm"])
     closed.refresh_from_db()
     return {"mission": closed, "agent": agent, "hidden": hidden}
@@ -66,7 +67,7 @@ def test_3_a_correction_after_publishing_shows_players_the_new_award_but_not_its
 ):
     mission, agent = published["mission"], published["agent"]
     reason = "Forgot that the slip happened offstage"
-    missions.reverse_mistake(mission, published["hidden"].pk, world.users["gm"], reason)
+    tm_missions.reverse_mistake(mission, published["hidden"].pk, world.users["gm"], reason)
     mission.refresh_from_db()
     assert mission.outcome["awards"][0]["regular"] == 545  # the awards change: the words must say so
     assert AdvancementEntry.objects.filter(character=agent, reason__contains=reason).count() == 0
@@ -74,7 +75,7 @@ def test_3_a_correction_after_publishing_shows_players_the_new_award_but_not_its
         f"/api/v1/campaigns/{world.campaign.pk}/characters/{agent.pk}/history/"
     )
     assert reason not in history.content.decode()
-    assert missions.CORRECTION_REASON in history.content.decode()  # a correction, shown as one
+    assert tm_missions.CORRECTION_REASON in history.content.decode()  # a correction, shown as one
     client.force_login(world.users["player"])
     page = client.get(f"/characters/{agent.pk}/history/").content.decode()
     assert reason not in page

@@ -36,6 +36,7 @@ from campaigns import services as campaign_services
 from campaigns.models import Membership, Role, Webhook
 from characters import services as character_services
 from characters.models import Character
+from systems.timemaster import missions as tm_missions
 from tests.campaigns.test_missions import DiceStub, roll_of
 from tests.characters.conftest import agent_choices
 from tests.ttk_missions.conftest import ninja_build
@@ -99,7 +100,7 @@ def _start(mission, gm):
 
 def _line(mission, gm, rating, description, shown=True):
     data = {"kind": "other", "rating": rating, "description": description, "shown_to_players": shown}
-    return missions.record_mistake(mission, gm, data)
+    return tm_missions.record_mistake(mission, gm, data)
 
 
 def build(users: dict, variant: str) -> dict[str, Any]:
@@ -130,16 +131,16 @@ def build(users: dict, variant: str) -> dict[str, Any]:
     _line(vienna, gm, 55, "A witness saw the gate")
     if a:
         _line(vienna, gm, 90, "The GM's own slip", shown=False)
-    vienna = missions.close_mission(tm_members["gm"], vienna, "success", rng=roll_of(500))
+    vienna = tm_missions.close_mission(tm_members["gm"], vienna, "success", rng=roll_of(500))
     missions.publish_mission(vienna, gm)
 
     # A published mission whose hidden line the GM reverses afterwards, giving a reason.
     paris = _start(_mission(tm, [ida], "Paris", 1789, 700), gm)
     _line(paris, gm, 80, "The carriage was seen")
     hidden = _line(paris, gm, 60, "Spoke to a guard", shown=False)
-    paris = missions.close_mission(tm_members["gm"], paris, "success", rng=roll_of(400))
+    paris = tm_missions.close_mission(tm_members["gm"], paris, "success", rng=roll_of(400))
     missions.publish_mission(paris, gm)
-    missions.reverse_mistake(paris, hidden.pk, gm, REASONS[variant])
+    tm_missions.reverse_mistake(paris, hidden.pk, gm, REASONS[variant])
 
     # A mission in play, to be closed (not published) last; a planned one with the GM's numbers.
     rome = _start(_mission(tm, [carl], "Rome", 44, 300 if a else 900), gm)
@@ -216,7 +217,7 @@ def build(users: dict, variant: str) -> dict[str, Any]:
     hidden_ids: dict[str, Any] = {}
     if a:
         _line(rome, gm, 120, "Left a lighter in the forum")
-        missions.close_mission(tm_members["gm"], rome, "success", rng=roll_of(700))
+        tm_missions.close_mission(tm_members["gm"], rome, "success", rng=roll_of(700))
         hidden_ids["fair_roll"] = campaign_services.record_roll(
             tm_members["gm"], kind="d1000", secret=True, announced=False, mission=rome
         ).pk
@@ -232,7 +233,7 @@ def build(users: dict, variant: str) -> dict[str, Any]:
 
         hidden_ids["export"] = CampaignExport.objects.create(campaign=tm, requested_by=gm).pk
     else:
-        missions.close_mission(tm_members["gm"], rome, "failure")
+        tm_missions.close_mission(tm_members["gm"], rome, "failure")
     return {
         "tm": tm.pk,
         "ttk": ttk.pk,

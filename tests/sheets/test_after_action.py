@@ -10,6 +10,7 @@ import pytest
 from campaigns import missions
 from sheets.models import SheetRender
 from sheets.tasks import run_render
+from systems.timemaster import missions as tm_missions
 from tests.campaigns.test_missions import gm_membership, mistake, new_agent, roll_of, started
 from tests.sheets.conftest import pdf_text
 
@@ -31,9 +32,9 @@ def closed_mission(world):
     mistake(world, mission, "event_changed", 100, description="Clock tower struck early")
     mistake(world, mission, "other", 90, description="Renegade cache found", shown_to_players=False)
     wrong = mistake(world, mission, "other", 55, description="Counted twice")
-    missions.reverse_mistake(mission, wrong.pk, world.users["gm"], "recorded twice")
+    tm_missions.reverse_mistake(mission, wrong.pk, world.users["gm"], "recorded twice")
     # total 190, roll 391: history intact, pool 510 -> 170 each
-    return missions.close_mission(gm_membership(world), mission, "success", rng=roll_of(391))
+    return tm_missions.close_mission(gm_membership(world), mission, "success", rng=roll_of(391))
 
 
 def publish(world, mission):

@@ -13,6 +13,7 @@ import random
 from campaigns import missions
 from campaigns import services as campaign_services
 from sheets import archival
+from systems.timemaster import missions as tm_missions
 from tests.archive.conftest import make_hero  # noqa: F401  (fixture)
 
 
@@ -41,7 +42,7 @@ def test_hidden_inputs_do_not_change_the_embedded_document(world, make_hero):  #
             "agents": [harry],
         },
     )
-    missions.record_mistake(
+    tm_missions.record_mistake(
         mission, gm, {"kind": "other", "rating": 40, "description": "hidden", "shown_to_players": False}
     )
     from campaigns import npc_services

@@ -1,0 +1,64 @@
+"""The check panel of the dice page (players and the GM): which agent, which score, and how the
+engine reads the roll (systems/timemaster/action_checks.py does the rest)."""
+
+from __future__ import annotations
+
+from django import forms
+
+
+class CheckForm(forms.Form):
+    """A check in the dice roller: an agent, one of its scores, and how to read the roll.
+
+    ``scores`` are the chosen agent's (systems.timemaster.action_checks.Score); the agent select
+    reloads them."""
+
+    character = forms.TypedChoiceField(label="Agent", coerce=int)
+    score = forms.ChoiceField(label="Score")
+    kind = forms.ChoiceField(
+        label="Check",
+        choices=[("general", "General (success or failure)"), ("specific", "Specific (Action Table)")],
+        initial="general",
+    )
+    defense_column = forms.TypedChoiceField(
+        label="Defense column (specific)",
+        coerce=int,
+        required=False,
+        empty_value=None,
+        choices=[("", "Usual for the score")] + [(n, str(n)) for n in range(1, 11)],
+    )
+    results_key = forms.ChoiceField(label="Results key (specific)", initial="ability")
+    modifier = forms.IntegerField(label="Score modifier", min_value=-200, max_value=200, initial=0)
+    mission = forms.TypedChoiceField(label="Mission", coerce=int, required=False, empty_value=None)
+    purpose = forms.CharField(label="What for", max_length=200, required=False)
+    secret = forms.BooleanField(label="Secret (the table sees only that it was made)", required=False)
+
+    def __init__(
+        self,
+        *args,
+        agents=(),
+        scores=(),
+        results_keys=(),
+        missions=(),
+        can_roll_secret=False,
+        reload_url="",
+        **kwargs,
+    ):
+        super().__init__(*args, **kwargs)
+        self.fields["character"].choices = [(a.pk, a.name) for a in agents]
+        if reload_url:  # choosing another agent reloads the panel with that agent's scores
+            self.fields["character"].widget.attrs.update(
+                {
+                    "hx-get": reload_url,
+                    "hx-target": "#dice-panel",
+                    "hx-include": "this",
+                    "hx-trigger": "change",
+                }
+            )
+        groups: dict[str, list[tuple[str, str]]] = {}
+        for score in scores:
+            groups.setdefault(score.group, []).append((score.key, score.label))
+        self.fields["score"].choices = list(groups.items())
+        self.fields["results_key"].choices = list(results_keys)
+        self.fields["mission"].choices = [("", "—")] + [(m.pk, m.title) for m in missions]
+        if not can_roll_secret:
+            del self.fields["secret"]
