@@ -1,4 +1,4 @@
-from characters.registry import PlayPage, SystemApp, SystemAppConfig
+from characters.registry import PlayPage, SheetKindSpec, SystemApp, SystemAppConfig
 
 
 class TimemasterConfig(SystemAppConfig):
@@ -20,5 +20,16 @@ class TimemasterConfig(SystemAppConfig):
         play_pages=(PlayPage("Missions", "missions-list", ("missions-",)),),
         # Its archive section (mission_records) is still the platform's (archive.sections), with the
         # mission logic it reads (campaigns.missions); it moves here with that logic.
+        # A closed mission's after-action report (sheets.py): the GM's copy, or a player's.
+        sheet_kinds=(
+            SheetKindSpec(
+                "after_action",
+                "After-action report",
+                target="mission",
+                target_label="mission",
+                target_required=True,
+                file_word="after-action-report",
+            ),
+        ),
         ledger_sentence="systems.timemaster.ledger_words:sentence",
     )
