@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from sheets import services
-from systems.time_to_kill import sheets as ttk_sheets
 from sheets.models import RenderStatus, SheetRender
 from sheets.tasks import run_render
+from systems.time_to_kill import sheets as ttk_sheets
 from tests.sheets.conftest import pdf_metadata, pdf_text
 from tests.ttk_missions.helpers import PLACEMENT, ScriptedRng
 
