@@ -210,7 +210,9 @@ def plan(
         )
         extra = {key: value for key in ("stamp_label", "target_title") if (value := getattr(planned, key))}
         row = planned.row
-    attached = [entry for entry in map(archival.attachment, documents) if entry is not None]
+    # Keyed on who is attached at which revision (the stubs): the documents themselves are built
+    # only for a render that is made (with_documents), not to find one already made or joined.
+    attached = [archival.attachment_stub(c) for c in documents] if archival.will_attach() else []
     parts += [f"doc{entry['character_id']}" for entry in attached]
     snapshot = {"subject": subject, "campaign": campaign.name, "paper": paper, "pages": pages, **extra}
     if attached:
@@ -224,7 +226,17 @@ def plan(
         "gm_copy": gm_copy,
         "system": campaign.system if character is None else character.system,
         "row": row,
+        "documents": documents if attached else [],
     }
+
+
+def with_documents(planned: dict[str, Any]) -> dict[str, Any]:
+    """The plan with the character documents its PDF embeds built into the snapshot (an export
+    each: the costly part of a plan, so done only for a render about to be made)."""
+    if not planned["documents"]:
+        return planned
+    attached = [entry for entry in map(archival.attachment, planned["documents"]) if entry is not None]
+    return {**planned, "snapshot": {**planned["snapshot"], "attachments": attached}}
 
 
 def campaign_report(campaign: Campaign, user, is_gm: bool) -> dict[str, Any] | None:
@@ -273,6 +285,7 @@ def request_render(
         instant = _instant_bundle(user, campaign, planned, paper, version)
         if instant is not None:
             return instant, True
+    planned = with_documents(planned)
     try:
         with transaction.atomic():
             render = SheetRender.objects.create(
