@@ -127,7 +127,7 @@ def join(parts: list[bytes], *, title: str) -> tuple[bytes, int]:
     buffer = io.BytesIO()
     # The parts' streams are compressed already: copied as they are, not inflated and deflated again.
     # Object streams generated: the parts' small objects, copied out of their own object streams,
-    # packed into new ones (preserving wrote them loose). Measured on 20 stored TIMEMASTER sheets:
+    # packed into new ones (preserving wrote them loose). Measured on 20 stored character sheets:
     # 2.41 -> 1.60 MB and about a quarter less CPU for the join (docs/performance.md).
     out.save(
         buffer,

@@ -165,7 +165,8 @@ def plan(
         # Only its owner and the GM may print it (sheets/access.py): both may export it.
         documents = [character]
     elif kind == SheetKind.BLANK:
-        # The campaign's system (and Tempo module); nothing about any character, so any member.
+        # The campaign's system (and its module, for a system with modules); nothing about any
+        # character, so any member.
         if not has_blank_sheet(campaign.system):
             raise SheetRequestError("kind", NO_BLANK_SHEET)
         pages = [{"kind": SheetKind.BLANK, "system": campaign.system, "module": campaign.module}]
