@@ -68,7 +68,8 @@ class SystemApp:
     # module if it has one
     wizard: str = ""
     new_label: str = "New character"  # the builder's button
-    sheet_kinds: tuple[SheetKindSpec, ...] = ()  # print documents besides the character sheet
+    # print documents besides the character sheet (a bare key: a SheetKindSpec named after it)
+    sheet_kinds: tuple[SheetKindSpec | str, ...] = ()
     # "module:function" (module key) -> SheetData: its blank character sheet; "" = the app's
     # ``sheets:blank_sheet`` if it has one (none: the sheets page says so)
     blank_sheet: str = ""
@@ -91,6 +92,10 @@ class SystemApp:
     ledger_sentence: str = ""
     # "module:function" (campaign, user, membership) -> list[InProgress]: play under way
     play_in_progress: str = ""
+
+    def print_kinds(self) -> tuple[SheetKindSpec, ...]:
+        """Its sheet kinds as declarations (register() turns a bare key into one)."""
+        return tuple(kind for kind in self.sheet_kinds if isinstance(kind, SheetKindSpec))
 
     def entry_sentence(self, kind: str, payload: dict, mission: str) -> str:
         """A ledger entry as one sentence a player reads; "" when this system writes none."""
@@ -141,7 +146,7 @@ def register(app: SystemApp, package: str = "") -> None:
         app = dataclasses.replace(app, demo=f"{package}.demo")
     if package and not app.blank_sheet and _has_function(f"{package}.sheets", "blank_sheet"):
         app = dataclasses.replace(app, blank_sheet=f"{package}.sheets:blank_sheet")
-    if package and app.sheet_kinds:
+    if app.sheet_kinds:
         app = dataclasses.replace(
             app, sheet_kinds=tuple(_kind_defaults(kind, app) for kind in app.sheet_kinds)
         )
@@ -155,17 +160,24 @@ def _has_function(module: str, name: str) -> bool:
     return importlib.util.find_spec(module) is not None and hasattr(importlib.import_module(module), name)
 
 
-def _kind_defaults(kind: SheetKindSpec, app: SystemApp) -> SheetKindSpec:
+def _kind_defaults(kind: SheetKindSpec | str, app: SystemApp) -> SheetKindSpec:
     """A sheet kind with its template and functions filled in by the folder's convention."""
+    if isinstance(kind, str):
+        kind = SheetKindSpec(key=kind, label=kind.replace("_", " ").capitalize())
+    kind = dataclasses.replace(
+        kind,
+        template=kind.template or f"sheets/{app.key}_{kind.key}.html",
+        file_word=kind.file_word or kind.key.replace("_", "-"),
+    )
+    if not app.package:  # no folder to look in: the declaration names its functions itself
+        return kind
     module = f"{app.package}.sheets"
     return dataclasses.replace(
         kind,
-        template=kind.template or f"sheets/{app.key}_{kind.key}.html",
         data=kind.data or f"{module}:{kind.key}",
         find=kind.find or (f"{module}:find_{kind.key}" if kind.target else ""),
         offer=kind.offer
         or (f"{module}:{kind.key}_offer" if _has_function(module, f"{kind.key}_offer") else ""),
-        file_word=kind.file_word or kind.key.replace("_", "-"),
     )
 
 
@@ -219,7 +231,7 @@ def url_modules(name: str) -> list[str]:
 def sheet_kind(key: str) -> tuple[SystemApp, SheetKindSpec] | None:
     """The installed system that declares the sheet kind ``key``, and its declaration."""
     for app in _APPS.values():
-        for kind in app.sheet_kinds:
+        for kind in app.print_kinds():
             if kind.key == key:
                 return app, kind
     return None

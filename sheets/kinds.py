@@ -109,7 +109,7 @@ def system_kinds(system: str | None = None) -> list[tuple[registry.SystemApp, re
         (app, kind)
         for app in registry.installed()
         if system is None or app.key == system
-        for kind in app.sheet_kinds
+        for kind in app.print_kinds()
     ]
 
 
@@ -142,6 +142,8 @@ def offers(campaign, user, membership) -> list[tuple[str, Offer]]:
 
 
 def plan(kind: registry.SheetKindSpec, order: SheetOrder) -> KindPlan:
+    if not kind.data:
+        raise SheetRequestError("kind", f"The {kind.label} cannot be printed here.")
     result = registry.call(kind.data, order)
     if not isinstance(result, KindPlan):
         raise TypeError(f"{kind.data} returned {type(result).__name__}, not a KindPlan")

@@ -71,3 +71,20 @@ def test_a_kind_of_another_system_is_refused_for_the_campaign(bare_system):
     with pytest.raises(services.SheetRequestError) as refused:
         services.plan("fate_record", campaign, membership)
     assert refused.value.message == "The Fate Record Sheet belongs to Time to Kill campaigns."
+
+
+def test_a_kind_declared_by_its_key_alone_gets_a_label_template_and_file_word():
+    registry.register(
+        registry.SystemApp(key="keyed", name="Keyed", engine="systems.d6.engine", sheet_kinds=("toy_report",))
+    )
+    try:
+        spec = kinds.spec("toy_report")
+        assert (spec.label, spec.template, spec.file_word) == (
+            "Toy report",
+            "sheets/keyed_toy_report.html",
+            "toy-report",
+        )
+        assert ("toy_report", "Toy report") in kind_choices()
+    finally:
+        registry.unregister("keyed")
+    assert kinds.spec("toy_report") is None
