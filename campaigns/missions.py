@@ -225,13 +225,6 @@ def numbered_tally(entries: list[SignificanceEntry]) -> list[dict]:
     ]
 
 
-def after_action(mission: Mission, user, is_gm: bool) -> dict | None:
-    """The published record of the mission as this reader may see it, from its system's rules
-    (``after_action``); None before publishing (for players) or in a system without mission rules."""
-    rules = rules_for(mission.campaign)
-    return rules.after_action(mission, user, is_gm) if rules is not None else None
-
-
 def violation_messages(error: ValidationError) -> list[str]:
     if hasattr(error, "message_dict"):
         return [m for ms in error.message_dict.values() for m in ms]

@@ -32,6 +32,33 @@ class PlayPage:
 
 
 @dataclass(frozen=True)
+class SheetKindSpec:
+    """A print document a system adds besides its character sheet (read by sheets.kinds)."""
+
+    key: str  # the SheetRender.kind stored, e.g. "fate_record"; unique among installed systems
+    label: str  # shown to people: "Fate Record Sheet"
+    # who may print it: "gm" (the GM only; anyone else learns nothing of the GM's prints) or
+    # "member" (each member gets the copy made for them: one render per reader)
+    readers: str = "member"
+    # what it renders from: "" (the campaign alone) or the request field naming one of the
+    # campaign's records ("mission", "run"), found by ``find``
+    target: str = ""
+    target_label: str = ""  # that record in words: "mission run" ("No such mission run.")
+    target_required: bool = False  # False: without a record it prints blank, for play at the table
+    # "module:function" (campaign, id) -> the record or None; "" = "<package>.sheets:find_<key>"
+    find: str = ""
+    # "module:function" (campaign, user, membership) -> sheets.kinds.Offer or None: its section of
+    # the sheets page; "" = "<package>.sheets:<key>_offer" when that exists, else none
+    offer: str = ""
+    template: str = ""  # its print template; "" = "sheets/<system>_<key>.html"
+    # "module:function" (sheets.kinds.SheetOrder) -> sheets.kinds.KindPlan: what the PDF shows;
+    # "" = "<package>.sheets:<key>"
+    data: str = ""
+    in_gm_bundle: bool = False  # its blank copy ends the GM's party bundle
+    file_word: str = ""  # what its download's name calls it; "" = the key with hyphens
+
+
+@dataclass(frozen=True)
 class SystemApp:
     key: str  # the value stored in Campaign.system and Character.system
     name: str  # shown to people
@@ -41,7 +68,11 @@ class SystemApp:
     # module if it has one
     wizard: str = ""
     new_label: str = "New character"  # the builder's button
-    sheet_kinds: tuple[str, ...] = ()  # print documents besides the character sheet
+    # print documents besides the character sheet (a bare key: a SheetKindSpec named after it)
+    sheet_kinds: tuple[SheetKindSpec | str, ...] = ()
+    # "module:function" (module key) -> SheetData: its blank character sheet; "" = the app's
+    # ``sheets:blank_sheet`` if it has one (none: the sheets page says so)
+    blank_sheet: str = ""
     play_pages: tuple[PlayPage, ...] = ()  # the campaign tabs this system adds
     # URL-name prefixes of this system's pages that belong to the platform's Characters tab
     character_page_prefixes: tuple[str, ...] = ()
@@ -73,6 +104,10 @@ class SystemApp:
     # template the dice log includes for each roll of this system's campaigns (the roll is ``r``):
     # the roll's detail as the system wrote it
     roll_detail_template: str = ""
+
+    def print_kinds(self) -> tuple[SheetKindSpec, ...]:
+        """Its sheet kinds as declarations (register() turns a bare key into one)."""
+        return tuple(kind for kind in self.sheet_kinds if isinstance(kind, SheetKindSpec))
 
     def entry_sentence(self, kind: str, payload: dict, mission: str) -> str:
         """A ledger entry as one sentence a player reads; "" when this system writes none."""
@@ -154,10 +189,41 @@ def register(app: SystemApp, package: str = "") -> None:
         app = dataclasses.replace(app, missions=f"{package}.missions")
     if package and not app.npc_rules and importlib.util.find_spec(f"{package}.npc_rules") is not None:
         app = dataclasses.replace(app, npc_rules=f"{package}.npc_rules:RULES")
+    if package and not app.blank_sheet and _has_function(f"{package}.sheets", "blank_sheet"):
+        app = dataclasses.replace(app, blank_sheet=f"{package}.sheets:blank_sheet")
+    if app.sheet_kinds:
+        app = dataclasses.replace(
+            app, sheet_kinds=tuple(_kind_defaults(kind, app) for kind in app.sheet_kinds)
+        )
     if not app.engine:
         raise ValueError(f"The system {app.key!r} names no engine.")
     _APPS[app.key] = app
     register_engine(app.key, app.engine)
+
+
+def _has_function(module: str, name: str) -> bool:
+    return importlib.util.find_spec(module) is not None and hasattr(importlib.import_module(module), name)
+
+
+def _kind_defaults(kind: SheetKindSpec | str, app: SystemApp) -> SheetKindSpec:
+    """A sheet kind with its template and functions filled in by the folder's convention."""
+    if isinstance(kind, str):
+        kind = SheetKindSpec(key=kind, label=kind.replace("_", " ").capitalize())
+    kind = dataclasses.replace(
+        kind,
+        template=kind.template or f"sheets/{app.key}_{kind.key}.html",
+        file_word=kind.file_word or kind.key.replace("_", "-"),
+    )
+    if not app.package:  # no folder to look in: the declaration names its functions itself
+        return kind
+    module = f"{app.package}.sheets"
+    return dataclasses.replace(
+        kind,
+        data=kind.data or f"{module}:{kind.key}",
+        find=kind.find or (f"{module}:find_{kind.key}" if kind.target else ""),
+        offer=kind.offer
+        or (f"{module}:{kind.key}_offer" if _has_function(module, f"{kind.key}_offer") else ""),
+    )
 
 
 class SystemAppConfig(AppConfig):
@@ -205,6 +271,20 @@ def url_modules(name: str) -> list[str]:
         if app.package and importlib.util.find_spec(module) is not None:
             found.append(module)
     return found
+
+
+def sheet_kind(key: str) -> tuple[SystemApp, SheetKindSpec] | None:
+    """The installed system that declares the sheet kind ``key``, and its declaration."""
+    for app in _APPS.values():
+        for kind in app.print_kinds():
+            if kind.key == key:
+                return app, kind
+    return None
+
+
+def call(target: str, *args):
+    """Call a hook given as "module:function"."""
+    return _call(target, *args)
 
 
 def system_choices() -> list[tuple[str, str]]:

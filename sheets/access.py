@@ -4,13 +4,14 @@
 - The party bundle: players get the players' copy (no GM-only pages); the GM gets the GM's copy.
   A copy that carries character documents (sheets/archival.py) is read only by who may export
   every one of them: the GM, or the player who owns them.
-- GM-only kinds (the Time to Kill Fate Record Sheet): the GM only; anyone else gets 403 and no PDF
-  when asking to print one, and 404 for one the GM printed (as for an id nobody holds).
+- GM-only kinds (a system's kind declared with readers "gm"): the GM only; anyone else gets 403
+  and no PDF when asking to print one, and 404 for one the GM printed (as for an id nobody holds).
 - Blank sheets hold nothing private: any member.
-- A Time to Kill mission run's Fate Record Sheet (its current turn's secret Fates): GM only, like
-  every GM-only kind; the run must be one of the campaign's (another campaign's run is 404).
-- A mission's after-action report and the campaign report: the GM's copy for the GM; a player's
-  copy (published results only, their own awards and characters) for the member who asked for it.
+- A system kind printed from one of the campaign's records (its ``target``: a mission, a mission
+  run): the record must be the campaign's (another campaign's is 404, like one nobody holds).
+- The campaign report and every other system kind: the GM's copy for the GM; a player's copy
+  (what the system shows that player: published results, their own awards and characters) for
+  the member who asked for it.
 """
 
 from __future__ import annotations
@@ -19,10 +20,11 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404
 
 from campaigns.access import get_campaign_for_user, get_membership
-from campaigns.models import Membership, Mission
+from campaigns.models import Membership
+from characters import registry
 from characters.access import get_character_for_user
-from sheets.models import GM_ONLY_KINDS, SheetKind, SheetRender
-from systems.time_to_kill.models import MissionRun
+from sheets import kinds
+from sheets.models import SheetKind, SheetRender
 
 REFUSALS = {
     "gm_only": "Only the game master of this campaign can print this sheet.",
@@ -35,15 +37,15 @@ def may_read(render: SheetRender, user, membership: Membership) -> bool:
     """Whether a member of the render's campaign may see its status and download it."""
     if membership.is_gm:
         return True
-    if render.kind in GM_ONLY_KINDS or render.gm_copy:
+    if kinds.gm_only(render.kind) or render.gm_copy:
         return False
     if render.kind == SheetKind.CHARACTER:
         return render.character is not None and render.character.owner_id == user.id
     if render.kind == SheetKind.PARTY_BUNDLE:
         # A player's bundle carries the documents of that player's own characters (sheets/archival.py).
         return membership.at_least("player") and _owns_all(user, render)
-    if render.kind in (SheetKind.AFTER_ACTION, SheetKind.CAMPAIGN_REPORT):
-        return render.requested_by_id == user.id  # a player's copy holds their own awards
+    if render.kind == SheetKind.CAMPAIGN_REPORT or kinds.spec(render.kind) is not None:
+        return render.requested_by_id == user.id  # a player's copy holds what is theirs
     return render.kind == SheetKind.BLANK
 
 
@@ -73,7 +75,7 @@ def get_render_for_user(user, render_id) -> tuple[SheetRender, Membership]:
         raise not_found
     membership = get_membership(user, render.campaign_id)
     if not may_read(render, user, membership):
-        if render.kind in GM_ONLY_KINDS or render.gm_copy:
+        if kinds.gm_only(render.kind) or render.gm_copy:
             # That the GM printed a GM-only sheet is the GM's: answered like an id nobody holds.
             raise not_found
         raise PermissionDenied(REFUSALS["render"])
@@ -83,13 +85,13 @@ def get_render_for_user(user, render_id) -> tuple[SheetRender, Membership]:
 def check_request(user, campaign_id, kind: str, character_id=None):
     """(campaign, membership, character or None) for a user allowed to request ``kind``.
 
-    For an after-action report, use ``mission_for_request`` as well.
+    For a system kind printed from a record, use ``target_for_request`` as well.
 
     Access comes before validation: a non-member learns nothing, whatever else is wrong.
     """
     campaign, membership = get_campaign_for_user(user, campaign_id, need="member")
     character = None
-    if kind in GM_ONLY_KINDS and not membership.is_gm:
+    if kinds.gm_only(kind) and not membership.is_gm:
         raise PermissionDenied(REFUSALS["gm_only"])
     if kind == SheetKind.PARTY_BUNDLE and not membership.at_least("player"):
         raise PermissionDenied("Observers cannot print the party bundle.")
@@ -100,33 +102,20 @@ def check_request(user, campaign_id, kind: str, character_id=None):
     return campaign, membership, character
 
 
-def mission_for_request(campaign, mission_id):
-    """The campaign's mission for an after-action report; 404 for one of another campaign."""
+def target_for_request(campaign, kind: str, target_id):
+    """The campaign's record a system kind prints from (its SheetKindSpec.target: a mission, a
+    mission run), found by the kind's ``find``; 404 for one of another campaign or nobody's.
+
+    Call after ``check_request``: a GM-only kind's record is looked up for the GM only."""
+    spec = kinds.spec(kind)
+    if spec is None or not spec.target:
+        raise Http404("This sheet is not printed from a record.")
+    not_found = Http404(f"No such {spec.target_label or spec.target}.")
     try:
-        mission_id = int(mission_id)
+        target_id = int(target_id)
     except (TypeError, ValueError):
-        raise Http404("No such mission.") from None
-    mission = (
-        Mission.objects.filter(pk=mission_id, campaign=campaign).first() if 0 < mission_id < 2**63 else None
-    )
-    if mission is None:
-        raise Http404("No such mission.")
-    return mission
-
-
-def run_for_request(campaign, run_id) -> MissionRun:
-    """The campaign's Time to Kill mission run for a filled Fate Record Sheet; 404 for another's.
-
-    Call after ``check_request``: the Fate Record Sheet is GM-only, so only the GM gets this far."""
-    try:
-        run_id = int(run_id)
-    except (TypeError, ValueError):
-        raise Http404("No such mission run.") from None
-    run = (
-        MissionRun.objects.select_related("ninja").filter(pk=run_id, campaign=campaign).first()
-        if 0 < run_id < 2**63
-        else None
-    )
-    if run is None:
-        raise Http404("No such mission run.")
-    return run
+        raise not_found from None
+    target = registry.call(spec.find, campaign, target_id) if 0 < target_id < 2**63 else None
+    if target is None:
+        raise not_found
+    return target

@@ -13,7 +13,7 @@ from rest_framework.response import Response
 
 from campaigns.access import get_campaign_for_user
 from config.errors import Conflict
-from sheets import access, services, storage
+from sheets import access, kinds, services, storage
 from sheets.models import RenderStatus, SheetRender
 
 
@@ -59,32 +59,57 @@ class SheetRenderSerializer(serializers.ModelSerializer):
 
 
 class SheetRequestSerializer(serializers.Serializer):
-    kind = serializers.ChoiceField(choices=services.REQUESTABLE_KIND_CHOICES)
+    """A print request. Besides these fields, one per record a system's kind prints from (its
+    SheetKindSpec.target: ``mission``, ``run`` ...), read from the registry."""
+
+    kind = serializers.ChoiceField(choices=[])
     character = serializers.IntegerField(required=False, min_value=1, max_value=2**63 - 1)
-    mission = serializers.IntegerField(required=False, min_value=1, max_value=2**63 - 1)
-    run = serializers.IntegerField(
-        required=False,
-        min_value=1,
-        max_value=2**63 - 1,
-        help_text="A Time to Kill mission run: its Fate Record Sheet filled for the current turn (GM only).",
-    )
     paper = serializers.ChoiceField(choices=services.PAPERS, default="letter")
     fillable = serializers.BooleanField(
         default=False, help_text=f"Blank sheets only: with form fields. {services.FILLABLE_NOTE}"
     )
+
+    def get_fields(self):
+        fields = super().get_fields()
+        fields["kind"] = serializers.ChoiceField(choices=list(services.REQUESTABLE_KIND_CHOICES))
+        for target, labels in _targets().items():
+            fields[target] = serializers.IntegerField(
+                required=False,
+                min_value=1,
+                max_value=2**63 - 1,
+                help_text=f"The {' or '.join(labels)} whose record to print (its id).",
+            )
+        return fields
 
     def validate(self, attrs):
         if attrs["fillable"] and attrs["kind"] != "blank":
             raise serializers.ValidationError({"fillable": services.FILLABLE_ONLY_BLANK})
         if attrs["kind"] == "character" and "character" not in attrs:
             raise serializers.ValidationError({"character": "Choose the character whose sheet to print."})
-        if attrs["kind"] == "after_action" and "mission" not in attrs:
-            raise serializers.ValidationError({"mission": "Choose the mission whose report to print."})
-        if "run" in attrs and attrs["kind"] != "fate_record":
+        spec = kinds.spec(attrs["kind"])
+        for target in _targets():
+            if target in attrs and (spec is None or spec.target != target):
+                label = (
+                    spec.label if spec is not None else dict(services.REQUESTABLE_KIND_CHOICES)[attrs["kind"]]
+                )
+                raise serializers.ValidationError(
+                    {target: f"A {label.lower()} is not printed from a {target}."}
+                )
+        if spec is not None and spec.target_required and spec.target not in attrs:
+            what = spec.target_label or spec.target
             raise serializers.ValidationError(
-                {"run": "Only the Fate Record Sheet is printed for a mission run."}
+                {spec.target: f"Choose the {what} whose {spec.label.lower()} to print."}
             )
         return attrs
+
+
+def _targets() -> dict[str, list[str]]:
+    """request field -> what its kinds call the record ("mission run"), over the installed kinds."""
+    found: dict[str, list[str]] = {}
+    for _, spec in kinds.system_kinds():
+        if spec.target:
+            found.setdefault(spec.target, []).append(f"{spec.target_label or spec.target} ({spec.label})")
+    return found
 
 
 @extend_schema(
@@ -94,7 +119,7 @@ class SheetRequestSerializer(serializers.Serializer):
         202: SheetRenderSerializer,
         400: OpenApiResponse(description="Not a valid request"),
         403: OpenApiResponse(description="Not allowed (a player asking for a GM-only sheet)"),
-        404: OpenApiResponse(description="No such campaign, character, mission or mission run"),
+        404: OpenApiResponse(description="No such campaign, character, or record to print from"),
     },
 )
 @api_view(["POST"])
@@ -107,10 +132,12 @@ def request_sheet(request: Request, campaign_pk: str) -> Response:
     campaign, membership, character = access.check_request(
         request.user, campaign_pk, data["kind"], data.get("character")
     )
-    mission = (
-        access.mission_for_request(campaign, data["mission"]) if data["kind"] == "after_action" else None
+    spec = kinds.spec(data["kind"])
+    target = (
+        access.target_for_request(campaign, data["kind"], data[spec.target])
+        if spec is not None and spec.target in data
+        else None
     )
-    run = access.run_for_request(campaign, data["run"]) if "run" in data else None
     render, created = services.request_render(
         request.user,
         data["kind"],
@@ -118,8 +145,7 @@ def request_sheet(request: Request, campaign_pk: str) -> Response:
         membership,
         character,
         data["paper"],
-        mission=mission,
-        run=run,
+        target=target,
         fillable=data["fillable"],
     )
     code = status.HTTP_202_ACCEPTED if render.status != RenderStatus.DONE else status.HTTP_200_OK

@@ -45,6 +45,17 @@ def file_name(name: str, revision: int) -> str:
     return f"{slugify(name)[:60] or 'character'}-r{revision}.json"
 
 
+def will_attach() -> bool:
+    """Whether sheets carry documents at all (an archive app registered its maker)."""
+    return bool(_maker)
+
+
+def attachment_stub(character) -> dict[str, Any]:
+    """The snapshot's entry for a character's document without the document: what a render
+    keyed on it needs to know (who, the file's name) before anything is built."""
+    return {"character_id": character.pk, "name": file_name(character.name, character.revision)}
+
+
 def attachment(character) -> dict[str, Any] | None:
     """The snapshot's entry for one character's embedded document (None without the hook)."""
     document = document_for(character)

@@ -126,10 +126,13 @@ def join(parts: list[bytes], *, title: str) -> tuple[bytes, int]:
     out.docinfo["/Title"] = title
     buffer = io.BytesIO()
     # The parts' streams are compressed already: copied as they are, not inflated and deflated again.
+    # Object streams generated: the parts' small objects, copied out of their own object streams,
+    # packed into new ones (preserving wrote them loose). Measured on 20 stored character sheets:
+    # 2.41 -> 1.60 MB and about a quarter less CPU for the join (docs/performance.md).
     out.save(
         buffer,
         stream_decode_level=pikepdf.StreamDecodeLevel.none,
-        object_stream_mode=pikepdf.ObjectStreamMode.preserve,
+        object_stream_mode=pikepdf.ObjectStreamMode.generate,
         fix_metadata_version=False,
     )
     return buffer.getvalue(), len(out.pages)

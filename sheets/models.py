@@ -15,16 +15,27 @@ from config.fields import ReadSafeJSONField, random_public_id
 
 
 class SheetKind(models.TextChoices):
+    """The platform's own kinds; the systems add theirs (SystemApp.sheet_kinds, sheets.kinds)."""
+
     CHARACTER = "character", "Character sheet"
     BLANK = "blank", "Blank sheet"
-    FATE_RECORD = "fate_record", "Fate Record Sheet"
-    AFTER_ACTION = "after_action", "After-action report"
     PARTY_BUNDLE = "party_bundle", "Party bundle"
     CAMPAIGN_REPORT = "campaign_report", "Campaign report"
 
 
-#: Kinds only a campaign's GM may request or download.
-GM_ONLY_KINDS = frozenset({SheetKind.FATE_RECORD})
+def kind_choices() -> list[tuple[str, str]]:
+    """Every kind a render may be: the platform's, then each installed system's (a callable, so
+    installing a system adds its kinds without a migration)."""
+    from sheets import kinds
+
+    return list(SheetKind.choices) + [(kind.key, kind.label) for _, kind in kinds.system_kinds()]
+
+
+def gm_only_kinds() -> frozenset[str]:
+    """Kinds only a campaign's GM may request or download (a system's kinds with readers "gm")."""
+    from sheets import kinds
+
+    return frozenset(kind.key for _, kind in kinds.system_kinds() if kind.readers == "gm")
 
 
 class RenderStatus(models.TextChoices):
@@ -54,7 +65,7 @@ class SheetRender(models.Model):
     # Random (config.fields.random_public_id): a player sees the ids of their own prints, and the
     # GM's prints in between (a Fate Record Sheet, a GM's copy) must leave no gaps among them.
     id = models.BigIntegerField(primary_key=True, default=random_public_id, editable=False)
-    kind = models.CharField(max_length=20, choices=SheetKind.choices)
+    kind = models.CharField(max_length=20, choices=kind_choices)
     system = models.CharField(max_length=20)
     campaign = models.ForeignKey("campaigns.Campaign", on_delete=models.CASCADE, related_name="sheet_renders")
     character = models.ForeignKey(
@@ -63,7 +74,9 @@ class SheetRender(models.Model):
     mission = models.ForeignKey(
         "campaigns.Mission", on_delete=models.CASCADE, null=True, blank=True, related_name="sheet_renders"
     )
-    # The Time to Kill mission run a filled Fate Record Sheet shows (its revision is the event count).
+    # A system's play record a print shows (a mission run's Fate Record Sheet; its revision is the
+    # run's event count). Kept as the one relation to a system's model: see the note in
+    # docs/architecture.md ("Sheets"); a system kind sets it through its KindPlan.row.
     run = models.ForeignKey(
         "ttk_missions.MissionRun",
         on_delete=models.CASCADE,
@@ -124,23 +137,34 @@ class SheetRender(models.Model):
         return None
 
     @property
+    def stamp_label(self) -> str:
+        """What the revision number counts: a character's revisions, or (a system kind's print)
+        what its plan said, e.g. a mission run's events ("after event")."""
+        return self.snapshot.get("stamp_label") or ("after event" if self.run_id else "revision")
+
+    @property
     def stamp(self) -> str:
-        """What the revision number counts: a character's revisions, or a mission run's events."""
-        return f"after event {self.revision}" if self.run_id else f"revision {self.revision}"
+        return f"{self.stamp_label} {self.revision}"
 
     def download_name(self) -> str:
         """``<character>-<system>-sheet-r<revision>.pdf``, slugified (see ``download_name``)."""
         return download_name(self.kind, self.snapshot.get("subject", ""), self.system, self.revision)
 
 
-#: What the file name calls each kind (a character's sheet is just "sheet").
+#: What the file name calls each of the platform's kinds (a character's sheet is just "sheet"); a
+#: system's kind says its own (SheetKindSpec.file_word).
 _KIND_WORDS = {
     SheetKind.CHARACTER: "sheet",
     SheetKind.BLANK: "blank-sheet",
-    SheetKind.FATE_RECORD: "fate-record",
-    SheetKind.AFTER_ACTION: "after-action-report",
     SheetKind.PARTY_BUNDLE: "party-sheets",
 }
+
+
+def _kind_word(kind: str) -> str:
+    from sheets import kinds
+
+    spec = kinds.spec(kind)
+    return spec.file_word if spec is not None else _KIND_WORDS.get(kind, "sheet")
 
 
 def download_name(kind: str, subject: str, system: str, revision: int) -> str:
@@ -154,10 +178,10 @@ def download_name(kind: str, subject: str, system: str, revision: int) -> str:
     from django.utils.html import strip_tags
     from django.utils.text import slugify
 
-    word = _KIND_WORDS.get(kind, "sheet")
+    word = _kind_word(kind)
     name = slugify(strip_tags(subject or ""))
     # The subject of a non-character sheet often ends in what it is ("The Bell Tower Fate Record").
-    for tail in (word, "fate-record", "report", "party", "sheet"):
+    for tail in (word, "report", "party", "sheet"):
         if name.endswith(f"-{tail}") and name != tail:
             name = name[: -len(tail) - 1]
             break

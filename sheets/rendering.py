@@ -2,9 +2,12 @@
 
 - One FontConfiguration and one parsed sheet stylesheet per worker process: a new one per render
   grows memory and costs time (ARCHITECTURE.md "Facts measured").
-- One url fetcher, ``SheetAssetFetcher``: it serves files under ``sheets/assets/`` and refuses every
-  other URL (http, https, data, file outside the folder ...). Fonts are vendored under
-  ``sheets/assets/fonts/`` (OFL/Apache, licences beside them); nothing is ever fetched from the network.
+- One url fetcher, ``SheetAssetFetcher``: it serves files under ``sheets/assets/`` and under each
+  installed system's ``sheet_assets/`` folder, and refuses every other URL (http, https, data, file
+  outside those folders ...). Fonts are vendored under ``sheets/assets/fonts/`` (OFL/Apache,
+  licences beside them); nothing is ever fetched from the network.
+- Each system's print stylesheet is its folder's ``sheet_assets/sheet.css`` (its faces, accent,
+  motif and the named page of its footer), found by convention; its ``url()``s are its own folder's.
 - Templates get the engines' ``SheetData`` and only lay it out; Django autoescaping stays on, so a
   character named ``<img src=...>`` prints as text.
 """
@@ -14,6 +17,7 @@ from __future__ import annotations
 import concurrent.futures
 import ctypes.util
 import gc
+import importlib.util
 import io
 import logging
 import multiprocessing
@@ -40,6 +44,7 @@ from weasyprint.css.counters import CounterStyle
 from weasyprint.text.fonts import FontConfiguration
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
+from characters import registry
 from characters.systems import SheetData
 from sheets import archival as archival_files
 from sheets import fillable, marks
@@ -51,8 +56,9 @@ TEMPLATE_VERSION = "2026.21.0"
 
 ASSETS_DIR = (Path(__file__).resolve().parent / "assets").resolve()
 STYLESHEET = ASSETS_DIR / "sheet.css"
-#: Each system's own faces, accent and motif, after the shared stylesheet (scoped by .sheet-<system>).
-SYSTEM_STYLESHEETS = ("timemaster", "time_to_kill", "tempo", "d6")
+#: Where a system keeps its print stylesheet and the files it uses, inside its package (by convention).
+SYSTEM_ASSETS = "sheet_assets"
+SYSTEM_STYLESHEET = "sheet.css"
 #: Letter is 18 mm shorter than A4: on A4 the rows marked a4-only fill the difference.
 PAPER_RULES = {
     "letter": "",
@@ -88,12 +94,35 @@ ASSET_TYPES = {
 }
 
 
+def system_asset_dirs() -> list[Path]:
+    """The ``sheet_assets/`` folder of every installed system that has one, in INSTALLED_APPS order."""
+    found = []
+    for app in registry.installed():
+        if not app.package:
+            continue
+        spec = importlib.util.find_spec(app.package)
+        if spec is None or not spec.submodule_search_locations:
+            continue
+        for location in spec.submodule_search_locations:
+            folder = (Path(location) / SYSTEM_ASSETS).resolve()
+            if folder.is_dir():
+                found.append(folder)
+                break
+    return found
+
+
+def asset_dirs() -> list[Path]:
+    """Every folder the sheets may read files from: the shared assets, then the systems'."""
+    return [ASSETS_DIR, *system_asset_dirs()]
+
+
 class RefusedURL(ValueError):
     """A sheet asked for something that is not one of the project's sheet assets."""
 
 
 class SheetAssetFetcher(URLFetcher):
-    """Serves ``file://`` URLs inside ``sheets/assets/`` and nothing else; records what it refused."""
+    """Serves ``file://`` URLs inside ``sheets/assets/`` and the installed systems' ``sheet_assets/``
+    and nothing else; records what it refused."""
 
     def __init__(self) -> None:
         super().__init__(allowed_protocols=("file",), allow_redirects=False, fail_on_errors=False)
@@ -136,7 +165,9 @@ class SheetAssetFetcher(URLFetcher):
             path = Path(local).resolve()
         except (OSError, ValueError):
             return None
-        if not path.is_relative_to(ASSETS_DIR) or path.suffix not in ASSET_TYPES or not path.is_file():
+        if path.suffix not in ASSET_TYPES or not path.is_file():
+            return None
+        if not any(path.is_relative_to(folder) for folder in asset_dirs()):
             return None
         return path
 
@@ -188,7 +219,8 @@ class _Shared:
 
     lock = threading.Lock()
     font_config: FontConfiguration | None = None
-    stylesheets: dict[str, CSS] = {}
+    #: (paper, the installed systems' asset folders) -> the stylesheets, in cascade order
+    stylesheets: dict[tuple[str, tuple[Path, ...]], list[CSS]] = {}
     ua_stylesheet: CSS | None = None
     #: Images the sheets use (their own assets only), decoded once per worker.
     image_cache: dict = {}
@@ -201,23 +233,41 @@ class _Shared:
             return cls.ua_stylesheet
 
     @classmethod
-    def stylesheet(cls, paper: str) -> tuple[FontConfiguration, CSS]:
+    def stylesheet(cls, paper: str) -> tuple[FontConfiguration, list[CSS]]:
+        """The sheets' stylesheets for ``paper``: the shared one, each installed system's (its
+        ``sheet_assets/sheet.css``, its ``url()``s read from its own folder), then the drawn marks
+        and the paper's rules."""
+        folders = tuple(system_asset_dirs())
         with cls.lock:
             if cls.font_config is None:
                 cls.font_config = FontConfiguration()
-            if paper not in cls.stylesheets:
-                css = STYLESHEET.read_text(encoding="utf-8")
-                for system in SYSTEM_STYLESHEETS:
-                    css += "\n" + (ASSETS_DIR / "systems" / f"{system}.css").read_text(encoding="utf-8")
-                css += "\n" + marks.generated_css()
-                css += f"\n@page {{ size: {PAPER_SIZES[paper]}; }}\n{PAPER_RULES[paper]}\n"
-                cls.stylesheets[paper] = CSS(
-                    string=css,
-                    base_url=STYLESHEET.as_uri(),
-                    url_fetcher=SheetAssetFetcher(),
-                    font_config=cls.font_config,
+            key = (paper, folders)
+            if key not in cls.stylesheets:
+                fetcher = SheetAssetFetcher()
+                sources = [STYLESHEET] + [
+                    folder / SYSTEM_STYLESHEET for folder in folders if (folder / SYSTEM_STYLESHEET).is_file()
+                ]
+                sheets = [
+                    CSS(
+                        string=source.read_text(encoding="utf-8"),
+                        base_url=source.as_uri(),
+                        url_fetcher=fetcher,
+                        font_config=cls.font_config,
+                    )
+                    for source in sources
+                ]
+                tail = marks.generated_css()
+                tail += f"\n@page {{ size: {PAPER_SIZES[paper]}; }}\n{PAPER_RULES[paper]}\n"
+                sheets.append(
+                    CSS(
+                        string=tail,
+                        base_url=STYLESHEET.as_uri(),
+                        url_fetcher=fetcher,
+                        font_config=cls.font_config,
+                    )
                 )
-            return cls.font_config, cls.stylesheets[paper]
+                cls.stylesheets[key] = sheets
+            return cls.font_config, cls.stylesheets[key]
 
 
 def parse_sheet_source(source: str) -> ElementTree.Element | None:
@@ -482,10 +532,10 @@ def _layout(
         raise ValueError(f"unknown paper size {paper!r}")
     if not pages:
         raise ValueError("a document needs at least one sheet")
-    font_config, stylesheet = _Shared.stylesheet(paper)
+    font_config, shared = _Shared.stylesheet(paper)
     source = document_html(pages, title=title, author=author, rendered_at=rendered_at)
     html = SheetHTML(string=source, base_url=STYLESHEET.as_uri(), url_fetcher=fetcher)
-    stylesheets = [stylesheet]
+    stylesheets = list(shared)
     if numbering is not None:  # a chunk of a larger document: its pages are numbered within the whole
         first, total = numbering
         stylesheets.append(

@@ -10,40 +10,66 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import Any
 
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from campaigns import charts
-from campaigns.models import Campaign, Membership, Mission
+from campaigns.models import Campaign, Membership
 from characters.models import Character
-from characters.systems import SheetData, get_system
-from config.errors import Refusal
-from sheets import after_action, archival, storage
-from sheets.blanks import BLANK_SHEETS, blank_sheet
-from sheets.models import RenderStatus, SheetKind, SheetRender
-from systems.time_to_kill import services as ttk_services
-from systems.time_to_kill.engine import fate_record_sheet_data
-from systems.time_to_kill.engine.visibility import FATE_SHEET_TEMPLATE
-from systems.time_to_kill.models import MissionRun
-from systems.time_to_kill.views import TARGET_LABEL
+from sheets import archival, kinds, queue, storage
+from sheets.blanks import NO_BLANK_SHEET, has_blank_sheet
+from sheets.kinds import SheetRequestError
+from sheets.models import RenderStatus, SheetKind, SheetRender, kind_choices
+from sheets.pages import (
+    PageSource,
+    attached_characters,
+    embedded_files,
+    file_name,
+    page_sources,
+    title_of,
+)
 
 log = logging.getLogger(__name__)
 
-#: Kinds the API and pages accept.
-REQUESTABLE_KINDS = (
-    SheetKind.CHARACTER,
-    SheetKind.BLANK,
-    SheetKind.FATE_RECORD,
-    SheetKind.AFTER_ACTION,
-    SheetKind.PARTY_BUNDLE,
-    SheetKind.CAMPAIGN_REPORT,
-)
-#: The same as (value, label) pairs, for forms and the API schema (named in ENUM_NAME_OVERRIDES).
-REQUESTABLE_KIND_CHOICES = [(kind.value, kind.label) for kind in REQUESTABLE_KINDS]
+__all__ = ["PageSource", "SheetRequestError", "attached_characters", "embedded_files", "page_sources"]
+
+
+class _Kinds(Sequence[str]):
+    """Kinds the API and pages accept: the platform's and every installed system's (read from the
+    registry when asked, so the list is whole however early this module is imported)."""
+
+    def _keys(self) -> list[str]:
+        return [key for key, _ in kind_choices()]
+
+    def __getitem__(self, index):  # type: ignore[override]
+        return self._keys()[index]
+
+    def __len__(self) -> int:
+        return len(self._keys())
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._keys()
+
+
+class _KindChoices(Sequence[tuple[str, str]]):
+    """The same as (value, label) pairs, for forms and the API schema (named in ENUM_NAME_OVERRIDES)."""
+
+    def __getitem__(self, index):  # type: ignore[override]
+        return kind_choices()[index]
+
+    def __len__(self) -> int:
+        return len(kind_choices())
+
+
+REQUESTABLE_KINDS: Sequence[str] = _Kinds()
+REQUESTABLE_KIND_CHOICES: Sequence[tuple[str, str]] = _KindChoices()
 PAPERS = ("letter", "a4")
+#: How often a page asks for news while a render is queued or running (the progress page, the
+#: character page's print box).
+POLL_SECONDS = 1
 FILLABLE_ONLY_BLANK = "Only a blank sheet is fillable."
 #: Said wherever the option is offered (the sheets page, the API): a form is not an archival file.
 FILLABLE_NOTE = (
@@ -60,29 +86,6 @@ def default_paper(campaign: Campaign, user=None) -> str:
 
 #: Statuses a party bundle draws its characters from.
 BUNDLE_STATUSES = (Character.Status.ACTIVE,)
-
-
-class SheetRequestError(Refusal, ValueError):
-    """The request cannot be rendered (wrong system, nothing to print ...); ``field`` says where."""
-
-    def __init__(self, field: str, message: str):
-        super().__init__(message)
-        self.field = field
-        self.message = message
-
-    def errors(self) -> list[dict[str, str]]:
-        return [{"field": self.field, "message": self.message}]
-
-
-@dataclass
-class PageSource:
-    """One page of a document, as the renderer needs it (no WeasyPrint here)."""
-
-    sheet: SheetData
-    campaign: str
-    character: str
-    revision: int | None
-    stamp_label: str = "revision"
 
 
 def template_version() -> str:
@@ -103,33 +106,26 @@ def _character_page(character: Character) -> dict[str, Any]:
     }
 
 
-def _fate_record_page(state: dict | None = None) -> dict[str, Any]:
-    return {"kind": SheetKind.FATE_RECORD, "state": state}
+def _kind_pages(spec, plan: kinds.KindPlan, system: str) -> list[dict[str, Any]]:
+    return [page.as_snapshot(spec.key, system) for page in plan.pages]
 
 
-#: How many turns the printed turn record holds: the most recent ones, so the sheet stays one page
-#: (Letter: 20 filled rows and one to write in).
-FATE_RECORD_GRID_TURNS = 20
-
-
-def _run_fate_record_page(run: MissionRun) -> dict[str, Any]:
-    """The run's current turn as ttk_missions gives it to the GM, plus the print's own labels."""
-    fields = ttk_services.fate_record_sheet_for_run(run)
-    mission = fields["mission"]
-    mission["target_label"] = TARGET_LABEL.get(mission.get("target"), "")
-    if run.outcome == ttk_services.ABANDONED:
-        mission["outcome"] = ttk_services.ABANDONED_LABEL
-    grid = fields["grid"]
-    fields["grid"] = grid[-FATE_RECORD_GRID_TURNS:]
-    fields["earlier_turns"] = len(grid) - len(fields["grid"])
-    fields["run"] = {"title": run.title, "event_count": run.event_count, "status": run.get_status_display()}
-    return {
-        "kind": SheetKind.FATE_RECORD,
-        "run_id": run.pk,
-        "ninja": run.ninja.name,
-        "event_count": run.event_count,
-        "sheet": fields,
-    }
+def _system_kind(
+    kind: str, campaign: Campaign, membership: Membership, user, target
+) -> tuple[kinds.KindPlan, Any]:
+    """A system's kind planned by its data function, after the platform's own checks."""
+    found = kinds.spec(kind)
+    app = kinds.system_of(kind)
+    if found is None or app is None:
+        raise SheetRequestError("kind", f"Choose one of: {', '.join(REQUESTABLE_KINDS)}.")
+    if campaign.system != app.key:
+        raise SheetRequestError("kind", f"The {found.label} belongs to {app.name} campaigns.")
+    if target is None and found.target_required:
+        raise SheetRequestError(
+            found.target, f"Choose the {found.target_label} whose {found.label.lower()} to print."
+        )
+    order = kinds.SheetOrder(kind, campaign, membership, user, target)
+    return kinds.plan(found, order), found
 
 
 def _key(parts: list[str]) -> str:
@@ -142,21 +138,21 @@ def plan(
     membership: Membership,
     character: Character | None = None,
     paper: str = "letter",
-    mission: Mission | None = None,
     user=None,
-    run: MissionRun | None = None,
+    target=None,
     fillable: bool = False,
 ) -> dict[str, Any]:
     """What a render will show: its snapshot, content key, revision and audience.
 
+    ``target``: the record a system's kind prints from (found by its ``find``; None for its blank).
     ``fillable`` (blank sheets only): form fields over every writing place, and so not PDF/A."""
     if paper not in PAPERS:
         raise SheetRequestError("paper", f"Paper must be one of: {', '.join(PAPERS)}.")
     if fillable and kind != SheetKind.BLANK:
         raise SheetRequestError("fillable", FILLABLE_ONLY_BLANK)
-    if run is not None and kind != SheetKind.FATE_RECORD:
-        raise SheetRequestError("run", "Only the Fate Record Sheet is printed for a mission run.")
     gm_copy = False
+    extra: dict[str, Any] = {}
+    row: dict[str, Any] = {}
     documents: list[Character] = []  # whose export documents the PDF carries
     if kind == SheetKind.CHARACTER:
         if character is None:
@@ -169,43 +165,13 @@ def plan(
         # Only its owner and the GM may print it (sheets/access.py): both may export it.
         documents = [character]
     elif kind == SheetKind.BLANK:
-        # The campaign's system (and Tempo module); nothing about any character, so any member.
-        if campaign.system not in BLANK_SHEETS:
-            raise SheetRequestError("kind", "This campaign's game has no blank sheet.")
+        # The campaign's system (and its module, for a system with modules); nothing about any
+        # character, so any member.
+        if not has_blank_sheet(campaign.system):
+            raise SheetRequestError("kind", NO_BLANK_SHEET)
         pages = [{"kind": SheetKind.BLANK, "system": campaign.system, "module": campaign.module}]
         subject, revision = f"Blank {campaign.get_system_display()} sheet", 0
         parts = [campaign.system, campaign.module] + (["fillable"] if fillable else [])
-    elif kind == SheetKind.AFTER_ACTION:
-        if mission is None:
-            raise SheetRequestError("mission", "Choose the mission whose after-action report to print.")
-        if campaign.system != "timemaster":
-            raise SheetRequestError("kind", "After-action reports belong to TIMEMASTER campaigns.")
-        if not mission.is_closed:
-            raise SheetRequestError(
-                "mission", "The mission is not closed yet; its report comes after closing."
-            )
-        record = after_action.report(mission, user, membership.is_gm)
-        if record is None:
-            raise SheetRequestError("mission", "The GM has not published this mission's result yet.")
-        gm_copy = membership.is_gm
-        pages = [{"kind": SheetKind.AFTER_ACTION, "record": record}]
-        subject, revision = f"{mission.title} report", 0
-        digest = _key([json.dumps(record, sort_keys=True, default=str)])
-        # A player's copy holds the awards of their own agents only: one per reader.
-        parts = [f"m{mission.pk}", digest] + ([] if gm_copy else [f"u{user.pk}"])
-    elif kind == SheetKind.FATE_RECORD:
-        if campaign.system != "time_to_kill":
-            raise SheetRequestError("kind", "The Fate Record Sheet belongs to Time to Kill campaigns.")
-        gm_copy = True
-        if run is None:  # the blank one, for play at the table
-            pages, subject, revision, parts = [_fate_record_page()], "Fate Record Sheet", 0, ["blank"]
-        else:
-            # Keyed like a character's revision: a new event is a new print, the same state reuses it.
-            if run.campaign_id != campaign.pk:
-                raise SheetRequestError("run", "Choose a mission run of this campaign.")
-            pages = [_run_fate_record_page(run)]
-            subject, revision = f"{run.title} Fate Record", run.event_count
-            parts = [f"run{run.pk}@{run.event_count}"]
     elif kind == SheetKind.PARTY_BUNDLE:
         party = list(
             Character.objects.filter(campaign=campaign, status__in=BUNDLE_STATUSES).order_by("name", "id")
@@ -216,8 +182,12 @@ def plan(
         gm_copy = membership.is_gm
         # The GM may export every character, a player their own: one render per such set of readers.
         documents = [c for c in party if gm_copy or c.owner_id == membership.user_id]
-        if gm_copy and campaign.system == "time_to_kill":
-            pages.append(_fate_record_page())
+        if gm_copy:  # the GM's copy ends with the blank GM sheets of the campaign's system
+            for _, spec in kinds.system_kinds(campaign.system):
+                if spec.in_gm_bundle:
+                    blank = kinds.plan(spec, kinds.SheetOrder(spec.key, campaign, membership, user))
+                    for page in _kind_pages(spec, blank, campaign.system):
+                        pages.append({**page, "parts": blank.parts})
         subject, revision = f"{campaign.name} party", max(c.revision for c in party)
         parts = [f"c{c.pk}@{c.revision}" for c in party]
     elif kind == SheetKind.CAMPAIGN_REPORT:
@@ -231,10 +201,21 @@ def plan(
         # A player's copy holds their own characters: one per reader, like the after-action report.
         parts = [digest] + ([] if gm_copy else [f"u{user.pk}"])
     else:
-        raise SheetRequestError("kind", f"Choose one of: {', '.join(REQUESTABLE_KINDS)}.")
-    attached = [entry for entry in map(archival.attachment, documents) if entry is not None]
+        planned, spec = _system_kind(kind, campaign, membership, user, target)
+        pages = _kind_pages(spec, planned, campaign.system)
+        subject, revision, parts, gm_copy = (
+            planned.subject,
+            planned.revision,
+            list(planned.parts),
+            planned.gm_copy,
+        )
+        extra = {key: value for key in ("stamp_label", "target_title") if (value := getattr(planned, key))}
+        row = planned.row
+    # Keyed on who is attached at which revision (the stubs): the documents themselves are built
+    # only for a render that is made (with_documents), not to find one already made or joined.
+    attached = [archival.attachment_stub(c) for c in documents] if archival.will_attach() else []
     parts += [f"doc{entry['character_id']}" for entry in attached]
-    snapshot = {"subject": subject, "campaign": campaign.name, "paper": paper, "pages": pages}
+    snapshot = {"subject": subject, "campaign": campaign.name, "paper": paper, "pages": pages, **extra}
     if attached:
         snapshot["attachments"] = attached
     if fillable:
@@ -245,10 +226,18 @@ def plan(
         "revision": revision,
         "gm_copy": gm_copy,
         "system": campaign.system if character is None else character.system,
+        "row": row,
+        "documents": documents if attached else [],
     }
 
 
-CAMPAIGN_REPORT_TEMPLATE = "sheets/campaign_report.html"
+def with_documents(planned: dict[str, Any]) -> dict[str, Any]:
+    """The plan with the character documents its PDF embeds built into the snapshot (an export
+    each: the costly part of a plan, so done only for a render about to be made)."""
+    if not planned["documents"]:
+        return planned
+    attached = [entry for entry in map(archival.attachment, planned["documents"]) if entry is not None]
+    return {**planned, "snapshot": {**planned["snapshot"], "attachments": attached}}
 
 
 def campaign_report(campaign: Campaign, user, is_gm: bool) -> dict[str, Any] | None:
@@ -273,17 +262,14 @@ def request_render(
     membership: Membership,
     character: Character | None = None,
     paper: str = "letter",
-    mission: Mission | None = None,
-    run: MissionRun | None = None,
+    target=None,
     fillable: bool = False,
 ) -> tuple[SheetRender, bool]:
     """The live render for this content, queuing a new one if there is none. Returns (render, created).
 
-    ``run``: a Time to Kill mission run whose current turn the Fate Record Sheet shows (GM only;
-    the caller checked that through sheets/access.py)."""
-    planned = plan(
-        kind, campaign, membership, character, paper, mission=mission, user=user, run=run, fillable=fillable
-    )
+    ``target``: the record a system's kind prints from (a mission, a mission run: found and
+    access-checked through sheets/access.py)."""
+    planned = plan(kind, campaign, membership, character, paper, user=user, target=target, fillable=fillable)
     version = template_version()
     lookup = {
         "kind": kind,
@@ -300,6 +286,7 @@ def request_render(
         instant = _instant_bundle(user, campaign, planned, paper, version)
         if instant is not None:
             return instant, True
+    planned = with_documents(planned)
     try:
         with transaction.atomic():
             render = SheetRender.objects.create(
@@ -307,8 +294,7 @@ def request_render(
                 system=planned["system"],
                 campaign=campaign,
                 character=character,
-                mission=mission,
-                run=run if kind == SheetKind.FATE_RECORD else None,
+                **planned["row"],
                 gm_copy=planned["gm_copy"],
                 revision=planned["revision"],
                 content_key=planned["content_key"],
@@ -331,7 +317,8 @@ def _stored_parts(
 
     A page is covered by a done render of the same template version, paper and content: a character
     at its current revision carrying its document exactly when the bundle carries it (the same
-    content key its own request makes), the blank Fate Record Sheet for a GM's Time to Kill bundle."""
+    content key its own request makes), a system's blank GM sheet (SheetKindSpec.in_gm_bundle) for
+    a GM's bundle."""
     attached = {entry["character_id"] for entry in planned["snapshot"].get("attachments") or []}
     keys = []
     for page in planned["snapshot"]["pages"]:
@@ -339,8 +326,8 @@ def _stored_parts(
             pk = page["character_id"]
             parts = [f"c{pk}@{page['revision']}"] + ([f"doc{pk}"] if pk in attached else [])
             keys.append(_key([SheetKind.CHARACTER, paper, *parts]))
-        elif page["kind"] == SheetKind.FATE_RECORD and page.get("state") is None:
-            keys.append(_key([SheetKind.FATE_RECORD, paper, "blank"]))
+        elif "parts" in page and kinds.spec(page["kind"]) is not None:
+            keys.append(_key([page["kind"], paper, *page["parts"]]))
         else:
             return None
     stored = {
@@ -350,7 +337,7 @@ def _stored_parts(
             content_key__in=keys,
             template_version=version,
             status=RenderStatus.DONE,
-            kind__in=(SheetKind.CHARACTER, SheetKind.FATE_RECORD),
+            kind__in={page["kind"] for page in planned["snapshot"]["pages"]},
         ).exclude(file="")
     }
     if any(key not in stored for key in keys):
@@ -364,7 +351,6 @@ def _instant_bundle(
     """A party bundle joined at once from the stored PDFs of its sheets (sheets/assemble.py), or
     None when a sheet has no stored PDF (then it is queued and rendered like any other)."""
     from sheets import assemble
-    from sheets.tasks import file_name, title_of
 
     parts = _stored_parts(planned, campaign, paper, version)
     if parts is None:
@@ -421,52 +407,7 @@ def _file_lost(render: SheetRender) -> bool:
 
 def enqueue(render_id: int) -> None:
     """Send the render task once the row is committed (a worker must find it)."""
-    from sheets.tasks import render_sheet
-
-    transaction.on_commit(lambda: render_sheet.delay(render_id))
-
-
-def page_sources(render: SheetRender) -> list[PageSource]:
-    """The engine's SheetData for every page of a render, from its snapshot."""
-    snapshot = render.snapshot
-    campaign = snapshot.get("campaign", "")
-    sources = []
-    for page in snapshot.get("pages", []):
-        if page["kind"] == SheetKind.CHARACTER:
-            sheet = get_system(page["system"]).sheet(page["build"])
-            sources.append(PageSource(sheet, campaign, page["name"], page["revision"]))
-        elif page["kind"] == SheetKind.BLANK:
-            sources.append(
-                PageSource(blank_sheet(page["system"], page.get("module", "")), campaign, "", None)
-            )
-        elif page["kind"] == SheetKind.AFTER_ACTION:
-            record = page["record"]
-            sheet = SheetData("timemaster", after_action.TEMPLATE, record["title"], record)
-            sources.append(PageSource(sheet, campaign, "", None))
-        elif page["kind"] == SheetKind.CAMPAIGN_REPORT:
-            record = page["record"]
-            sheet = SheetData(page["system"], CAMPAIGN_REPORT_TEMPLATE, record["title"], record)
-            sources.append(PageSource(sheet, campaign, "", None))
-        elif page["kind"] == SheetKind.FATE_RECORD and "sheet" in page:
-            sheet = SheetData("time_to_kill", FATE_SHEET_TEMPLATE, "Fate Record Sheet", page["sheet"])
-            sources.append(PageSource(sheet, campaign, page["ninja"], page["event_count"], "after event"))
-        elif page["kind"] == SheetKind.FATE_RECORD:
-            sources.append(PageSource(fate_record_sheet_data(page.get("state")), campaign, "", None))
-        else:
-            raise ValueError(f"unknown page kind {page['kind']!r}")
-    return sources
-
-
-def embedded_files(render: SheetRender) -> list[tuple[str, bytes]]:
-    """(file name, bytes) of the character documents a render's PDF carries."""
-    return [
-        (entry["name"], archival.encode(entry["document"]))
-        for entry in render.snapshot.get("attachments") or []
-    ]
-
-
-def attached_characters(render: SheetRender) -> list[int]:
-    return [entry["character_id"] for entry in render.snapshot.get("attachments") or []]
+    transaction.on_commit(lambda: queue.render(render_id))
 
 
 def pending_renders(user, campaign: Campaign, membership: Membership) -> list:

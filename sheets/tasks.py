@@ -24,6 +24,7 @@ from django.utils import timezone
 from config.metrics import RENDER_SECONDS
 from sheets import storage
 from sheets.models import RenderStatus, SheetKind, SheetRender
+from sheets.pages import embedded_files, file_name, page_sources, title_of
 
 log = logging.getLogger(__name__)
 
@@ -35,10 +36,6 @@ HARD_TIME_LIMIT = 150
 
 #: Errors worth another try: the disk, the object store or the database hiccupped, not the sheet.
 TRANSIENT_ERRORS = (OSError, DatabaseError, BotoCoreError, ClientError)
-
-
-def file_name(render: SheetRender) -> str:
-    return f"sheets/{render.campaign_id}/{render.pk}-{render.kind}-v{render.template_version}.pdf"
 
 
 def _claim(render_id: int) -> SheetRender | None:
@@ -87,17 +84,9 @@ def _finish(render_id: int, stored_name: str, size: int, pages: int) -> str:
     return "done" if render is not None else "skipped"
 
 
-def title_of(render: SheetRender) -> str:
-    subject = render.snapshot.get("subject", "")
-    if render.kind == SheetKind.CHARACTER or render.run_id:
-        return f"{subject}, {render.stamp}"
-    return subject or render.get_kind_display()
-
-
 def run_render(render_id: int) -> str:
     """Render one SheetRender to its PDF. Returns what happened (for logs and tests)."""
     from sheets import rendering  # imported in the worker only: the web process never loads WeasyPrint
-    from sheets.services import embedded_files, page_sources
 
     render = _claim(render_id)
     if render is None:

@@ -9,15 +9,13 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
 from campaigns.access import get_campaign_for_user
-from campaigns.models import Mission
 from characters.models import Character
-from sheets import access, prerender, services
+from sheets import access, kinds, prerender, services
 from sheets.api import pdf_response
-from sheets.models import GM_ONLY_KINDS, SheetKind, SheetRender
-from systems.time_to_kill.models import MissionRun
+from sheets.models import SheetKind, SheetRender
 
 #: How often the progress page asks for news while a render is queued or running.
-POLL_SECONDS = 1
+POLL_SECONDS = services.POLL_SECONDS
 
 
 def _printable_characters(campaign, user, membership):
@@ -35,21 +33,16 @@ def _with_sheet_state(characters):
     return characters
 
 
-def _reported_missions(campaign, membership):
-    """Closed TIMEMASTER missions with a report this member may print (players: published ones)."""
-    if campaign.system != "timemaster":
-        return []
-    closed = Mission.objects.filter(campaign=campaign, status__in=Mission.CLOSED_STATUSES)
-    if not membership.is_gm:
-        closed = closed.filter(published_at__isnull=False)
-    return list(closed.order_by("-closed_at", "-id")[:20])
-
-
-def _fate_record_runs(campaign, membership):
-    """The GM's Time to Kill mission runs whose Fate Record Sheet can be printed (newest first)."""
-    if not membership.is_gm or campaign.system != "time_to_kill":
-        return []
-    return list(MissionRun.objects.filter(campaign=campaign).select_related("ninja")[:20])
+def _offers(campaign, user, membership) -> list[dict]:
+    """The sections of the campaign's system's own kinds (sheets.kinds.Offer), each with the kind
+    and the request field naming its records."""
+    found = []
+    for key, offer in kinds.offers(campaign, user, membership):
+        spec = kinds.spec(key)
+        found.append(
+            {"kind": key, "slug": key.replace("_", "-"), "field": spec.target if spec else "", "offer": offer}
+        )
+    return found
 
 
 @login_required
@@ -64,13 +57,9 @@ def campaign_sheets(request, campaign_pk):
             return redirect("campaign-sheets", campaign.pk)
         character_id = request.POST.get("character") if kind == SheetKind.CHARACTER else None
         _, membership, character = access.check_request(request.user, campaign.pk, kind, character_id)
-        mission = (
-            access.mission_for_request(campaign, request.POST.get("mission"))
-            if kind == SheetKind.AFTER_ACTION
-            else None
-        )
-        run_id = request.POST.get("run") if kind == SheetKind.FATE_RECORD else None
-        run = access.run_for_request(campaign, run_id) if run_id not in (None, "") else None
+        spec = kinds.spec(kind)
+        target_id = request.POST.get(spec.target) if spec is not None and spec.target else None
+        target = access.target_for_request(campaign, kind, target_id) if target_id not in (None, "") else None
         paper = request.POST.get("paper") or services.default_paper(campaign, request.user)
         try:
             sheet, _ = services.request_render(
@@ -80,8 +69,7 @@ def campaign_sheets(request, campaign_pk):
                 membership,
                 character,
                 paper,
-                mission=mission,
-                run=run,
+                target=target,
                 fillable=kind == SheetKind.BLANK and request.POST.get("fillable") == "1",
             )
         except services.SheetRequestError as error:
@@ -98,13 +86,10 @@ def campaign_sheets(request, campaign_pk):
         "membership": membership,
         "characters": _with_sheet_state(_printable_characters(campaign, request.user, membership)),
         "can_bundle": membership.at_least("player"),
-        "fate_record": membership.is_gm and campaign.system == "time_to_kill",
-        "fate_record_runs": _fate_record_runs(campaign, membership),
-        "reported_missions": _reported_missions(campaign, membership),
+        "offers": _offers(campaign, request.user, membership),
         "renders": renders,
         "papers": services.PAPERS,
         "paper": services.default_paper(campaign, request.user),
-        "gm_only_kinds": GM_ONLY_KINDS,
         "fillable_note": services.FILLABLE_NOTE,
     }
     return render(request, "sheets/campaign_sheets.html", context)
@@ -141,7 +126,7 @@ def character_sheet_box(request, character_pk):
     """The character page's print box (polled by htmx while the background render is on its way):
     only the owner and the GM print a character's sheet; anyone else gets 404 as for a hidden page."""
     from characters import access as character_access
-    from sheets.templatetags.sheet_status import sheet_status_context
+    from sheets.templatetags.sheet_status import sheet_status_context  # a page's tag library
 
     character, membership = character_access.get_character_for_user(request.user, character_pk)
     context = sheet_status_context(character, request.user, membership)

@@ -17,7 +17,7 @@ def split_share(items, share) -> tuple[list, list]:
     """``items`` cut in two, the first part holding ``share`` (0..1) of them, rounded up.
 
     Sheets lay a long list out in two table cells instead of CSS columns: WeasyPrint balances
-    columns by laying their content out again and again, which cost most of a D6 sheet's render.
+    columns by laying their content out again and again, which cost most of one system's sheet render.
     """
     items = list(items)
     cut = math.ceil(len(items) * float(share))

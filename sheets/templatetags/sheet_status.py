@@ -12,8 +12,7 @@ from django.utils import timezone
 
 from sheets import access
 from sheets.models import SheetKind, SheetRender
-from sheets.services import PAPERS, default_paper
-from sheets.views import POLL_SECONDS
+from sheets.services import PAPERS, POLL_SECONDS, default_paper
 
 register = template.Library()
 

@@ -1,4 +1,4 @@
-from characters.registry import PlayPage, SystemApp, SystemAppConfig
+from characters.registry import PlayPage, SheetKindSpec, SystemApp, SystemAppConfig
 
 
 class TtkMissionsConfig(SystemAppConfig):
@@ -9,7 +9,17 @@ class TtkMissionsConfig(SystemAppConfig):
         key="time_to_kill",
         name="Time to Kill",
         new_label="New ninja",
-        sheet_kinds=("fate_record",),
+        # The GM's Fate Record Sheet (sheets.py): blank, or a mission run's current turn.
+        sheet_kinds=(
+            SheetKindSpec(
+                "fate_record",
+                "Fate Record Sheet",
+                readers="gm",
+                target="run",
+                target_label="mission run",
+                in_gm_bundle=True,
+            ),
+        ),
         play_pages=(PlayPage("Missions", "ttk-run-list", ("ttk-run",)),),
         play_in_progress="systems.time_to_kill.in_progress:records",
     )

@@ -1,4 +1,4 @@
-from characters.registry import PlayPage, SystemApp, SystemAppConfig
+from characters.registry import PlayPage, SheetKindSpec, SystemApp, SystemAppConfig
 
 
 class TimemasterConfig(SystemAppConfig):
@@ -18,6 +18,17 @@ class TimemasterConfig(SystemAppConfig):
         name="TIMEMASTER",
         new_label="New agent",
         play_pages=(PlayPage("Missions", "missions-list", ("missions-",)),),
+        # A closed mission's after-action report (sheets.py): the GM's copy, or a player's.
+        sheet_kinds=(
+            SheetKindSpec(
+                "after_action",
+                "After-action report",
+                target="mission",
+                target_label="mission",
+                target_required=True,
+                file_word="after-action-report",
+            ),
+        ),
         ledger_sentence="systems.timemaster.ledger_words:sentence",
         # missions (systems.timemaster.missions) and NPC rules (npc_rules.RULES) by the folder's
         # convention; the dice page's check, condition and attack panels, and a roll's detail:

@@ -208,7 +208,7 @@ def build(users: dict, variant: str) -> dict[str, Any]:
     renders = []
     for kind, character, mission in (("character", harry, None), ("after_action", None, vienna)):
         render, _ = sheet_services.request_render(
-            users["player"], kind, tm, tm_members["player"], character, mission=mission
+            users["player"], kind, tm, tm_members["player"], character, target=mission
         )
         run_render(render.pk)
         renders.append(render.pk)
@@ -224,8 +224,8 @@ def build(users: dict, variant: str) -> dict[str, Any]:
         hidden_ids["npc"] = npc_services.create_npc(
             tm, gm, {"name": "The Shapeshifter", "revealed": False, "significance_rating": 7}
         ).pk
-        fate_record, _ = sheet_services.request_render(gm, "fate_record", ttk, ttk_members["gm"], run=run)
-        gm_report, _ = sheet_services.request_render(gm, "after_action", tm, tm_members["gm"], mission=vienna)
+        fate_record, _ = sheet_services.request_render(gm, "fate_record", ttk, ttk_members["gm"], target=run)
+        gm_report, _ = sheet_services.request_render(gm, "after_action", tm, tm_members["gm"], target=vienna)
         hidden_ids["renders"] = [fate_record.pk, gm_report.pk]
         hidden_ids["invitation"] = campaign_services.create_invitation(tm, gm).pk
         hidden_ids["webhook"] = Webhook.objects.create(campaign=tm, url="https://chat.example.com/h").pk

@@ -13,7 +13,6 @@ import random
 from dataclasses import dataclass, field
 
 from characters.systems import SheetData, get_system
-from sheets.after_action import TEMPLATE as AFTER_ACTION_TEMPLATE
 from sheets.blanks import blank_sheet
 from tests.sheets.conftest import BUILDERS
 
@@ -281,7 +280,7 @@ def after_action_fields(variant: str, gm: bool) -> dict:
 
 def after_action_case(variant: str, gm: bool) -> Case:
     fields = after_action_fields(variant, gm)
-    sheet = SheetData("timemaster", AFTER_ACTION_TEMPLATE, fields["title"], fields)
+    sheet = SheetData("timemaster", "sheets/timemaster_after_action.html", fields["title"], fields)
     pages = 3 if variant == "long" else 1  # a report flows: 24 tally lines of 400 characters fill three
     return Case(
         "after_action",

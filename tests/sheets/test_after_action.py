@@ -138,7 +138,7 @@ def test_a_mission_of_another_campaign_or_an_open_one_is_refused(world, api, clo
 def test_the_sheets_page_offers_published_reports_to_players_only(world, client, closed_mission):
     client.force_login(world.users["player"])
     url = f"/campaigns/{world.campaign.pk}/sheets/"
-    button = f'data-testid="print-report-{closed_mission.pk}"'.encode()
+    button = f'data-testid="print-after-action-{closed_mission.pk}"'.encode()
     assert button not in client.get(url).content
     publish(world, closed_mission)
     assert button in client.get(url).content
@@ -149,7 +149,7 @@ def test_the_sheets_page_offers_published_reports_to_players_only(world, client,
 def test_a_players_copy_is_numbered_and_totalled_as_if_nothing_were_hidden(world, closed_mission):
     """Issue 20: the hidden line left a gap in the numbering and the full total (190) stood beside
     printed lines worth 100. A player's copy numbers its own lines 1, 2, 3 ... and totals them."""
-    from sheets import after_action
+    from systems.timemaster import sheets as after_action
 
     publish(world, closed_mission)
     closed_mission.refresh_from_db()

@@ -10,6 +10,7 @@ import pytest
 from sheets import services
 from sheets.models import RenderStatus, SheetRender
 from sheets.tasks import run_render
+from systems.time_to_kill import sheets as ttk_sheets
 from tests.sheets.conftest import pdf_metadata, pdf_text
 from tests.ttk_missions.helpers import PLACEMENT, ScriptedRng
 
@@ -73,7 +74,7 @@ def gm_render(world, campaign, run, paper="letter"):
 
     _, membership = get_campaign_for_user(world.users["gm"], campaign.pk, need="gm")
     render, created = services.request_render(
-        world.users["gm"], "fate_record", campaign, membership, paper=paper, run=run
+        world.users["gm"], "fate_record", campaign, membership, paper=paper, target=run
     )
     return render, created
 
@@ -124,7 +125,7 @@ def test_the_sheet_shows_what_fate_record_sheet_for_run_gives(world, ttk_world, 
 
     expected = fate_record_sheet_for_run(ttk_run)
     render, _ = gm_render(world, ttk_world, ttk_run)
-    page = render.snapshot["pages"][0]["sheet"]
+    page = render.snapshot["pages"][0]["fields"]
     assert page["boxes"] == expected["boxes"] and page["turn"] == expected["turn"]
     assert page["grid"] == expected["grid"] and page["dice"] == expected["dice"]
     assert {k: v for k, v in page["mission"].items() if k != "target_label"} == expected["mission"]
@@ -210,13 +211,13 @@ def longest_run_to_turn(world, ttk_world, script, last_turn: int):
 
 
 def test_a_long_mission_with_the_longest_texts_keeps_to_one_page(world, ttk_world, script):
-    run = longest_run_to_turn(world, ttk_world, script, services.FATE_RECORD_GRID_TURNS + 6)
+    run = longest_run_to_turn(world, ttk_world, script, ttk_sheets.FATE_RECORD_GRID_TURNS + 6)
     render, _ = gm_render(world, ttk_world, run)
-    grid = render.snapshot["pages"][0]["sheet"]["grid"]
-    assert len(grid) == services.FATE_RECORD_GRID_TURNS and grid[-1]["turn"] == run.state["turn"]
+    grid = render.snapshot["pages"][0]["fields"]["grid"]
+    assert len(grid) == ttk_sheets.FATE_RECORD_GRID_TURNS and grid[-1]["turn"] == run.state["turn"]
     pages, text, _ = rendered(render)  # Letter: the shorter page
     flat = " ".join(text.split())
-    earlier = run.state["turn"] - services.FATE_RECORD_GRID_TURNS
+    earlier = run.state["turn"] - ttk_sheets.FATE_RECORD_GRID_TURNS
     assert pages == 1 and f"The last {len(grid)} turns; {earlier} earlier in the mission history." in flat
 
 
@@ -224,9 +225,9 @@ def test_a_full_turn_record_with_the_longest_texts_keeps_its_notes_lines_on_one_
     world, ttk_world, script
 ):
     """Exactly a grid of turns, so no "earlier turns" line: the sheet also prints its GM notes lines."""
-    run = longest_run_to_turn(world, ttk_world, script, services.FATE_RECORD_GRID_TURNS)
+    run = longest_run_to_turn(world, ttk_world, script, ttk_sheets.FATE_RECORD_GRID_TURNS)
     render, _ = gm_render(world, ttk_world, run)
-    assert len(render.snapshot["pages"][0]["sheet"]["grid"]) == services.FATE_RECORD_GRID_TURNS
+    assert len(render.snapshot["pages"][0]["fields"]["grid"]) == ttk_sheets.FATE_RECORD_GRID_TURNS
     pages, text, _ = rendered(render)  # Letter: the shorter page
     assert pages == 1 and "GM notes" in text and "earlier in the mission history" not in text
 
@@ -318,7 +319,7 @@ def web(client):
 def test_the_gm_prints_a_runs_sheet_from_the_campaign_sheets_page(world, ttk_world, ttk_run, web):
     client = web(world.users["gm"])
     page = client.get(f"/campaigns/{ttk_world.pk}/sheets/").content.decode()
-    assert f"print-fate-record-run-{ttk_run.pk}" in page and "print-fate-record" in page
+    assert f"print-fate-record-{ttk_run.pk}" in page and "print-fate-record" in page
     response = client.post(f"/campaigns/{ttk_world.pk}/sheets/", {"kind": "fate_record", "run": ttk_run.pk})
     render = SheetRender.objects.get()
     assert response.status_code == 302 and response["Location"] == f"/sheets/{render.pk}/"

@@ -33,7 +33,7 @@ def boxes(document) -> list[tuple]:
 
 
 def layout(source: str, *, html5: bool):
-    font_config, stylesheet = rendering._Shared.stylesheet("letter")
+    font_config, stylesheets = rendering._Shared.stylesheet("letter")
     if html5:
         # WeasyPrint's own parse (tinyhtml5), with the same user-agent sheet as the sheets.
         html = weasyprint.HTML(
@@ -42,7 +42,7 @@ def layout(source: str, *, html5: bool):
         html._ua_stylesheets = lambda forms=False: [rendering._Shared.user_agent()]
     else:
         html = rendering.SheetHTML(string=source)
-    return html.render(stylesheets=[stylesheet], font_config=font_config)
+    return html.render(stylesheets=stylesheets, font_config=font_config)
 
 
 @pytest.mark.parametrize("case_id", CASE_IDS)

@@ -20,7 +20,7 @@ from tests.sheets import samples
 
 PRINT_TEMPLATES = sorted(
     [*Path("systems").glob("*/templates/sheets/*.html")]
-    + [Path("templates/sheets") / name for name in ("document.html", "minimal.html", "after_action.html")]
+    + [Path("templates/sheets") / name for name in ("document.html", "minimal.html")]
 )
 WEASYPRINT_UA = (Path(weasyprint.__file__).parent / "css" / "html5_ua.css").read_text(encoding="utf-8")
 

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from characters.systems import get_system
 from sheets import rendering
 from tests.sheets.conftest import BUILDERS, pdf_metadata, pdf_text
+
+#: An installed system's folder (its sheet_assets/ may be read, nothing else in it).
+SYSTEM_FOLDER = Path(__file__).resolve().parents[2] / "systems" / "time_to_kill"
 
 HOSTILE_NAMES = [
     '<img src="http://127.0.0.1:1/x">',
@@ -71,6 +76,10 @@ def test_a_hostile_name_prints_as_text_and_fetches_nothing(system, name):
         f"{rendering.STYLESHEET.as_uri()}/../../../settings.py",
         (rendering.ASSETS_DIR.parent / "models.py").as_uri(),
         "ftp://127.0.0.1/x",
+        # A system's folder: only its sheet_assets/, never its code or a way out of the folder.
+        (SYSTEM_FOLDER / "models.py").as_uri(),
+        (SYSTEM_FOLDER / "sheet_assets").as_uri() + "/../models.py",
+        (SYSTEM_FOLDER / "templates" / "sheets" / "time_to_kill.html").as_uri(),
     ],
 )
 def test_the_fetcher_refuses_everything_but_sheet_assets(url):
@@ -84,6 +93,15 @@ def test_the_fetcher_serves_the_sheet_stylesheet():
     fetcher = rendering.SheetAssetFetcher()
     response = fetcher.fetch(rendering.STYLESHEET.as_uri())
     assert b"@page" in response.read()
+
+
+def test_the_fetcher_serves_an_installed_systems_sheet_assets_found_by_convention():
+    folder = SYSTEM_FOLDER / "sheet_assets"
+    assert folder.resolve() in rendering.system_asset_dirs()
+    fetcher = rendering.SheetAssetFetcher()
+    assert b"@page time_to_kill" in fetcher.fetch((folder / "sheet.css").as_uri()).read()
+    assert b"<svg" in fetcher.fetch((folder / "marks" / "circle.svg").as_uri()).read()
+    assert fetcher.refused == []
 
 
 def test_a_bundle_is_one_document_with_a_page_per_character():

@@ -156,7 +156,7 @@ def test_blank_timemaster_ability_boxes_hold_a_two_digit_number():
         (SheetKind.CHARACTER, '<img src="x">', "d6", 1, "d6-sheet-r1.pdf"),
         (SheetKind.BLANK, "Blank TIMEMASTER sheet", "timemaster", 0, "timemaster-blank-sheet-r0.pdf"),
         (
-            SheetKind.FATE_RECORD,
+            "fate_record",
             "The Bell Tower Fate Record",
             "time_to_kill",
             12,
