@@ -55,6 +55,12 @@ class SystemApp:
     # description; CHARACTERS: alice's and bob's names; choices(name, player) -> builder choices;
     # play(campaign, gm, users, heroes, rng)); "" = the app's ``demo`` module if it has one
     demo: str = ""
+    # module of how the system's records sit in a campaign archive beside its sections
+    # (archive/references.py, archive/upgrades.py): SPOTS, where its engine keeps database ids;
+    # optional UPGRADES ({from version: step(character)}), OLD_IDS(document) for the version 2 -> 3
+    # step and MISSION_PROBLEMS(mission) for a mission's system fields; "" = the app's
+    # ``archive_format`` module if it has one
+    archive_format: str = ""
     # the system's Django app (its package, e.g. "systems.tempo"); filled in by register()
     package: str = ""
     # "module:function" (kind, payload, mission title) -> str: a ledger entry as a sentence
@@ -96,7 +102,7 @@ _APPS: dict[str, SystemApp] = {}
 def register(app: SystemApp, package: str = "") -> None:
     """Add a system; ``package`` (its Django app's module) fills in the engine, the builder and the
     charts and the archive section by the folder's convention: ``<package>.engine``, ``<package>.wizard``,
-    ``<package>.charts``, ``<package>.archive``, ``<package>.demo``."""
+    ``<package>.charts``, ``<package>.archive``, ``<package>.demo``, ``<package>.archive_format``."""
     if package and not app.package:
         app = dataclasses.replace(app, package=package)
     if package and not app.engine:
@@ -109,6 +115,8 @@ def register(app: SystemApp, package: str = "") -> None:
         app = dataclasses.replace(app, archive_sections=(f"{package}.archive",))
     if package and not app.demo and importlib.util.find_spec(f"{package}.demo") is not None:
         app = dataclasses.replace(app, demo=f"{package}.demo")
+    if package and not app.archive_format and importlib.util.find_spec(f"{package}.archive_format"):
+        app = dataclasses.replace(app, archive_format=f"{package}.archive_format")
     if not app.engine:
         raise ValueError(f"The system {app.key!r} names no engine.")
     _APPS[app.key] = app
