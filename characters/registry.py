@@ -37,8 +37,8 @@ class SystemApp:
     name: str  # shown to people
     # module of the pure engine (a module-level SYSTEM); "" = the app's ``engine`` subpackage
     engine: str = ""
-    # module of the web builder (STEP_KEYS, resume_url, wizard_step); "" = the app's ``wizard``
-    # module if it has one
+    # module of the web builder (STEPS, TEMPLATES, step_<key> views, first_open_step, step_of,
+    # WELCOME: characters/builder.py runs the flow); "" = the app's ``wizard`` module if it has one
     wizard: str = ""
     new_label: str = "New character"  # the builder's button
     sheet_kinds: tuple[str, ...] = ()  # print documents besides the character sheet

@@ -50,7 +50,7 @@ def test_the_toy_system_is_offered_everywhere_once_its_app_is_installed(toy_inst
     campaign = Campaign.objects.get(name="Toy night")
     assert campaign.system == "toy"
     # The builder list and the campaign page's builder button.
-    assert WIZARDS["toy"].STEP_KEYS == ("name",)
+    assert [key for key, _ in WIZARDS["toy"].STEPS] == ["name", "review"]
     assert "toy" in list(WIZARDS)
     detail = client.get(reverse("campaign-detail", args=[campaign.pk])).content.decode()
     assert "New toy hero" in detail and reverse("character-new", args=[campaign.pk]) in detail
