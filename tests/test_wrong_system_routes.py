@@ -20,27 +20,13 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 
 from campaigns.models import Membership, Role
+from characters import registry
+from tests import system_kit
 
-SYSTEMS = ("timemaster", "time_to_kill", "tempo", "d6")
+SYSTEMS = tuple(system_kit.installed_keys())
 ROLES = ("gm", "player", "observer")
 METHODS = ("get", "post", "patch", "delete")
 
-#: View modules that belong to one system.
-SYSTEM_MODULES = {
-    "systems.time_to_kill.views": "time_to_kill",
-    "systems.time_to_kill.api": "time_to_kill",
-    "systems.tempo.views": "tempo",
-    "systems.tempo.api": "tempo",
-    "systems.d6.views": "d6",
-    "systems.d6.api": "d6",
-    "systems.timemaster.mission_views": "timemaster",
-    "systems.timemaster.api_checks": "timemaster",
-    "systems.timemaster.advancement_views": "timemaster",
-    "systems.timemaster.api_advancement": "timemaster",
-    "systems.timemaster.api_condition": "timemaster",
-    "systems.timemaster.attack_views": "timemaster",
-    "systems.timemaster.condition_views": "timemaster",
-}
 #: Routes of a platform module that belong to one system: the TIMEMASTER significance tally, its
 #: result and audit on the missions API (plain missions exist in every system), and the check roll.
 SYSTEM_ROUTES = {
@@ -96,7 +82,11 @@ def _routes(patterns, prefix=""):
 
 
 def _system_of(name: str, module: str) -> str | None:
-    return SYSTEM_ROUTES.get(name) or SYSTEM_MODULES.get(module)
+    """The system a route belongs to: named in SYSTEM_ROUTES, or served by a module of the
+    system's own package (its folder)."""
+    if name in SYSTEM_ROUTES:
+        return SYSTEM_ROUTES[name]
+    return next((app.key for app in registry.installed() if module.startswith(f"{app.package}.")), None)
 
 
 def system_routes() -> list[tuple[str, str, str]]:
@@ -138,32 +128,13 @@ def _fill(route: str, campaign_id: int, character_id: int) -> str | None:
 @pytest.fixture
 def campaigns_of_every_system(world):
     """One campaign per system with the same GM, player and observer; a character in each."""
-    from campaigns import services
-    from characters.models import Character
-    from tests.sheets.conftest import BUILDERS
-
     users = world.users
     made = {}
     for system in SYSTEMS:
-        module = "flashpoints" if system == "tempo" else ""
-        campaign = services.create_campaign(
-            users["gm"], name=f"A {system} campaign", system=system, module=module
-        )
+        campaign = system_kit.make_campaign(users["gm"], system)
         for name, role in (("player", Role.PLAYER), ("observer", Role.OBSERVER)):
             Membership.objects.create(campaign=campaign, user=users[name], role=role)
-        build = BUILDERS[system](name="Kim")
-        character = Character.objects.create(
-            campaign=campaign,
-            owner=users["player"],
-            system=system,
-            module=module,
-            name="Kim",
-            status="active",
-            build=build,
-            creation_build=build,
-            revision=1,
-        )
-        made[system] = (campaign, character)
+        made[system] = (campaign, system_kit.make_character(campaign, users["player"], name="Kim"))
     return made
 
 

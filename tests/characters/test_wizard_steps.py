@@ -6,23 +6,20 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from campaigns import services as campaign_services
 from characters import services
 from characters.builder import step_keys
 from characters.models import Character
 from characters.views import WIZARDS
+from tests import system_kit
 
-SYSTEMS = ("timemaster", "tempo", "d6", "time_to_kill")
-MODULE = {"tempo": "flashpoints"}
+SYSTEMS = [key for key in system_kit.installed_keys() if key in WIZARDS]
 
 
 @pytest.fixture
 def draft_in(make_user):
     def make(system):
         owner = make_user(f"owner-{system}")
-        campaign = campaign_services.create_campaign(
-            owner, name=f"A {system} campaign", system=system, module=MODULE.get(system, "")
-        )
+        campaign = system_kit.make_campaign(owner, system)
         return services.create_draft(campaign, owner, choices={"name": "Nobody yet"})
 
     return make

@@ -1,0 +1,20 @@
+"""What the shared system test kit checks of TIMEMASTER (tests/system_kit.py): test support only,
+read by the tests, never by the running site."""
+
+from __future__ import annotations
+
+#: Labels the blank sheet prints (from the engine's tables).
+BLANK_LABELS = ["Strength", "Luck", "Stamina", "Skills", "Paranormal talents", "Times visited", "15"]
+
+
+def check_demo(campaign) -> None:
+    """The demo's play: a published mission (in alice's agent's ledger) and an open one."""
+    from campaigns.models import Mission
+    from characters.models import Character
+
+    published = Mission.objects.get(campaign=campaign, title="The Vienna Clockmaker")
+    assert published.is_published
+    assert Mission.objects.get(campaign=campaign, title="The Lost Dispatch").status == Mission.Status.ACTIVE
+    # the agents' ledgers hold the published award (the engine wrote it, not the seed)
+    harriet = Character.objects.get(campaign=campaign, owner__username="alice")
+    assert harriet.entries.filter(mission=published).exists()
