@@ -6,7 +6,22 @@ from __future__ import annotations
 #: Labels the blank sheet prints (from the engine's tables).
 BLANK_LABELS = ["Armed", "Hand-to-Hand", "Knowledge", "Stealth", "Victory conditions", "Fails on 1-5"]
 
+#: The test modules that walk this system's API routes for every role (each has WALKED_ROUTES).
+API_ROLE_WALKS = ("tests.ttk_missions.test_api_roles",)
+
 
 def check_demo(campaign) -> None:
     """The demo's play: a mission run under way."""
     assert campaign.ttk_runs.filter(status="running").exists()
+
+
+def api_route_ids(campaign, members, character) -> dict[str, dict]:
+    """The URL ids of Time to Kill's API routes in ``campaign`` (the personas are its members,
+    ``character`` a player's ninja): a mission run of the ninja."""
+    from systems.time_to_kill import services
+
+    run = services.start_run(members["gm"], ninja=character.pk, title="Bell", mission_stones=3, briefing={})
+    routes = {"api-ttk-runs": {"campaign_pk": campaign.pk}}
+    for name in ("events", "abandon", "gm-state", "player-state"):
+        routes[f"api-ttk-run-{name}"] = {"pk": run.pk}
+    return routes

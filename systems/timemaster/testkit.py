@@ -18,3 +18,10 @@ def check_demo(campaign) -> None:
     # the agents' ledgers hold the published award (the engine wrote it, not the seed)
     harriet = Character.objects.get(campaign=campaign, owner__username="alice")
     assert harriet.entries.filter(mission=published).exists()
+
+
+def api_route_ids(campaign, members, character) -> dict[str, dict]:
+    """The URL ids of TIMEMASTER's own API routes in ``campaign`` (the personas are its members,
+    ``character`` a player's agent), for the walks over every API route."""
+    own = {"campaign_pk": campaign.pk, "character_pk": character.pk}
+    return {"api-check": own, "api-campaign-attacks": own, "api-check-scores": own}
