@@ -9,6 +9,15 @@ BLANK_LABELS = ["Perception", "search", "Reflexes", "dodge", "Initiative", "-5D"
 #: The test modules that walk this system's API routes for every role (each has WALKED_ROUTES).
 API_ROLE_WALKS = ("tests.d6_encounters.test_api_roles",)
 
+#: The sample hero's name, and ledger entries the archive round trips append to it (the entry at
+#: LEDGER_REVERTED is reverted after).
+HERO = "Ana"
+LEDGER = (
+    {"kind": "character_points_gained", "count": 5, "reason": "first session"},
+    {"kind": "fate_points_gained", "count": 1, "reason": "heroic moment"},
+)
+LEDGER_REVERTED = 1
+
 
 def check_demo(campaign) -> None:
     """The demo's play: an encounter under way."""

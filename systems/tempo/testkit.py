@@ -9,6 +9,15 @@ BLANK_LABELS = ["Primary", "Flashpoint 1", "Athlete", "Thief", "TRUST NO ONE", "
 #: The test modules that walk this system's API routes for every role (each has WALKED_ROUTES).
 API_ROLE_WALKS = ("tests.tempo_conflicts.test_api_roles",)
 
+#: The sample hero's name, and ledger entries the archive round trips append to it (the entry at
+#: LEDGER_REVERTED is reverted after).
+HERO = "Finn Marlowe"
+LEDGER = (
+    {"kind": "fate_point_gained", "reason": "qualified_success_complication"},
+    {"kind": "veto_card", "note": "the guard was not asleep"},
+)
+LEDGER_REVERTED = 0
+
 
 def check_demo(campaign) -> None:
     """The demo's play: a conflict under way."""

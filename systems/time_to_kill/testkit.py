@@ -9,6 +9,15 @@ BLANK_LABELS = ["Armed", "Hand-to-Hand", "Knowledge", "Stealth", "Victory condit
 #: The test modules that walk this system's API routes for every role (each has WALKED_ROUTES).
 API_ROLE_WALKS = ("tests.ttk_missions.test_api_roles",)
 
+#: The sample hero's name, and ledger entries the archive round trips append to it (the entry at
+#: LEDGER_REVERTED is reverted after).
+HERO = "Kage"
+LEDGER = (
+    {"kind": "mission_result", "outcome": "victory", "die_rolls": 7, "mission": None},
+    {"kind": "rename", "name": "Kage the Second"},
+)
+LEDGER_REVERTED = 1
+
 
 def check_demo(campaign) -> None:
     """The demo's play: a mission run under way."""

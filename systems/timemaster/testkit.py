@@ -6,6 +6,15 @@ from __future__ import annotations
 #: Labels the blank sheet prints (from the engine's tables).
 BLANK_LABELS = ["Strength", "Luck", "Stamina", "Skills", "Paranormal talents", "Times visited", "15"]
 
+#: The sample hero's name, and ledger entries the archive round trips append to it (the entry at
+#: LEDGER_REVERTED is reverted after).
+HERO = "Harry Adams"
+LEDGER = (
+    {"kind": "sp_awarded", "type": "bonus", "session": 1, "amount": 10},
+    {"kind": "sp_awarded", "type": "bonus", "session": 2, "amount": 20},
+)
+LEDGER_REVERTED = 0
+
 
 def check_demo(campaign) -> None:
     """The demo's play: a published mission (in alice's agent's ledger) and an open one."""

@@ -9,90 +9,22 @@ import random
 import pytest
 
 from characters import services as character_services
+from tests import system_kit
 
-
-def timemaster_choices(name):
-    from tests.characters.conftest import agent_choices
-
-    return agent_choices(name=name)
-
-
-def time_to_kill_choices(name):
-    return {"name": name, "abilities": {}}
-
-
-def tempo_choices(name):
-    from tests.systems.tempo.helpers import choices
-
-    return choices(name=name)
-
-
-def d6_choices(name):
-    return {
-        "name": name,
-        "attributes": {"Perception": "3D", "Reflexes": "3D", "Strength": "3D"},
-        "skills": {
-            "search": {"attribute": "Perception", "code": "3D"},
-            "dodge": {"attribute": "Reflexes", "code": "3D"},
-            "brawling": {"attribute": "Strength", "code": "4D"},
-        },
-    }
-
-
-#: system -> (module, wizard choices, ledger entries, index of the entry to revert or None)
-SYSTEMS = {
-    "timemaster": (
-        "",
-        timemaster_choices,
-        [
-            {"kind": "sp_awarded", "type": "bonus", "session": 1, "amount": 10},
-            {"kind": "sp_awarded", "type": "bonus", "session": 2, "amount": 20},
-        ],
-        0,
-    ),
-    "time_to_kill": (
-        "",
-        time_to_kill_choices,
-        [
-            {"kind": "mission_result", "outcome": "victory", "die_rolls": 7, "mission": None},
-            {"kind": "rename", "name": "Kage the Second"},
-        ],
-        1,
-    ),
-    "tempo": (
-        "flashpoints",
-        tempo_choices,
-        [
-            {"kind": "fate_point_gained", "reason": "qualified_success_complication"},
-            {"kind": "veto_card", "note": "the guard was not asleep"},
-        ],
-        0,
-    ),
-    "d6": (
-        "",
-        d6_choices,
-        [
-            {"kind": "character_points_gained", "count": 5, "reason": "first session"},
-            {"kind": "fate_points_gained", "count": 1, "reason": "heroic moment"},
-        ],
-        1,
-    ),
-}
-NAMES = {"timemaster": "Harry Adams", "time_to_kill": "Kage", "tempo": "Finn Marlowe", "d6": "Ana"}
+#: The installed systems (tests/system_kit.py): each system's testkit.py gives its sample hero's
+#: name and the ledger entries appended to it (LEDGER, one reverted: LEDGER_REVERTED).
+SYSTEMS = tuple(system_kit.installed_keys())
 
 
 @pytest.fixture
 def make_campaign(world):
     """A campaign of ``system`` whose members are the world's personas (GM, players, observer)."""
-    from campaigns import services
     from campaigns.models import Membership, Role
 
     def make(system, name=None):
-        if system == "timemaster" and name is None:
+        if system == world.campaign.system and name is None:
             return world.campaign
-        campaign = services.create_campaign(
-            world.users["gm"], name=name or f"{system} table", system=system, module=SYSTEMS[system][0]
-        )
+        campaign = system_kit.make_campaign(world.users["gm"], system, name=name or f"{system} table")
         for user, role in (
             ("player", Role.PLAYER),
             ("other_player", Role.PLAYER),
@@ -109,10 +41,10 @@ def make_hero(world):
     """A finalized character of the campaign's system with a ledger (one entry reverted)."""
 
     def make(campaign, owner="player", name=None, ledger=True):
-        _, choices, entries, revert = SYSTEMS[campaign.system]
-        draft = character_services.create_draft(
-            campaign, world.users[owner], choices=choices(name or NAMES[campaign.system])
-        )
+        kit = system_kit.extras(campaign.system)
+        entries, revert = getattr(kit, "LEDGER", ()), getattr(kit, "LEDGER_REVERTED", None)
+        choices = system_kit.demo(campaign.system).choices(name or getattr(kit, "HERO", "Kim"), owner)
+        draft = character_services.create_draft(campaign, world.users[owner], choices=choices)
         character = character_services.finalize(draft, is_gm=True, rng=random.Random(3))
         if ledger:
             rows = [
