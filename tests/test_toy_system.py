@@ -312,3 +312,15 @@ def test_the_toy_engine_is_pure_like_every_engine():
     out = subprocess.run([sys.executable, "-c", probe], cwd=root, env=env, capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert json.loads(out.stdout) == []
+
+
+def test_a_system_whose_engine_keeps_no_ids_needs_no_archive_format(toy_installed):
+    from archive import references
+
+    assert registry.get("toy").archive_format == ""
+    assert references.spots_of("toy") is None and references.archive_format("toy") is None
+    document = {"system": "toy", "build": {"name": "Pip", "knack": 2}, "ledger": [{"payload": {"x": 1}}]}
+    assert references.character(document, lambda kind, value, path: "changed") == document
+    # the systems that keep ids say where (their archive_format module, by the folder's convention)
+    kept = {app.key for app in registry.installed() if references.spots_of(app.key) is not None}
+    assert kept == {app.key for app in registry.installed() if app.archive_format}
