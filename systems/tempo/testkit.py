@@ -18,6 +18,10 @@ LEDGER = (
 )
 LEDGER_REVERTED = 0
 
+#: The test module making a campaign with this system's play records (``play(world, campaign,
+#: make_hero, monkeypatch)``) for the archive round trips and the hostile-input walks.
+ARCHIVE_PLAY = "tests.tempo_conflicts.archive_play"
+
 
 def check_demo(campaign) -> None:
     """The demo's play: a conflict under way."""

@@ -153,127 +153,26 @@ def _run_a_mission(world, agents):
     return mission
 
 
-# -- campaigns with play records (Time to Kill runs, Tempo conflicts, D6 encounters) -----------------
-PLAY_SYSTEMS = ("time_to_kill", "tempo", "d6")
-NINJA_ABILITIES = {"stealth": "+", "awareness": "+", "athletics": "+"}
+# -- campaigns with play records (each system's testkit.ARCHIVE_PLAY) ------------------------------
+#: The installed systems whose testkit names a module making a campaign with play records.
+PLAY_SYSTEMS = tuple(
+    key for key in system_kit.installed_keys() if getattr(system_kit.extras(key), "ARCHIVE_PLAY", "")
+)
 
 
 @pytest.fixture
 def play_campaign(world, make_campaign, make_hero, monkeypatch):
     """play_campaign(system): a campaign of ``system`` with play records through the apps' own
-    services: one finished and one in progress (Time to Kill: plus an abandoned run; D6: plus one
-    still being set up), their rolls in the dice log and their ledger entries."""
+    services (the module its testkit names in ARCHIVE_PLAY: one record finished and one in
+    progress, their rolls in the dice log and their ledger entries)."""
+    import importlib
 
     def make(system, name=None):
         campaign = make_campaign(system, name=name or f"{system} play")
-        return {"time_to_kill": _ttk_runs, "tempo": _tempo_conflicts, "d6": _d6_encounters}[system](
-            world, campaign, make_hero, monkeypatch
-        )
+        module = importlib.import_module(system_kit.extras(system).ARCHIVE_PLAY)
+        return module.play(world, campaign, make_hero, monkeypatch)
 
     return make
-
-
-def _ninja(world, campaign, owner, name):
-    draft = character_services.create_draft(
-        campaign, world.users[owner], choices={"name": name, "abilities": dict(NINJA_ABILITIES)}
-    )
-    return character_services.finalize(draft, is_gm=True, rng=random.Random(1))
-
-
-def _ttk_runs(world, campaign, make_hero, monkeypatch):
-    from systems.time_to_kill import services
-    from tests.ttk_missions.helpers import VICTORY_MOVES, VICTORY_SCRIPT, ScriptedRng
-
-    gm = campaign.memberships.get(user=world.users["gm"])
-    kage = _ninja(world, campaign, "player", "Kage")
-    yuki = _ninja(world, campaign, "other_player", "Yuki")
-    monastery = campaign.missions.create(title="The monastery")
-    briefing = {"brief": "Into the monastery.", "gm_notes": "The abbot keeps the key under the bell"}
-
-    def play(run, moves, owner):
-        for side, kind, params in moves:
-            user = world.users["gm"] if side == "gm" else world.users[owner]
-            services.post_event(run, user, side, {"type": kind, **params})
-
-    dice = {"rng": ScriptedRng(**VICTORY_SCRIPT)}
-    monkeypatch.setattr(services, "make_rng", lambda: dice["rng"])
-    won = services.start_run(gm, ninja=kage.pk, mission=monastery.pk, briefing=briefing)
-    play(won, VICTORY_MOVES, "player")
-    dice["rng"] = ScriptedRng(draws=["o", "o"], fudge=[1, 0, -1, 0])
-    running = services.start_run(gm, ninja=yuki.pk, title="Rooftops")
-    play(running, VICTORY_MOVES[:5], "other_player")
-    dropped = services.start_run(gm, ninja=kage.pk, title="A test run")
-    services.abandon_run(dropped, gm)
-    return campaign
-
-
-def _tempo_conflicts(world, campaign, make_hero, monkeypatch):
-    from systems.tempo import services
-
-    gm = campaign.memberships.select_related("campaign", "user").get(user=world.users["gm"])
-    finn = make_hero(campaign, "player", name="Finn Marlowe")
-    nora = make_hero(campaign, "other_player", name="Nora Vale")
-    rng = random.Random(5)
-
-    def conflict(title, agent):
-        return services.create_conflict(
-            gm,
-            {
-                "title": title,
-                "scene_aspects": ["Rain on the rooftops"],
-                "sides": [
-                    {"name": agent.name, "characters": [agent.pk]},
-                    {"name": "Stasi", "npcs": ["Major Brandt"], "controlled_by": "gm"},
-                ],
-            },
-        )
-
-    def round_(fight):
-        services.add_event(
-            gm, fight, {"type": "roll", "sides": {"a": {"rating": 2}, "b": {"rating": 1}}}, rng
-        )
-
-    over = conflict("The chase", finn)
-    round_(over)
-    round_(over)
-    services.add_event(gm, over, {"type": "end", "reason": "the Stasi lose them in the rain"})
-    running = conflict("The checkpoint", nora)
-    round_(running)
-    return campaign
-
-
-def _d6_encounters(world, campaign, make_hero, monkeypatch):
-    from systems.d6 import services
-
-    gm = campaign.memberships.select_related("campaign", "user").get(user=world.users["gm"])
-    ana = make_hero(campaign, "player", name="Ana", ledger=False)
-    rey = make_hero(campaign, "other_player", name="Rey", ledger=False)
-    thugs = {
-        "kind": "group",
-        "name": "Thugs",
-        "members": ["Thug 1", "Thug 2"],
-        "attributes": {"Perception": "2D+1", "Reflexes": "3D"},
-        "skills": {"brawling": {"attribute": "Reflexes", "code": "4D+2"}},
-    }
-    rng = random.Random(7)
-
-    def encounter(name, hero):
-        made = services.create_encounter(campaign, world.users["gm"], name=name, method="once_per_scene")
-        services.add_character(made, hero.pk)
-        services.add_npc(made, thugs)
-        made = services.start_encounter(made)
-        services.record_event(made, gm, {"type": "begin_round"}, rng)
-        services.record_event(made, gm, {"type": "roll_initiative"}, rng)
-        pid = made.state["active"][-1]["participant"]
-        services.record_event(made, gm, {"type": "declare", "participant": pid, "actions": 1}, rng)
-        return made
-
-    over = encounter("Dockside", ana)
-    services.record_event(over, gm, {"type": "end_scene", "reason": "the thugs run"}, rng)
-    encounter("Warehouse", rey)
-    waiting = services.create_encounter(campaign, world.users["gm"], name="Rooftop", method="once_per_scene")
-    services.add_npc(waiting, {"name": "Sniper", "attributes": {"Perception": "4D", "Reflexes": "2D"}})
-    return campaign
 
 
 @pytest.fixture
