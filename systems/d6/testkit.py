@@ -22,6 +22,11 @@ LEDGER_REVERTED = 1
 #: make_hero, monkeypatch)``) for the archive round trips and the hostile-input walks.
 ARCHIVE_PLAY = "tests.d6_encounters.archive_play"
 
+#: What the ids of this system's routes name, for the walks that fill every route: by the path
+#: segment before a ``pk`` and by keyword.
+ROUTE_PK_OWNERS = {"encounters": "encounter", "d6-encounters": "encounter"}
+ROUTE_KWARG_OWNERS = {"encounter_pk": "encounter", "participant_pk": "participant"}
+
 
 def check_demo(campaign) -> None:
     """The demo's play: an encounter under way."""

@@ -22,6 +22,10 @@ LEDGER_REVERTED = 0
 #: make_hero, monkeypatch)``) for the archive round trips and the hostile-input walks.
 ARCHIVE_PLAY = "tests.tempo_conflicts.archive_play"
 
+#: What the ids of this system's routes name, for the walks that fill every route: by the path
+#: segment before a ``pk`` and by keyword.
+ROUTE_PK_OWNERS = {"conflicts": "conflict"}
+
 
 def check_demo(campaign) -> None:
     """The demo's play: a conflict under way."""

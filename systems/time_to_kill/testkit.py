@@ -22,6 +22,12 @@ LEDGER_REVERTED = 1
 #: make_hero, monkeypatch)``) for the archive round trips and the hostile-input walks.
 ARCHIVE_PLAY = "tests.ttk_missions.archive_play"
 
+#: What the ids of this system's routes name, for the walks that fill every route: by the path
+#: segment before a ``pk`` and by keyword.
+ROUTE_PK_OWNERS = {"ttk": "run", "runs": "run", "ttk-runs": "run"}
+#: The test module making this system's part of the non-interference worlds (tests/secrets).
+SECRET_WORLD = "tests.ttk_missions.secret_world"
+
 
 def check_demo(campaign) -> None:
     """The demo's play: a mission run under way."""
