@@ -8,8 +8,9 @@ A system supplies:
   ``manage.py seed_demo``: ``CAMPAIGN`` (name, module, description) and ``choices(name, player)``,
   the builder choices a player could type; the kit builds them through the platform's own path
   (a draft, then finalized by the GM);
-- optionally ``testkit.py`` in its folder: what a test checks of it besides (``BLANK_LABELS``: the
-  labels its blank sheet prints).
+- optionally ``testkit.py`` in its folder: what a test checks of it besides (``BLANK_LABELS``,
+  ``check_demo``, ``HERO``/``LEDGER``, ``api_route_ids``, ``SECRET_WORLD`` ...; the table in
+  docs/adding-a-system.md says which shared test reads each).
 
 The shared tests call the kit's functions with a system key: parametrised over ``installed_keys()`` for the
 installed systems, and with the toy system's key by tests/test_toy_system.py once it installs it.
