@@ -12,3 +12,5 @@ class ArchiveConfig(AppConfig):
         from sheets import archival
 
         archival.register(archival_document)
+        # The export job listens for the services' requests (archive/signals.py).
+        from archive import tasks  # noqa: F401

@@ -1,8 +1,9 @@
 """Engine states and event logs of the play apps, as archive data.
 
-A play record (a Time to Kill run, a Tempo conflict, a D6 encounter) is stored as a starting state,
-an append-only list of events and the state they fold to. Some engine ids are built from database
-ids (the ninja's id, a D6 participant ``character-12``, a Tempo roll's ``log_roll``); the archive
+A play record of a system (a mission run, a conflict, an encounter: each system's archive section)
+is stored as a starting state, an append-only list of events and the state they fold to. Some
+engine ids are built from database ids (a character's engine id, a participant ``character-12``,
+an event's ``log_roll``); the archive
 holds positions instead, so these helpers rewrite such values on the way out and back in. On
 import the events are folded again through the engine, and the result must equal the state in
 the file: a hand-edited state or event is refused.

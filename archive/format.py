@@ -24,7 +24,7 @@ KINDS = (CHARACTER, CAMPAIGN)
 
 FORMAT_VERSION = 3
 #: from_version -> function turning a document of that version into one of from_version + 1
-#: (archive/upgrades.py; 1 -> 2: a TIMEMASTER build's bonus sessions, bounded; 2 -> 3: archive keys
+#: (archive/upgrades.py; 1 -> 2: each system's build steps, SystemApp.archive_format; 2 -> 3: archive keys
 #: instead of server ids inside payloads, builds and outcomes).
 UPGRADES: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {
     1: upgrades.upgrade_v1_to_v2,

@@ -1,87 +1,45 @@
 """References inside ledger payloads, builds and mission outcomes, as archive-local keys (format 3).
 
-The engines name missions, agents, Time to Kill runs and dice-log rolls by the ids the server gave
-them, and keep those ids in what they fold: a TIMEMASTER agent's ``mission_started`` entry and the
-``missions_closed`` list of its build, a closed mission's outcome (its agents by character id), a
-Time to Kill ``mission_result`` (the run it finished) and a Tempo fate point made by a roll. An
-archive holds none of those ids. Each becomes a key that says what it points at:
+The engines name missions, agents, play records and dice-log rolls by the ids the server gave
+them, and keep those ids in what they fold: an agent's ``mission_started`` entry and the mission
+lists of its build, a closed mission's outcome (its agents by character id), the result of a play
+record, a fate point made by a roll. An archive holds none of those ids. Each becomes a key that
+says what it points at:
 
-- ``"mission:3"``, ``"character:0"``, ``"ttk_run:1"``, ``"roll:17"``: the record at that position
-  of the campaign archive's ``missions``, ``characters``, ``ttk_runs`` or ``rolls``;
-- ``"mission:~1"``, ``"ttk_run:~1"``, ``"roll:~1"``: a record the document does not hold (always so
-  in a character document; in a campaign archive, one the exporting server no longer had, such as
-  the missions of a history imported from a character document), numbered from 1 per kind in the
-  order first met, the same record under the same key throughout the document.
+- ``"mission:3"``, ``"character:0"``, ``"roll:17"`` (and a system's own kinds, such as a play
+  record's): the record at that position of the archive section whose ``REFERENCE`` is that kind
+  (``missions``, ``characters``, ``rolls``, or the system's section);
+- ``"mission:~1"``, ``"roll:~1"``: a record the document does not hold (always so in a character
+  document; in a campaign archive, one the exporting server no longer had, such as the missions of
+  a history imported from a character document), numbered from 1 per kind in the order first
+  met, the same record under the same key throughout the document.
 
 Import gives a held record's key the id of the row it made; a key of a record not held is stored
 as it is: it names no row and can never equal an id a server hands out, so a new mission is never
-taken for one an imported history already went on. The places are listed per system below
-(``SPOTS``): what the engines write where, read from their ledger shapes.
+taken for one an imported history already went on. Where each system's engine writes ids is the
+system's to say: the ``SPOTS`` of its ``archive_format`` module (``SystemApp.archive_format``),
+read from its ledger shapes.
 """
 
 from __future__ import annotations
 
+import importlib
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Any
 
 from archive.problems import Problem, join
+from characters import registry
 
-MISSION, CHARACTER, TTK_RUN, ROLL = "mission", "character", "ttk_run", "roll"
-KINDS = (MISSION, CHARACTER, TTK_RUN, ROLL)
-#: The archive section a held key's position points into.
-SECTION_OF = {MISSION: "missions", CHARACTER: "characters", TTK_RUN: "ttk_runs", ROLL: "rolls"}
-KEY_PATTERN = re.compile(r"^(mission|character|ttk_run|roll):(~?)(\d{1,9})$")
-#: A Tempo fate point written by a roll says so in its reason: "Roll <id>: <role>".
+MISSION, CHARACTER, ROLL = "mission", "character", "roll"
+KEY_PATTERN = re.compile(r"^([a-z][a-z0-9_]{0,39}):(~?)(\d{1,9})$")
+#: A fate point written by a roll may say so in its reason: "Roll <id>: <role>".
 ROLL_REASON = re.compile(r"^Roll (\S+): ")
 
 #: change(kind, value, path) -> the value to write instead (None stays None).
 Change = Callable[[str, Any, str], Any]
-
-
-# -- where the engines keep ids ---------------------------------------------------------------------
-def _timemaster_build(build: Any, change: Change, path: str) -> Any:
-    """timemaster advancement: state.current_mission, the state's mission lists, times_visited[].mission."""
-    if not isinstance(build, dict):
-        return build
-    build = dict(build)
-    state = build.get("state")
-    if isinstance(state, dict):
-        state = dict(state)
-        where = join(path, "state")
-        if state.get("current_mission") is not None:
-            state["current_mission"] = change(
-                MISSION, state["current_mission"], join(where, "current_mission")
-            )
-        for name in ("missions_closed", "missions_awarded", "qualifying_missions", "missions_advanced"):
-            if isinstance(state.get(name), list):
-                state[name] = [
-                    change(MISSION, value, join(join(where, name), index))
-                    for index, value in enumerate(state[name])
-                ]
-        build["state"] = state
-    if isinstance(build.get("times_visited"), list):
-        build["times_visited"] = [
-            _changed_field(visit, "mission", MISSION, change, join(join(path, "times_visited"), index))
-            for index, visit in enumerate(build["times_visited"])
-        ]
-    return build
-
-
-def _time_to_kill_build(build: Any, change: Change, path: str) -> Any:
-    """time_to_kill ledger: missions[].mission and death.mission name the run (mission_result)."""
-    if not isinstance(build, dict):
-        return build
-    build = dict(build)
-    if isinstance(build.get("missions"), list):
-        build["missions"] = [
-            _changed_field(summary, "mission", TTK_RUN, change, join(join(path, "missions"), index))
-            for index, summary in enumerate(build["missions"])
-        ]
-    if "death" in build:
-        build["death"] = _changed_field(build["death"], "mission", TTK_RUN, change, join(path, "death"))
-    return build
 
 
 def _unchanged_build(build: Any, change: Change, path: str) -> Any:
@@ -97,24 +55,37 @@ class Spots:
     payload_kind: str = MISSION
     entry_kinds: tuple[str, ...] | None = None
     build: Callable[[Any, Change, str], Any] = _unchanged_build
-    #: The roll named in the reason too ("Roll <id>: ..."), as Tempo writes it.
+    #: The roll named in the reason too ("Roll <id>: ..."), as a fate point made by a roll says it.
     roll_in_reason: bool = False
 
 
-SPOTS: dict[str, Spots] = {
-    # timemaster-characters.md §6: regular awards, grade steps, violations, visits, mission start/close
-    "timemaster": Spots(payload_field="mission", payload_kind=MISSION, build=_timemaster_build),
-    "time_to_kill": Spots(
-        payload_field="mission",
-        payload_kind=TTK_RUN,
-        entry_kinds=("mission_result",),
-        build=_time_to_kill_build,
-    ),
-    "tempo": Spots(payload_field="roll", payload_kind=ROLL, roll_in_reason=True),
-}
+def archive_format(system: Any) -> ModuleType | None:
+    """The installed system's ``archive_format`` module (SystemApp.archive_format), if it has one."""
+    app = registry.get(system) if isinstance(system, str) else None
+    if app is None or not app.archive_format:
+        return None
+    return importlib.import_module(app.archive_format)
 
 
-def _changed_field(item: Any, name: str, kind: str, change: Change, path: str) -> Any:
+def archive_formats() -> list[ModuleType]:
+    """The ``archive_format`` modules of every installed system that has one."""
+    return [importlib.import_module(app.archive_format) for app in registry.installed() if app.archive_format]
+
+
+def spots_of(system: Any) -> Spots | None:
+    """Where ``system``'s engine keeps ids; None when it keeps none (or is not installed)."""
+    found = getattr(archive_format(system), "SPOTS", None)
+    return found if isinstance(found, Spots) else None
+
+
+def section_of(kind: str) -> str:
+    """The archive section whose records ``kind`` keys point at (its ``REFERENCE``)."""
+    from archive.sections import reference_sections
+
+    return reference_sections().get(kind, f"{kind}s")
+
+
+def changed_field(item: Any, name: str, kind: str, change: Change, path: str) -> Any:
     if not isinstance(item, dict) or item.get(name) is None:
         return item
     return {**item, name: change(kind, item[name], join(path, name))}
@@ -124,8 +95,7 @@ def character(data: Any, change: Change, path: str = "") -> Any:
     """A character (document body or archive item) with every id its engine keeps changed."""
     if not isinstance(data, dict):
         return data
-    system = data.get("system")
-    spots = SPOTS.get(system) if isinstance(system, str) else None
+    spots = spots_of(data.get("system"))
     if spots is None:
         return data
     data = dict(data)
@@ -160,8 +130,8 @@ def entry_of(spots: Spots, entry: Any, change: Change, path: str) -> Any:
 
 
 def outcome(data: Any, change: Change, path: str) -> Any:
-    """A TIMEMASTER mission outcome (significance.resolve_mission): its mission, its agents (by
-    character), and the ledger entries it writes for each agent."""
+    """A mission outcome as a campaign's mission stores it: its mission, its agents (by character),
+    and the ledger entries it writes for each agent."""
     if not isinstance(data, dict):
         return data
     data = dict(data)
@@ -169,7 +139,7 @@ def outcome(data: Any, change: Change, path: str) -> Any:
         data["mission"] = change(MISSION, data["mission"], join(path, "mission"))
     if isinstance(data.get("awards"), list):
         data["awards"] = [
-            _changed_field(award, "agent", CHARACTER, change, join(join(path, "awards"), index))
+            changed_field(award, "agent", CHARACTER, change, join(join(path, "awards"), index))
             for index, award in enumerate(data["awards"])
         ]
     ledger = data.get("ledger")
@@ -177,7 +147,7 @@ def outcome(data: Any, change: Change, path: str) -> Any:
         where = join(path, "ledger")
         data["ledger"] = {
             change(CHARACTER, agent, join(where, agent)): [
-                _changed_field(entry, "mission", MISSION, change, join(join(where, agent), index))
+                changed_field(entry, "mission", MISSION, change, join(join(where, agent), index))
                 for index, entry in enumerate(entries)
             ]
             if isinstance(entries, list)
@@ -265,7 +235,8 @@ def problems_in(
 
 def key_problem(kind: str, value: Any, held: dict[str, int]) -> str:
     found = KEY_PATTERN.match(value) if isinstance(value, str) else None
-    example = f'"{kind}:0" (a position in {SECTION_OF[kind]}) or "{kind}:~1" (a {kind} not in the file)'
+    section = section_of(kind)
+    example = f'"{kind}:0" (a position in {section}) or "{kind}:~1" (a {kind} not in the file)'
     if found is None or found.group(1) != kind:
         return f"must name a {kind.replace('_', ' ')} by its archive key, {example}; found {value!r}."
     if found.group(2) == "~":
@@ -278,9 +249,7 @@ def key_problem(kind: str, value: Any, held: dict[str, int]) -> str:
         )
     count = held.get(kind, 0)
     if int(found.group(3)) >= count:
-        where = (
-            f"the {count} records of {SECTION_OF[kind]}" if count else f"no {SECTION_OF[kind]} in this file"
-        )
+        where = f"the {count} records of {section}" if count else f"no {section} in this file"
         return f'{value!r} points past {where}; a {kind} not in the file is "{kind}:~<n>".'
     return ""
 

@@ -17,10 +17,17 @@ from django.utils import timezone
 
 from archive import characters as character_data
 from archive import format as archive_format
-from archive import pdf_import, references, streaming, timestamps
+from archive import pdf_import, references, signals, streaming, timestamps
 from archive.models import CampaignExport, ExportStatus
 from archive.problems import ArchiveRefused, Checker, Problem, join, length_of
-from archive.sections import ExportRefs, ImportRefs, export_keys, section_keys, sections
+from archive.sections import (
+    ExportRefs,
+    ImportRefs,
+    export_keys,
+    reference_sections,
+    section_keys,
+    sections,
+)
 from archive.sections import characters as characters_section
 from archive.sections import rolls as rolls_section
 from campaigns import services as campaign_services
@@ -170,8 +177,6 @@ def needs_job(campaign: Campaign) -> bool:
 
 def request_export(campaign: Campaign, by) -> CampaignExport:
     """The campaign's export job: the one already queued or running, or a new one queued."""
-    from archive import tasks
-
     with transaction.atomic():
         unfinished = CampaignExport.objects.filter(
             campaign=campaign, status__in=[ExportStatus.QUEUED, ExportStatus.RUNNING]
@@ -190,7 +195,9 @@ def request_export(campaign: Campaign, by) -> CampaignExport:
         export = CampaignExport.objects.create(
             campaign=campaign, requested_by=by, rolls_total=Roll.objects.filter(campaign=campaign).count()
         )
-        transaction.on_commit(lambda: tasks.export_campaign.delay(export.pk))
+        transaction.on_commit(
+            lambda: signals.export_requested.send(sender=CampaignExport, export_id=export.pk)
+        )
     return export
 
 
@@ -227,7 +234,7 @@ def validate_campaign(document: dict[str, Any]) -> list[Problem]:
     ]
     for section in sections():
         problems += section.validate(document.get(section.KEY, []), document)
-    held = {kind: length_of(document, key) for kind, key in references.SECTION_OF.items()}
+    held = {kind: length_of(document, key) for kind, key in reference_sections().items()}
     for key, walk in (("missions", references.mission), ("characters", references.character)):
         items = document.get(key)
         for index, item in enumerate(items if isinstance(items, list) else []):
@@ -323,12 +330,13 @@ def _resolve_references(document: dict[str, Any], refs: ImportRefs) -> None:
             str(refs.row(section, position).pk) if text else refs.row(section, position).pk
         )
 
+    # Missions and characters are kept by the engines as text; the rows of other sections (the
+    # rolls, a system's play records) as numbers, unless the section says REFERENCE_AS_TEXT.
     change = references.resolver(
         {
-            references.MISSION: row_id("missions", text=True),  # the engines keep a mission id as text
-            references.CHARACTER: row_id("characters", text=True),
-            references.TTK_RUN: row_id("ttk_runs", text=False),
-            references.ROLL: row_id("rolls", text=False),
+            section.REFERENCE: row_id(section.KEY, text=getattr(section, "REFERENCE_AS_TEXT", False))
+            for section in sections()
+            if getattr(section, "REFERENCE", "")
         }
     )
     for position, data in enumerate(document.get("missions") or []):

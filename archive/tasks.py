@@ -11,9 +11,10 @@ from celery import shared_task
 from django.core.files import File
 from django.core.files.storage import default_storage
 from django.db import transaction
+from django.dispatch import receiver
 from django.utils import timezone
 
-from archive import services, streaming
+from archive import services, signals, streaming
 from archive.models import CampaignExport, ExportStatus
 
 log = logging.getLogger(__name__)
@@ -79,3 +80,9 @@ def run_export(export_id: int) -> str:
 )
 def export_campaign(export_id: int) -> str:
     return run_export(int(export_id))
+
+
+@receiver(signals.export_requested, dispatch_uid="archive.tasks.queue_export")
+def queue_export(sender, export_id: int, **kwargs) -> None:
+    """Queue the job of a campaign export the services saved (archive/signals.py)."""
+    export_campaign.delay(export_id)

@@ -68,10 +68,12 @@ def drafts_awaiting_gm(user, campaign, membership) -> list[Pending]:
 
 def _resume(draft) -> str:
     """Where the builder picks the draft up (its review, once the rules accept it)."""
+    from characters import builder
     from characters.views import WIZARDS
 
-    wizard = WIZARDS.get(draft.system)
-    return wizard.resume_url(draft) if wizard else reverse("character-detail", args=[draft.pk])
+    return (
+        builder.resume_url(draft) if draft.system in WIZARDS else reverse("character-detail", args=[draft.pk])
+    )
 
 
 def for_user(user, campaign, membership, characters) -> list[Pending]:

@@ -64,8 +64,8 @@ class SystemApp:
     name: str  # shown to people
     # module of the pure engine (a module-level SYSTEM); "" = the app's ``engine`` subpackage
     engine: str = ""
-    # module of the web builder (STEP_KEYS, resume_url, wizard_step); "" = the app's ``wizard``
-    # module if it has one
+    # module of the web builder (STEPS, TEMPLATES, step_<key> views, first_open_step, step_of,
+    # WELCOME: characters/builder.py runs the flow); "" = the app's ``wizard`` module if it has one
     wizard: str = ""
     new_label: str = "New character"  # the builder's button
     # print documents besides the character sheet (a bare key: a SheetKindSpec named after it)
@@ -86,6 +86,12 @@ class SystemApp:
     # description; CHARACTERS: alice's and bob's names; choices(name, player) -> builder choices;
     # play(campaign, gm, users, heroes, rng)); "" = the app's ``demo`` module if it has one
     demo: str = ""
+    # module of how the system's records sit in a campaign archive beside its sections
+    # (archive/references.py, archive/upgrades.py): SPOTS, where its engine keeps database ids;
+    # optional UPGRADES ({from version: step(character)}), OLD_IDS(document) for the version 2 -> 3
+    # step and MISSION_PROBLEMS(mission) for a mission's system fields; "" = the app's
+    # ``archive_format`` module if it has one
+    archive_format: str = ""
     # the system's Django app (its package, e.g. "systems.tempo"); filled in by register()
     package: str = ""
     # "module:function" (kind, payload, mission title) -> str: a ledger entry as a sentence
@@ -170,9 +176,10 @@ _APPS: dict[str, SystemApp] = {}
 
 def register(app: SystemApp, package: str = "") -> None:
     """Add a system; ``package`` (its Django app's module) fills in the engine, the builder, the
-    charts, the archive section, the demo, the mission rules and the NPC rules by the folder's
-    convention: ``<package>.engine``, ``<package>.wizard``, ``<package>.charts``,
-    ``<package>.archive``, ``<package>.demo``, ``<package>.missions``, ``<package>.npc_rules``."""
+    charts, the archive section and format, the demo, the mission rules, the NPC rules and the blank
+    sheet by the folder's convention: ``<package>.engine``, ``<package>.wizard``,
+    ``<package>.charts``, ``<package>.archive``, ``<package>.archive_format``, ``<package>.demo``,
+    ``<package>.missions``, ``<package>.npc_rules``, ``<package>.sheets:blank_sheet``."""
     if package and not app.package:
         app = dataclasses.replace(app, package=package)
     if package and not app.engine:
@@ -195,6 +202,8 @@ def register(app: SystemApp, package: str = "") -> None:
         app = dataclasses.replace(
             app, sheet_kinds=tuple(_kind_defaults(kind, app) for kind in app.sheet_kinds)
         )
+    if package and not app.archive_format and importlib.util.find_spec(f"{package}.archive_format"):
+        app = dataclasses.replace(app, archive_format=f"{package}.archive_format")
     if not app.engine:
         raise ValueError(f"The system {app.key!r} names no engine.")
     _APPS[app.key] = app

@@ -11,13 +11,13 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import select_template
 from django.views.decorators.http import require_http_methods, require_POST
 
-from characters import access, registry, services
+from characters import access, builder, registry, services
 from characters.forms import ReasonForm
 from characters.models import AdvancementEntry, Character
 from config.keyset import keyset_page
 
-# Each installed system's web builder (same interface: STEP_KEYS, resume_url, wizard_step), from
-# the registry its app filled in AppConfig.ready().
+# Each installed system's web builder module (its steps and their pages; the flow is
+# characters/builder.py), from the registry its app filled in AppConfig.ready().
 WIZARDS = registry.Wizards()
 
 
@@ -61,7 +61,7 @@ def character_new(request, pk):
         context = {"campaign": campaign, "membership": membership, "new_label": new_label(campaign.system)}
         return render(request, "characters/new.html", context)
     draft = services.create_draft(campaign, request.user, is_gm=membership.role == access.GM)
-    return redirect("character-wizard-step", draft.pk, WIZARDS[campaign.system].STEP_KEYS[0])
+    return redirect("character-wizard-step", draft.pk, builder.step_keys(WIZARDS[campaign.system])[0])
 
 
 @login_required
@@ -77,7 +77,7 @@ def character_detail(request, pk):
     }
     if character.is_draft:
         wizard = WIZARDS.get(character.system)
-        context["resume_url"] = wizard.resume_url(character) if wizard else None
+        context["resume_url"] = builder.resume_url(character) if wizard else None
         return render(request, "characters/draft.html", context)
     context["sheet"] = system.sheet(character.build).fields
     context["derived"] = system.derive(character.build)
@@ -92,20 +92,22 @@ def character_detail(request, pk):
 def character_wizard(request, pk, step):
     character, membership = access.get_character_for_user(request.user, pk, need="edit")
     wizard = WIZARDS.get(character.system)
-    if wizard is not None and step not in wizard.STEP_KEYS:
+    if wizard is not None and step not in builder.step_keys(wizard):
         return unknown_step(request, wizard, step)
     if not character.is_draft:
         messages.info(request, f"{character.name} is finalized; it changes only through its ledger.")
         return redirect("character-detail", character.pk)
     if wizard is None:
         raise Http404("This system has no web wizard yet.")
-    return wizard.wizard_step(request, character, membership, step)
+    return builder.wizard_step(request, character, membership, step)
 
 
 def unknown_step(request, wizard, step: str):
     """Every builder answers a step name it does not have the same way, GET or POST: 404, naming
     the steps it does have (the caller may already edit this character, so nothing is revealed)."""
-    message = f"This builder has no step called {step!r}. Its steps are: {', '.join(wizard.STEP_KEYS)}."
+    message = (
+        f"This builder has no step called {step!r}. Its steps are: {', '.join(builder.step_keys(wizard))}."
+    )
     return render(request, "error.html", {"title": "No such step", "message": message}, status=404)
 
 

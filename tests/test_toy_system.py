@@ -1,24 +1,61 @@
-"""A new game system is one folder plus one line in INSTALLED_APPS (issue 19): the toy system in
-tests/toy_system/ registers itself from its AppConfig.ready(), and the campaign creation choices,
-the systems API, the campaign page's builder button and the builder list offer it, with no
-change to the platform's code."""
+"""A new game system is one folder plus one line in INSTALLED_APPS (issues 19 and 29).
+
+The toy system in tests/toy_system/ is a complete system: an engine, a builder, a character page,
+a print sheet, a blank sheet, an extra sheet kind, a play record with its archive section, a demo
+and an API. Installed with one INSTALLED_APPS line (and its model migrated), the platform offers
+each of them with no change to the platform's code, and the shared system test kit
+(tests/system_kit.py) passes for it. docs/adding-a-system.md walks through it.
+"""
 
 from __future__ import annotations
 
-import pytest
-from django.test.utils import modify_settings
-from django.urls import reverse
+import importlib
+from io import StringIO
 
-from campaigns.models import Campaign
+import pytest
+from django.core.management import call_command
+from django.test.utils import modify_settings
+from django.urls import clear_url_caches, reverse
+
+from campaigns.models import Campaign, Membership, Role
 from characters import registry
+from characters.models import Character
 from characters.systems import all_systems
+from tests import system_kit
+
+TOY_APP = "tests.toy_system"
+
+
+def _reload_urls() -> None:
+    """The URL conf includes each installed system's URLs when it is imported (as a server does
+    once at start): import it again after the toy system comes or goes."""
+    import config.urls
+
+    importlib.reload(config.urls)
+    clear_url_caches()
 
 
 @pytest.fixture
 def toy_installed(db):
-    with modify_settings(INSTALLED_APPS={"append": "tests.toy_system"}):
+    """The toy system installed, without its model's table (for what needs no play record)."""
+    with modify_settings(INSTALLED_APPS={"append": TOY_APP}):
         yield
     registry.unregister("toy")
+
+
+@pytest.fixture
+def toy_app(transactional_db):
+    """The toy system installed with one INSTALLED_APPS line, its model migrated and its URLs
+    included; all of it gone again afterwards."""
+    with modify_settings(INSTALLED_APPS={"append": TOY_APP}):
+        call_command("migrate", "toy_system", verbosity=0)
+        _reload_urls()
+        try:
+            yield
+        finally:
+            call_command("migrate", "toy_system", "zero", verbosity=0)
+    registry.unregister("toy")
+    _reload_urls()
 
 
 @pytest.fixture
@@ -26,6 +63,22 @@ def gm(db, django_user_model, client):
     user = django_user_model.objects.create_user("toy-gm", password="a-long-toy-password")
     client.force_login(user)
     return user
+
+
+@pytest.fixture
+def table(toy_app, django_user_model):
+    """A toy campaign with a GM and a player, each logged in on a client of their own."""
+    from django.test import Client
+
+    gm = django_user_model.objects.create_user("toy-gm", password="a-long-toy-password")
+    player = django_user_model.objects.create_user("toy-player", password="a-long-toy-password")
+    campaign = system_kit.make_campaign(gm, "toy", name="Toy night")
+    Membership.objects.create(campaign=campaign, user=player, role=Role.PLAYER)
+    clients = {}
+    for name, user in (("gm", gm), ("player", player)):
+        clients[name] = Client()
+        clients[name].force_login(user)
+    return {"campaign": campaign, "gm": gm, "player": player, "clients": clients}
 
 
 def test_without_the_app_there_is_no_toy_system(gm, client):
@@ -50,7 +103,7 @@ def test_the_toy_system_is_offered_everywhere_once_its_app_is_installed(toy_inst
     campaign = Campaign.objects.get(name="Toy night")
     assert campaign.system == "toy"
     # The builder list and the campaign page's builder button.
-    assert WIZARDS["toy"].STEP_KEYS == ("name",)
+    assert [key for key, _ in WIZARDS["toy"].STEPS] == ["hero", "review"]
     assert "toy" in list(WIZARDS)
     detail = client.get(reverse("campaign-detail", args=[campaign.pk])).content.decode()
     assert "New toy hero" in detail and reverse("character-new", args=[campaign.pk]) in detail
@@ -68,25 +121,215 @@ def test_the_toy_system_is_offered_everywhere_once_its_app_is_installed(toy_inst
     assert created.json()["system"] == "toy"
 
 
+def test_the_folders_convention_fills_in_every_hook(toy_installed):
+    app = registry.get("toy")
+    assert app is not None and app.package == TOY_APP
+    assert app.engine == f"{TOY_APP}.engine" and app.wizard == f"{TOY_APP}.wizard"
+    assert app.archive_sections == (f"{TOY_APP}.archive",) and app.demo == f"{TOY_APP}.demo"
+    assert registry.url_modules("api_urls")[-1] == f"{TOY_APP}.api_urls"
+
+
 def test_the_system_fields_take_their_choices_from_the_registry_so_a_new_system_needs_no_migration(
     toy_installed,
 ):
-    from io import StringIO
-
-    from django.core.management import call_command
-
     out = StringIO()
     call_command("makemigrations", "--check", "--dry-run", stdout=out)
     assert "No changes detected" in out.getvalue()
 
 
 def test_every_installed_system_app_is_registered_with_its_builder():
-    assert [app.key for app in registry.installed()] == ["timemaster", "time_to_kill", "tempo", "d6"]
-    assert registry.system_choices() == [
-        ("timemaster", "TIMEMASTER"),
-        ("time_to_kill", "Time to Kill"),
-        ("tempo", "Tempo"),
-        ("d6", "D6 System"),
-    ]
+    from django.apps import apps
+
+    configs = apps.get_app_configs()
+    system_apps = [config for config in configs if isinstance(config, registry.SystemAppConfig)]
+    assert [app.key for app in registry.installed()] == [config.system.key for config in system_apps]
+    assert registry.system_choices() == [(config.system.key, config.system.name) for config in system_apps]
     for app in registry.installed():
-        assert app.wizard and app.engine == f"systems.{app.key}.engine"
+        assert app.wizard and app.engine == f"{app.package}.engine"
+
+
+# -- each part working ------------------------------------------------------------------------------
+def test_a_player_builds_a_toy_hero_with_the_platforms_builder_and_sees_its_page(table):
+    campaign, client = table["campaign"], table["clients"]["player"]
+    started = client.post(reverse("character-new", args=[campaign.pk]))
+    assert started.status_code == 302 and started["Location"].endswith("/build/hero/")
+    draft = Character.objects.get(campaign=campaign, owner=table["player"])
+    step = f"/characters/{draft.pk}/build/hero/"
+    # The engine's words next to the field; nothing moves on.
+    refused = client.post(step, {"name": "Pip", "knack": "7"})
+    assert refused.status_code == 400 and "Select a valid choice" in refused.content.decode()
+    # The draft resumes where the engine still finds fault (the platform's resume).
+    assert f'href="{step}"' in client.get(reverse("character-detail", args=[draft.pk])).content.decode()
+    moved = client.post(step, {"name": "Pip", "knack": "2"})
+    assert moved.status_code == 302 and moved["Location"].endswith("/build/review/")
+    review = client.get(moved["Location"]).content.decode()
+    assert "Toy hero" in review and "Pip" in review
+    done = client.post(moved["Location"])
+    assert done.status_code == 302 and done["Location"] == reverse("character-detail", args=[draft.pk])
+    hero = Character.objects.get(pk=draft.pk)
+    assert hero.status == Character.Status.ACTIVE and hero.build["knack"] == 2
+    page = client.get(done["Location"]).content.decode()
+    assert "Pip is ready to play." in page and "Knack" in page and "Dice" in page
+
+
+def test_the_toy_heros_print_sheet_is_rendered_through_the_platforms_sheet_job(
+    table, monkeypatch, settings, tmp_path
+):
+    from sheets import services as sheet_services
+    from sheets.tasks import run_render
+    from tests.sheets.conftest import pdf_text
+
+    settings.MEDIA_ROOT = tmp_path / "media"
+    queued: list[int] = []
+    monkeypatch.setattr(sheet_services, "enqueue", queued.append)  # the job runs here instead
+    campaign = table["campaign"]
+    hero = system_kit.make_character(campaign, table["player"], name="Pip")
+    membership = Membership.objects.get(campaign=campaign, user=table["player"])
+    render, _ = sheet_services.request_render(table["player"], "character", campaign, membership, hero)
+    assert queued == [render.pk] and run_render(render.pk) == "done"
+    render.refresh_from_db()
+    with render.file.open("rb") as handle:
+        pages, text = pdf_text(handle.read())
+    assert pages == 1 and "Pip" in text and "toy game" in text.casefold() and "Knack" in text
+
+
+def test_the_toy_blank_sheet_is_found_in_the_systems_folder_and_renders(table):
+    from sheets import blanks, rendering
+    from tests.sheets.conftest import pdf_text
+
+    assert blanks.has_blank_sheet("toy")
+    sheet = blanks.blank_sheet("toy")
+    assert sheet.template == "sheets/toy.html" and sheet.fields["blank"] is True
+    result = rendering.render_pdf(
+        [rendering.SheetPage(sheet, campaign="Toy night")], title="Toy", author="Dossier test"
+    )
+    pages, text = pdf_text(result.pdf)
+    assert pages == 1
+    labels = system_kit.extras("toy").BLANK_LABELS
+    assert [label for label in labels if label.lower() not in text.lower()] == []
+
+
+def test_the_toy_scorecard_is_a_sheet_kind_offered_and_rendered_through_the_sheet_job(
+    table, client, monkeypatch, settings, tmp_path
+):
+    from sheets import services as sheet_services
+    from sheets.models import kind_choices
+    from sheets.tasks import run_render
+    from tests.sheets.conftest import pdf_text
+    from tests.toy_system.models import Contest
+
+    assert ("toy_scorecard", "Contest scorecard") in kind_choices()
+    settings.MEDIA_ROOT = tmp_path / "media"
+    queued: list[int] = []
+    monkeypatch.setattr(sheet_services, "enqueue", queued.append)  # the job runs here instead
+    campaign = table["campaign"]
+    Contest.objects.create(campaign=campaign, title="The Marble Race", score=4)
+    # The sheets page offers it to a player (the scores are no secret in the toy game).
+    client.force_login(table["player"])
+    page = client.get(reverse("campaign-sheets", args=[campaign.pk])).content.decode()
+    assert "Contest scorecard" in page and "Print the scorecard" in page
+    membership = Membership.objects.get(campaign=campaign, user=table["player"])
+    render, created = sheet_services.request_render(table["player"], "toy_scorecard", campaign, membership)
+    assert created and queued == [render.pk] and run_render(render.pk) == "done"
+    render.refresh_from_db()
+    with render.file.open("rb") as handle:
+        pages, text = pdf_text(handle.read())
+    assert pages == 1 and "Contest scorecard" in text and "The Marble Race" in text
+    # The same contests: the stored print is reused; a new contest makes a new one.
+    again, created = sheet_services.request_render(table["player"], "toy_scorecard", campaign, membership)
+    assert again.pk == render.pk and not created
+    Contest.objects.create(campaign=campaign, title="The Sack Race", score=2)
+    fresh, created = sheet_services.request_render(table["player"], "toy_scorecard", campaign, membership)
+    assert created and fresh.pk != render.pk
+
+
+def test_the_toy_contests_go_through_the_campaign_archive_and_back(table):
+    from archive import services as archive_services
+    from archive.problems import ArchiveRefused
+    from tests.toy_system.models import Contest
+
+    campaign, gm = table["campaign"], table["gm"]
+    system_kit.make_character(campaign, table["player"], name="Pip")
+    Contest.objects.create(campaign=campaign, title="The Marble Race", score=4, created_by=gm)
+    document = archive_services.export_campaign(campaign, gm)
+    assert [(c["title"], c["score"], c["created_by"]) for c in document["toy_contests"]] == [
+        ("The Marble Race", 4, "toy-gm")
+    ]
+    copy = archive_services.import_campaign(document, gm)
+    assert copy.system == "toy"
+    assert list(copy.toy_contests.values_list("title", "score")) == [("The Marble Race", 4)]
+    assert copy.characters.get().build["knack"] == 2
+    # A bad record is refused with where and what; nothing is made.
+    document["toy_contests"][0]["score"] = "many"
+    with pytest.raises(ArchiveRefused) as refused:
+        archive_services.import_campaign(document, gm)
+    assert [p.path for p in refused.value.problems] == ["toy_contests[0].score"]
+    assert Campaign.objects.filter(system="toy").count() == 2
+
+
+def test_the_demo_seeds_the_toy_campaign(toy_app):
+    out = StringIO()
+    call_command("seed_demo", "--system", "toy", stdout=out)
+    campaign = Campaign.objects.get(system="toy")
+    assert campaign.name == "Demo: Toy Box" and "Demo campaign ready: Demo: Toy Box" in out.getvalue()
+    assert set(campaign.characters.values_list("name", flat=True)) == {"Pip", "Mo"}
+    system_kit.extras("toy").check_demo(campaign)
+    assert Campaign.objects.exclude(system="toy").count() == 0  # only the system asked for
+
+
+def test_the_toy_api_lists_and_adds_contests_for_members_only(table, django_user_model):
+    campaign, clients = table["campaign"], table["clients"]
+    url = f"/api/v1/campaigns/{campaign.pk}/toy-contests/"
+    added = clients["gm"].post(url, {"title": "The Marble Race", "score": 3}, content_type="application/json")
+    assert added.status_code == 201 and added.json()["title"] == "The Marble Race"
+    assert clients["player"].post(url, {"title": "Mine"}, content_type="application/json").status_code == 403
+    assert [c["title"] for c in clients["player"].get(url).json()] == ["The Marble Race"]
+    bad = clients["gm"].post(url, {"title": "", "score": "x"}, content_type="application/json")
+    assert bad.status_code == 400 and "title" in bad.content.decode() and "score" in bad.content.decode()
+    # A campaign of another system, or one the user is not in, is 404.
+    other = system_kit.make_campaign(table["gm"], system_kit.installed_keys()[0])
+    assert clients["gm"].get(f"/api/v1/campaigns/{other.pk}/toy-contests/").status_code == 404
+    stranger = django_user_model.objects.create_user("toy-stranger", password="a-long-toy-password")
+    clients["gm"].force_login(stranger)
+    assert clients["gm"].get(url).status_code == 404
+
+
+# -- the shared system test kit, for the toy system --------------------------------------------------
+def test_the_shared_system_test_kit_passes_for_the_toy_system(table):
+    from tests.systems.test_contract import check_contract
+
+    check_contract("toy")
+    hero = system_kit.make_character(table["campaign"], table["player"], name="Kim")
+    assert hero.status == Character.Status.ACTIVE and hero.system == "toy"
+    assert system_kit.sample_build("toy")["knack"] == 2
+    assert system_kit.module_of("toy") == ""
+    assert "toy" in system_kit.installed_keys()
+
+
+def test_the_toy_engine_is_pure_like_every_engine():
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    probe = (
+        "import json, sys; import tests.toy_system.engine as e; e.SYSTEM.new_build({'name': 'Pip'}, None); "
+        "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] == 'django')))"
+    )
+    env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(root)}
+    out = subprocess.run([sys.executable, "-c", probe], cwd=root, env=env, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout) == []
+
+
+def test_a_system_whose_engine_keeps_no_ids_needs_no_archive_format(toy_installed):
+    from archive import references
+
+    assert registry.get("toy").archive_format == ""
+    assert references.spots_of("toy") is None and references.archive_format("toy") is None
+    document = {"system": "toy", "build": {"name": "Pip", "knack": 2}, "ledger": [{"payload": {"x": 1}}]}
+    assert references.character(document, lambda kind, value, path: "changed") == document
+    # the systems that keep ids say where (their archive_format module, by the folder's convention)
+    kept = {app.key for app in registry.installed() if references.spots_of(app.key) is not None}
+    assert kept == {app.key for app in registry.installed() if app.archive_format}

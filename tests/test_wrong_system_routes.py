@@ -20,31 +20,16 @@ from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver
 
 from campaigns.models import Membership, Role
+from characters import registry
+from tests import system_kit
 
-SYSTEMS = ("timemaster", "time_to_kill", "tempo", "d6")
+SYSTEMS = tuple(system_kit.installed_keys())
 ROLES = ("gm", "player", "observer")
 METHODS = ("get", "post", "patch", "delete")
 
-#: View modules that belong to one system.
-SYSTEM_MODULES = {
-    "systems.time_to_kill.views": "time_to_kill",
-    "systems.time_to_kill.api": "time_to_kill",
-    "systems.tempo.views": "tempo",
-    "systems.tempo.api": "tempo",
-    "systems.d6.views": "d6",
-    "systems.d6.api": "d6",
-    "systems.timemaster.mission_views": "timemaster",
-    "systems.timemaster.api_checks": "timemaster",
-    "systems.timemaster.advancement_views": "timemaster",
-    "systems.timemaster.api_advancement": "timemaster",
-    "systems.timemaster.api_condition": "timemaster",
-    "systems.timemaster.attack_views": "timemaster",
-    "systems.timemaster.condition_views": "timemaster",
-    "systems.timemaster.api_missions": "timemaster",
-    "systems.timemaster.check_views": "timemaster",
-}
 #: Routes of a platform module that belong to one system (none today: a system's routes live in its
-#: own modules, the TIMEMASTER tally on the missions API paths included).
+#: own modules, the TIMEMASTER tally on the missions API paths included, and are classified by the
+#: system's package).
 SYSTEM_ROUTES: dict[str, str] = {}
 #: View modules every system shares (campaigns, members, dice log, NPCs, characters and their
 #: builders, sheets, archive).
@@ -90,7 +75,11 @@ def _routes(patterns, prefix=""):
 
 
 def _system_of(name: str, module: str) -> str | None:
-    return SYSTEM_ROUTES.get(name) or SYSTEM_MODULES.get(module)
+    """The system a route belongs to: named in SYSTEM_ROUTES, or served by a module of the
+    system's own package (its folder)."""
+    if name in SYSTEM_ROUTES:
+        return SYSTEM_ROUTES[name]
+    return next((app.key for app in registry.installed() if module.startswith(f"{app.package}.")), None)
 
 
 def system_routes() -> list[tuple[str, str, str]]:
@@ -132,32 +121,13 @@ def _fill(route: str, campaign_id: int, character_id: int) -> str | None:
 @pytest.fixture
 def campaigns_of_every_system(world):
     """One campaign per system with the same GM, player and observer; a character in each."""
-    from campaigns import services
-    from characters.models import Character
-    from tests.sheets.conftest import BUILDERS
-
     users = world.users
     made = {}
     for system in SYSTEMS:
-        module = "flashpoints" if system == "tempo" else ""
-        campaign = services.create_campaign(
-            users["gm"], name=f"A {system} campaign", system=system, module=module
-        )
+        campaign = system_kit.make_campaign(users["gm"], system)
         for name, role in (("player", Role.PLAYER), ("observer", Role.OBSERVER)):
             Membership.objects.create(campaign=campaign, user=users[name], role=role)
-        build = BUILDERS[system](name="Kim")
-        character = Character.objects.create(
-            campaign=campaign,
-            owner=users["player"],
-            system=system,
-            module=module,
-            name="Kim",
-            status="active",
-            build=build,
-            creation_build=build,
-            revision=1,
-        )
-        made[system] = (campaign, character)
+        made[system] = (campaign, system_kit.make_character(campaign, users["player"], name="Kim"))
     return made
 
 
@@ -206,6 +176,7 @@ def test_a_builders_steps_answer_404_for_a_character_of_another_system(
     """The builders share one route (characters/<id>/build/<step>/) and are chosen by the
     character's system: a step only another system's builder has is 404 for the owner and the GM
     of a draft (a finalized character is not built any more: 403 or a redirect whatever the step)."""
+    from characters.builder import step_keys
     from characters.models import Character
     from characters.views import WIZARDS
 
@@ -213,7 +184,7 @@ def test_a_builders_steps_answer_404_for_a_character_of_another_system(
     wrong = []
     for system, wizard in WIZARDS.items():
         for other, (_, character) in campaigns_of_every_system.items():
-            foreign_steps = set(wizard.STEP_KEYS) - set(WIZARDS[other].STEP_KEYS)
+            foreign_steps = set(step_keys(wizard)) - set(step_keys(WIZARDS[other]))
             for role in ("player", "gm"):
                 client.force_login(world.users[role])
                 for step in sorted(foreign_steps):

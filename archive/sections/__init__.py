@@ -15,8 +15,9 @@ A section is a module with:
 the platform's own (PLATFORM_SECTIONS) and each installed game system's, which the registry names
 (``SystemApp.archive_sections``; by the folder's convention the system's ``archive`` module, e.g.
 ``systems/tempo/archive.py``). A system's section goes after the platform's unless it sets
-``BEFORE`` to the key of the platform section it must precede (D6 encounters come before the rolls
-that name them). A section that records archive positions other records point at by key sets
+``BEFORE`` to the key of the platform section it must precede (a play record that rolls name in
+their ``detail`` comes before the rolls). A section that records archive positions other records
+point at by key sets
 ``REFERENCE`` (an ``archive.references`` kind) and has ``ordered(campaign)``.
 """
 
@@ -167,6 +168,23 @@ def export_keys(campaign) -> references.ExportKeys:
             for section in sections()
             if getattr(section, "REFERENCE", "")
         }
+    )
+
+
+def reference_sections() -> dict[str, str]:
+    """Reference kind -> the key of the section whose records it points at (the sections that set
+    ``REFERENCE``: the platform's missions, characters and rolls, and a system's play records)."""
+    return {section.REFERENCE: section.KEY for section in sections() if getattr(section, "REFERENCE", "")}
+
+
+def roll_details() -> tuple[ModuleType, ...]:
+    """The system sections whose records a roll's ``detail`` names (``ROLL_DETAIL``: the detail key
+    holding the record's database id, in the archive its position) or that a roll's detail names by
+    a database id never carried in or out (``ROLL_DETAIL_DROPPED``)."""
+    return tuple(
+        section
+        for section in system_sections()
+        if getattr(section, "ROLL_DETAIL", "") or getattr(section, "ROLL_DETAIL_DROPPED", "")
     )
 
 

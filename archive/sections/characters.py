@@ -9,6 +9,7 @@ from characters.models import AdvancementEntry, Character
 
 KEY = "characters"
 REFERENCE = references.CHARACTER  # records point at this section's rows by key
+REFERENCE_AS_TEXT = True  # the engines keep its ids as text
 #: Ledger entries by position in their character's ledger (export) and per character (import:
 #: ``refs.row(LEDGER, character_position)`` is that character's list of entries, in ledger order).
 LEDGER = "ledger"

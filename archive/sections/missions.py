@@ -1,6 +1,7 @@
-"""Missions: title, briefing, status, and the TIMEMASTER destination, significance, Historical
-Changes Chart and outcome (GM-only until published). The agents sent, the check roll and the
-significance tally point at characters, NPCs and rolls, so they are the later section
+"""Missions: title, briefing, status, and the destination, significance, Historical Changes Chart
+and outcome a campaign's system may keep on them (GM-only until published); the campaign's system
+checks its own fields (``MISSION_PROBLEMS`` of its ``archive_format`` module). The agents sent,
+the check roll and the significance tally point at characters, NPCs and rolls, so they are the later section
 ``mission_records``; records the play apps hang on a mission are sections of their own."""
 
 from __future__ import annotations
@@ -8,10 +9,10 @@ from __future__ import annotations
 from archive import references, timestamps
 from archive.problems import Checker, Problem, join
 from campaigns.models import Mission
-from systems.timemaster.engine import significance
 
 KEY = "missions"
 REFERENCE = references.MISSION  # records point at this section's rows by key
+REFERENCE_AS_TEXT = True  # the engines keep its ids as text
 MAX_MISSIONS = 10_000
 FIELDS = (
     "title",
@@ -60,6 +61,9 @@ def validate(data, document) -> list[Problem]:
     check = Checker()
     if not check.array(data, KEY, MAX_MISSIONS):
         return check.problems
+    header = document.get("campaign") if isinstance(document, dict) else None
+    system = header.get("system") if isinstance(header, dict) else None
+    system_problems = getattr(references.archive_format(system), "MISSION_PROBLEMS", None)
     for index, mission in enumerate(data):
         path = join(KEY, index)
         if not check.obj(mission, path, ("title",)):
@@ -73,9 +77,8 @@ def validate(data, document) -> list[Problem]:
         check.kind_of(mission, "outcome", path, (dict,), "an object")
         check.kind_of(mission, "previous_outcomes", path, (list,), "a list")
         check.kind_of(mission, "historical_changes_chart", path, (list,), "a list")
-        if isinstance(mission.get("historical_changes_chart"), list):
-            for violation in significance.validate_chart(mission["historical_changes_chart"]):
-                check.add(join(path, "historical_changes_chart"), violation.message)
+        for name, message in system_problems(mission) if system_problems is not None else ():
+            check.add(join(path, name), message)
         for name in (*MOMENTS, "created_at"):
             timestamps.check(check, mission, name, path)
     return check.problems

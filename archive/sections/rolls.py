@@ -1,8 +1,11 @@
 """The dice log, secret rolls included (a campaign archive is the GM's).
 
-A roll made in a D6 encounter names its encounter in ``detail.encounter``: in the archive that is
-the encounter's position in ``d6_encounters`` (a section before this one), never its database id.
-A file from before that section held the database id there; it imports as null (no encounter).
+A roll made in a system's play record may name that record in its ``detail``: a system section
+that sets ``ROLL_DETAIL`` (the detail key) and comes before this one has the record's position
+there in the archive, never its database id; a file from before that section held the database id
+there, and it imports as null. A detail key a section names in ``ROLL_DETAIL_DROPPED`` holds a
+database id that is never carried in or out (the record's own events name the roll, and its
+import names it again).
 """
 
 from __future__ import annotations
@@ -15,8 +18,6 @@ from campaigns.models import Roll
 
 KEY = "rolls"
 REFERENCE = references.ROLL  # records point at this section's rows by key
-ENCOUNTERS = "d6_encounters"
-CONFLICT = "conflict"  # systems.tempo.services.CONFLICT_KEY (rolls come before conflicts)
 MAX_ROLLS = 200_000
 MAX_DICE = 1000
 
@@ -51,8 +52,39 @@ def ordered(campaign):
     return Roll.objects.filter(campaign=campaign).order_by("created_at", "id")
 
 
+def _named_records() -> tuple[list[tuple[str, str, str]], tuple[str, ...]]:
+    """(detail key, section key, what its records are called) of every system section a roll's
+    detail names by position, and the detail keys dropped on the way in and out."""
+    from archive.sections import roll_details
+
+    named, dropped = [], []
+    for section in roll_details():
+        if getattr(section, "ROLL_DETAIL", ""):
+            label = getattr(section, "LABEL", section.KEY.replace("_", " "))
+            named.append((section.ROLL_DETAIL, section.KEY, label))
+        if getattr(section, "ROLL_DETAIL_DROPPED", ""):
+            dropped.append(section.ROLL_DETAIL_DROPPED)
+    return named, tuple(dropped)
+
+
+def _detail_by(detail, named, dropped, find):
+    """``detail`` with each record it names (an id or a position) turned into the other with
+    ``find(section key, value)``, and the dropped keys left out."""
+    if not isinstance(detail, dict):
+        return detail
+    if any(name in detail for name in dropped):
+        detail = {k: v for k, v in detail.items() if k not in dropped}
+    for name, section, _ in named:
+        if name in detail:
+            found = detail[name]
+            found = find(section, found) if isinstance(found, int) and not isinstance(found, bool) else None
+            detail = {**detail, name: found}
+    return detail
+
+
 def export_rows(campaign, refs, progress=None) -> Iterator[dict]:
     """The rolls oldest first, read in chunks of CHUNK rows; ``progress(n)`` every PROGRESS_EVERY."""
+    named, dropped = _named_records()
     rows = ordered(campaign).values_list(*COLUMNS).iterator(chunk_size=CHUNK)
     position = -1
     for position, row in enumerate(rows):
@@ -83,7 +115,7 @@ def export_rows(campaign, refs, progress=None) -> Iterator[dict]:
             "kept": kept,
             "total": total,
             "purpose": purpose,
-            "detail": _encounter_by(detail, lambda pk: refs.position(ENCOUNTERS, pk)),
+            "detail": _detail_by(detail, named, dropped, refs.position),
             "secret": secret,
             "announced": announced,
             "revealed_at": timestamps.iso(revealed_at),
@@ -98,19 +130,6 @@ def export_rows(campaign, refs, progress=None) -> Iterator[dict]:
         progress(position + 1)
 
 
-def _encounter_by(detail, find):
-    """``detail`` with its D6 encounter (an id or a position) turned into the other with ``find``.
-    A Tempo conflict's roll names its conflict by database id (``conflict``): never carried in or
-    out; the conflict's events name the roll (``log_roll``), and its import names it again."""
-    if isinstance(detail, dict) and CONFLICT in detail:
-        detail = {k: v for k, v in detail.items() if k != CONFLICT}
-    if not isinstance(detail, dict) or "encounter" not in detail:
-        return detail
-    found = detail["encounter"]
-    found = find(found) if isinstance(found, int) and not isinstance(found, bool) else None
-    return {**detail, "encounter": found}
-
-
 def _dice(check: Checker, roll: dict, key: str, path: str) -> None:
     value = roll.get(key, [])
     if not isinstance(value, list) or len(value) > MAX_DICE:
@@ -123,7 +142,8 @@ def validate(data, document) -> list[Problem]:
     check = Checker()
     if not check.array(data, KEY, MAX_ROLLS):
         return check.problems
-    counts = {name: length_of(document, name) for name in ("missions", "characters", ENCOUNTERS)}
+    named, _ = _named_records()
+    counts = {name: length_of(document, name) for name in ("missions", "characters")}
     for index, roll in enumerate(data):
         path = join(KEY, index)
         if not check.obj(roll, path, ("kind", "total")):
@@ -136,14 +156,15 @@ def validate(data, document) -> list[Problem]:
         _dice(check, roll, "kept", path)
         check.text(roll, "purpose", path, Roll._meta.get_field("purpose").max_length)
         check.kind_of(roll, "detail", path, (dict,), "an object")
-        if ENCOUNTERS in document and isinstance(roll.get("detail"), dict) and "encounter" in roll["detail"]:
-            check.reference(
-                roll["detail"],
-                "encounter",
-                join(path, "detail"),
-                counts[ENCOUNTERS],
-                "D6 encounters of the archive",
-            )
+        for name, section, label in named:
+            if section in document and isinstance(roll.get("detail"), dict) and name in roll["detail"]:
+                check.reference(
+                    roll["detail"],
+                    name,
+                    join(path, "detail"),
+                    length_of(document, section),
+                    f"{label} of the archive",
+                )
         check.boolean(roll, "secret", path)
         check.boolean(roll, "announced", path)
         timestamps.check(check, roll, "revealed_at", path)
@@ -160,6 +181,7 @@ def _pk(row):
 
 
 def load(campaign, data, refs) -> None:
+    named, dropped = _named_records()
     rows = Roll.objects.bulk_create(
         (
             Roll(
@@ -174,7 +196,9 @@ def load(campaign, data, refs) -> None:
                 kept=roll.get("kept", []),
                 total=roll["total"],
                 purpose=roll.get("purpose", ""),
-                detail=_encounter_by(roll.get("detail") or {}, lambda p: _pk(refs.row(ENCOUNTERS, p))),
+                detail=_detail_by(
+                    roll.get("detail") or {}, named, dropped, lambda section, p: _pk(refs.row(section, p))
+                ),
                 secret=roll.get("secret", False),
                 # An archive from before announced secret rolls: its secret rolls were wholly hidden.
                 announced=roll.get("announced", False),

@@ -19,6 +19,8 @@ from systems.d6.models import Encounter, EncounterEvent, Participant
 
 KEY = "d6_encounters"
 BEFORE = "rolls"  # the rolls made in an encounter name it by its position here
+ROLL_DETAIL = "encounter"  # the key of a roll's detail that names its encounter
+LABEL = "D6 encounters"
 SYSTEM = "d6"
 MAX_ENCOUNTERS = 10_000
 MAX_EVENTS = 20_000

@@ -9,15 +9,11 @@ are shown next to the row they name.
 
 from __future__ import annotations
 
-import random
-
 from django import forms
 from django.contrib import messages
-from django.http import Http404
-from django.shortcuts import redirect, render
-from django.urls import reverse
+from django.shortcuts import redirect
 
-from characters import access, services, wizard_review
+from characters import access, builder, services
 from characters.systems import RuleViolation
 from systems.d6.engine import creation
 from systems.d6.engine.tables import (
@@ -39,7 +35,8 @@ STEPS = (
     ("extras", "Abilities and gear"),
     ("review", "Review"),
 )
-STEP_KEYS = tuple(key for key, _ in STEPS)
+TEMPLATES = "characters/d6"
+WELCOME = "{name} is ready to play."
 IDENTITY_FIELDS = (
     "name",
     "player",
@@ -344,28 +341,6 @@ class ExtrasForm(forms.Form):
 
 
 # -- pages ----------------------------------------------------------------------------------------
-def _context(character, membership, step, **extra):
-    return {
-        "character": character,
-        "campaign": character.campaign,
-        "membership": membership,
-        "steps": STEPS,
-        "step": step,
-        "is_gm": membership.role == access.GM,
-        **extra,
-    }
-
-
-def _render(request, character, membership, step, status=200, **extra):
-    return render(
-        request, f"characters/d6/{step}.html", _context(character, membership, step, **extra), status=status
-    )
-
-
-def _next(character, step):
-    return redirect("character-wizard-step", character.pk, STEP_KEYS[STEP_KEYS.index(step) + 1])
-
-
 def _save(character, membership, values: dict):
     return services.update_draft(character, values, is_gm=membership.role == access.GM)
 
@@ -386,8 +361,8 @@ def step_identity(request, character, membership):
                 field = violation.field.split(".")[0]
                 form.add_error(field if field in form.fields else None, violation.message)
             if not problems:
-                return _next(character, "identity")
-    return _render(request, character, membership, "identity", status=status, form=form)
+                return builder.next_step(character, "identity")
+    return builder.render(request, character, membership, "identity", status=status, form=form)
 
 
 def _attribute_rows(choices: dict, extra: int) -> list[dict]:
@@ -412,12 +387,12 @@ def step_attributes(request, character, membership):
                 character = _save(character, membership, {"attributes": attributes})
                 if request.POST.get("action") == "more":
                     more = AttributesForm(rows=_attribute_rows(character.choices, EXTRA_ROWS * 2))
-                    return _render(request, character, membership, "attributes", form=more)
+                    return builder.render(request, character, membership, "attributes", form=more)
                 problems = _problems(character.choices, "attributes")
                 form.attach(problems)
                 if not problems:
-                    return _next(character, "attributes")
-    return _render(request, character, membership, "attributes", status=status, form=form)
+                    return builder.next_step(character, "attributes")
+    return builder.render(request, character, membership, "attributes", status=status, form=form)
 
 
 def _posted_rows(data, prefix: str = "name_") -> int:
@@ -468,12 +443,12 @@ def step_skills(request, character, membership):
                 character = _save(character, membership, {"skills": skills})
                 if request.POST.get("action") == "more":
                     more = SkillsForm(rows=_skill_rows(character.choices, EXTRA_ROWS * 2), attributes=names)
-                    return _render(request, character, membership, "skills", form=more)
+                    return builder.render(request, character, membership, "skills", form=more)
                 problems = _problems(character.choices, "skills")
                 form.attach(problems)
                 if not problems:
-                    return _next(character, "skills")
-    return _render(request, character, membership, "skills", status=status, form=form)
+                    return builder.next_step(character, "skills")
+    return builder.render(request, character, membership, "skills", status=status, form=form)
 
 
 def step_extras(request, character, membership):
@@ -496,49 +471,13 @@ def step_extras(request, character, membership):
                     abilities=character.choices["special_abilities"] + [{}] * EXTRA_ROWS,
                     items=character.choices["equipment"] + [{}] * EXTRA_ROWS,
                 )
-                return _render(request, character, membership, "extras", form=more)
+                return builder.render(request, character, membership, "extras", form=more)
             problems = _problems(character.choices, "extras")
             form.attach(problems)
             if not problems:
-                return _next(character, "extras")
-    return _render(request, character, membership, "extras", status=status, form=form)
+                return builder.next_step(character, "extras")
+    return builder.render(request, character, membership, "extras", status=status, form=form)
 
 
-def step_review(request, character, membership):
-    done, status, refusals = wizard_review.finalize_on_post(
-        request, character, membership, "{name} is ready to play."
-    )
-    if done:
-        return done
-    build, problems = wizard_review.preview(character, random.Random(0), step_of, STEPS)
-    sheet = _system().sheet(build, character.campaign.settings or None).fields if build is not None else None
-    return _render(
-        request,
-        character,
-        membership,
-        "review",
-        status=status,
-        refusals=refusals,
-        problems=problems,
-        sheet=sheet,
-    )
-
-
-STEP_VIEWS = {
-    "identity": step_identity,
-    "attributes": step_attributes,
-    "skills": step_skills,
-    "extras": step_extras,
-    "review": step_review,
-}
-
-
-def wizard_step(request, character, membership, step):
-    view = STEP_VIEWS.get(step)
-    if view is None:  # views.character_wizard answers unknown steps first; this is a safeguard
-        raise Http404("No such step.")
-    return view(request, character, membership)
-
-
-def resume_url(character) -> str:
-    return reverse("character-wizard-step", args=[character.pk, first_open_step(character)])
+def review(character, build) -> dict:
+    return {"sheet": _system().sheet(build, character.campaign.settings or None).fields}

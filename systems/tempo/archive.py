@@ -18,6 +18,9 @@ from systems.tempo.models import Conflict, ConflictEvent, Participant
 from systems.tempo.services import CONFLICT_KEY, summary_of
 
 KEY = "tempo_conflicts"
+#: A conflict roll names its conflict by database id: never carried in or out (the conflict's
+#: events name the roll, and its import names it again).
+ROLL_DETAIL_DROPPED = CONFLICT_KEY
 SYSTEM = "tempo"
 LOG_ROLL = "log_roll"
 #: What new_conflict reads of a side (the rest of a side's state starts empty).

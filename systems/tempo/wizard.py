@@ -9,15 +9,12 @@ All slots, roles, ratings and benefits come from the module's data, nothing is n
 from __future__ import annotations
 
 import copy
-import random
 from typing import Any
 
 from django import forms
-from django.http import Http404
-from django.shortcuts import redirect, render
-from django.urls import reverse
+from django.shortcuts import render
 
-from characters import access, services, wizard_review
+from characters import access, builder, services
 from characters.forms import attach_violations
 from characters.systems import RuleViolation
 from systems.tempo.engine import creation
@@ -31,6 +28,8 @@ STEPS = (
     ("review", "Review"),
 )
 STEP_KEYS = tuple(key for key, _ in STEPS)
+TEMPLATES = "characters/tempo"
+WELCOME = "{name} joins the cell."
 FIELD_STEP = {
     "name": "aspects",
     "codename": "aspects",
@@ -39,10 +38,6 @@ FIELD_STEP = {
     "roles": "roles",
     "benefits": "benefits",
 }
-
-
-def _system():
-    return services.system_of("tempo")
 
 
 def module_of(character):
@@ -242,26 +237,8 @@ def _picks(rank, role) -> str:
 
 
 # -- steps -------------------------------------------------------------------------------------
-def _context(character, membership, step, **extra):
-    return {
-        "character": character,
-        "campaign": character.campaign,
-        "membership": membership,
-        "steps": STEPS,
-        "step": step,
-        "is_gm": membership.role == access.GM,
-        "module": module_of(character),
-        **extra,
-    }
-
-
-def _render(request, character, membership, step, status=200, template=None, **extra):
-    context = _context(character, membership, step, **extra)
-    return render(request, template or f"characters/tempo/{step}.html", context, status=status)
-
-
-def _next(character, step):
-    return redirect("character-wizard-step", character.pk, STEP_KEYS[STEP_KEYS.index(step) + 1])
+def context(character) -> dict:
+    return {"module": module_of(character)}
 
 
 def _problems(choices: dict, step: str, final: bool) -> list[RuleViolation]:
@@ -304,8 +281,8 @@ def _step(request, character, membership, step, form, to_choices):
             problems = _problems(character.choices, step, final=True)
             attach_violations(form, problems, form.field_for)
             if not problems:
-                return _next(character, step)
-    return _render(
+                return builder.next_step(character, step)
+    return builder.render(
         request,
         character,
         membership,
@@ -349,42 +326,3 @@ def step_benefits(request, character, membership):
         initial=BenefitsForm.initial_from(character.choices),
     )
     return _step(request, character, membership, "benefits", form, lambda f: f.as_choices(character.choices))
-
-
-def step_review(request, character, membership):
-    done, status, refusals = wizard_review.finalize_on_post(
-        request, character, membership, "{name} joins the cell."
-    )
-    if done:
-        return done
-    build, problems = wizard_review.preview(character, random.Random(0), step_of, STEPS)
-    sheet = _system().sheet(build).fields if build is not None else None
-    return _render(
-        request,
-        character,
-        membership,
-        "review",
-        status=status,
-        refusals=refusals,
-        problems=problems,
-        sheet=sheet,
-    )
-
-
-STEP_VIEWS = {
-    "aspects": step_aspects,
-    "roles": step_roles,
-    "benefits": step_benefits,
-    "review": step_review,
-}
-
-
-def wizard_step(request, character, membership, step):
-    view = STEP_VIEWS.get(step)
-    if view is None:
-        raise Http404("No such step.")
-    return view(request, character, membership)
-
-
-def resume_url(character) -> str:
-    return reverse("character-wizard-step", args=[character.pk, first_open_step(character)])

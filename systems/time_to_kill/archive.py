@@ -11,15 +11,16 @@ lines of each event are taken from that replay, not from the file.
 
 from __future__ import annotations
 
-from archive import engine_states, references, timestamps
+from archive import engine_states, timestamps
 from archive.problems import ArchiveRefused, Checker, Problem, join, length_of
 from archive.sections.characters import LEDGER
+from systems.time_to_kill.archive_format import RUN, SECTION
 from systems.time_to_kill.engine import apply_event, gm_view, player_view
 from systems.time_to_kill.models import MissionEvent, MissionRun
 from systems.time_to_kill.services import ABANDONED
 
-KEY = "ttk_runs"
-REFERENCE = references.TTK_RUN  # ledger entries point at runs by key
+KEY = SECTION
+REFERENCE = RUN  # ledger entries point at runs by key
 SYSTEM = "time_to_kill"
 #: The ninja's engine id inside an archive (the engine's GM id is "gm").
 ARCHIVE_NINJA = "ninja"

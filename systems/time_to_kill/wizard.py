@@ -1,6 +1,6 @@
 """The Time to Kill ninja builder: the nine abilities (and an optional name), then review and finalize.
 
-Same interface as wizard_timemaster (STEP_KEYS, resume_url, wizard_step). Costs, the trade and the
+The flow (steps, review, resume) is the platform's (characters/builder.py). Costs, the trade and the
 budget are the engine's (systems/time_to_kill/engine/creation.py); this module only collects
 the choices and shows the engine's verdict next to the field it names.
 """
@@ -8,11 +8,8 @@ the choices and shows the engine's verdict next to the field it names.
 from __future__ import annotations
 
 from django import forms
-from django.http import Http404
-from django.shortcuts import redirect, render
-from django.urls import reverse
 
-from characters import access, services, wizard_review
+from characters import access, builder, services
 from characters.forms import attach_violations
 from characters.models import Character
 from characters.systems import RuleError
@@ -31,7 +28,13 @@ from systems.time_to_kill.engine.tables import (
 
 SYSTEM_KEY = "time_to_kill"
 STEPS = (("abilities", "Abilities"), ("review", "Review"))
-STEP_KEYS = tuple(key for key, _ in STEPS)
+TEMPLATES = "characters/time_to_kill"
+WELCOME = "{name} is ready for a mission."
+PREVIEW_SEED = None  # the builder draws nothing
+
+
+def step_of(field: str) -> str:
+    return "abilities"
 
 
 def _system():
@@ -129,19 +132,9 @@ def first_open_step(character: Character) -> str:
     return "review"
 
 
-def _context(character, membership, step, **extra):
+def context(character) -> dict:
     record = character.choices.get("record") or player_record(character)
-    return {
-        "character": character,
-        "campaign": character.campaign,
-        "membership": membership,
-        "steps": STEPS,
-        "step": step,
-        "is_gm": membership.role == access.GM,
-        "record": record_summary(record),
-        "base_points": BASE_POINTS,
-        **extra,
-    }
+    return {"record": record_summary(record), "base_points": BASE_POINTS}
 
 
 def step_abilities(request, character, membership):
@@ -163,7 +156,7 @@ def step_abilities(request, character, membership):
             problems = _problems(character.choices)
             attach_violations(form, problems, _field_for)
             if not problems:
-                return redirect("character-wizard-step", character.pk, "review")
+                return builder.next_step(character, "abilities")
     abilities = character.choices.get("abilities")
     if isinstance(abilities, dict) and not creation.ability_shape_problems(abilities):
         spent = creation.creation_cost(abilities)
@@ -175,50 +168,18 @@ def step_abilities(request, character, membership):
         }
         for group in ("combat", "non_combat")
     ]
-    return render(
+    return builder.render(
         request,
-        "characters/time_to_kill/abilities.html",
-        _context(character, membership, "abilities", form=form, groups=groups, bonus=bonus, spent=spent),
-        status=status,
+        character,
+        membership,
+        "abilities",
+        status,
+        form=form,
+        groups=groups,
+        bonus=bonus,
+        spent=spent,
     )
 
 
-def step_review(request, character, membership):
-    done, status, refusals = wizard_review.finalize_on_post(
-        request, character, membership, "{name} is ready for a mission."
-    )
-    if done:
-        return done
-    sheet, derived = None, None
-    build, problems = wizard_review.preview(character, None, lambda field: "abilities", STEPS)
-    if build is not None:
-        sheet = _system().sheet(build).fields
-        derived = _system().derive(build)
-    return render(
-        request,
-        "characters/time_to_kill/review.html",
-        _context(
-            character,
-            membership,
-            "review",
-            refusals=refusals,
-            problems=problems,
-            sheet=sheet,
-            derived=derived,
-        ),
-        status=status,
-    )
-
-
-STEP_VIEWS = {"abilities": step_abilities, "review": step_review}
-
-
-def wizard_step(request, character, membership, step):
-    view = STEP_VIEWS.get(step)
-    if view is None:  # views.character_wizard answers unknown steps first; this is a safeguard
-        raise Http404("No such step.")
-    return view(request, character, membership)
-
-
-def resume_url(character) -> str:
-    return reverse("character-wizard-step", args=[character.pk, first_open_step(character)])
+def review(character, build) -> dict:
+    return {"sheet": _system().sheet(build).fields, "derived": _system().derive(build)}

@@ -10,25 +10,23 @@ from __future__ import annotations
 import random
 
 from django.contrib import messages
-from django.http import Http404
-from django.shortcuts import redirect, render
-from django.urls import reverse
+from django.shortcuts import redirect
 
-from characters import access, services, wizard_review
-from characters.forms import (
-    AssignForm,
-    BackgroundForm,
-    ManualAbilitiesForm,
-    SkillsForm,
-    TalentForm,
-    attach_violations,
-)
+from characters import access, builder, services
+from characters.forms import attach_violations
 from characters.systems import RuleError, RuleViolation
 from systems.timemaster.engine import SYSTEM as TIMEMASTER
 from systems.timemaster.engine import Timemaster
 from systems.timemaster.engine import abilities as tm_abilities
 from systems.timemaster.engine import campaign_settings as tm_settings
 from systems.timemaster.engine import tables as tm
+from systems.timemaster.wizard_forms import (
+    AssignForm,
+    BackgroundForm,
+    ManualAbilitiesForm,
+    SkillsForm,
+    TalentForm,
+)
 
 STEPS = (
     ("roll", "Roll"),
@@ -38,7 +36,8 @@ STEPS = (
     ("talent", "Talent"),
     ("review", "Review"),
 )
-STEP_KEYS = tuple(key for key, _ in STEPS)
+TEMPLATES = "characters/timemaster"
+WELCOME = "{name} joined the Time Corps."
 
 # Which wizard page shows an engine field, by its first part.
 FIELD_STEP = {
@@ -98,27 +97,8 @@ def first_open_step(character) -> str:
     return "review"
 
 
-def _context(character, membership, step, **extra):
-    return {
-        "character": character,
-        "campaign": character.campaign,
-        "membership": membership,
-        "steps": STEPS,
-        "step": step,
-        "is_gm": membership.role == access.GM,
-        "automatic_skills": [tm.SKILLS[key]["name"] for key in tm.AUTOMATIC_SKILLS],
-        **extra,
-    }
-
-
-def _render(request, character, membership, step, status=200, **extra):
-    context = _context(character, membership, step, **extra)
-    return render(request, f"characters/timemaster/{step}.html", context, status=status)
-
-
-def _next(character, step):
-    index = STEP_KEYS.index(step)
-    return redirect("character-wizard-step", character.pk, STEP_KEYS[index + 1])
+def context(character) -> dict:
+    return {"automatic_skills": [tm.SKILLS[key]["name"] for key in tm.AUTOMATIC_SKILLS]}
 
 
 # --- steps -----------------------------------------------------------------------------------------
@@ -180,7 +160,7 @@ def step_roll(request, character, membership):
                 ]
                 attach_violations(manual, problems, lambda field: field)
                 if not problems:
-                    return _next(character, "roll")
+                    return builder.next_step(character, "roll")
         else:
             errors.append("Choose an action.")
         status = 400
@@ -188,7 +168,7 @@ def step_roll(request, character, membership):
     record = character.choices.get("ability_roll")
     hopeless = bool(record) and tm_abilities.is_hopeless(record["values"])
     can_reroll = hopeless and record.get("rerolls_used", 0) < settings["hopeless_reroll_rounds"]
-    return _render(
+    return builder.render(
         request,
         character,
         membership,
@@ -224,8 +204,8 @@ def step_assign(request, character, membership):
             problems = _check_abilities(character)
             attach_violations(form, problems, lambda field: field.partition(".")[2].split(".")[0] or None)
             if not problems:
-                return _next(character, "assign")
-    return _render(request, character, membership, "assign", status=status, form=form, numbers=numbers)
+                return builder.next_step(character, "assign")
+    return builder.render(request, character, membership, "assign", status=status, form=form, numbers=numbers)
 
 
 def _check_abilities(character) -> list[RuleViolation]:
@@ -257,14 +237,14 @@ def _step_form(request, character, membership, step, form, engine_steps, field_f
             if not problems:
                 for warning in warnings:
                     messages.warning(request, warning.message)
-                return _next(character, step)
+                return builder.next_step(character, step)
         else:
             # Every error at once: what the engine says about the fields that were filled in
             # well, next to the form's own errors (nothing is saved while the form has errors).
             attach_violations(
                 form, _engine_errors_of_invalid(form, character, engine_steps, field_for), field_for
             )
-    return _render(request, character, membership, step, status=status, form=form, warnings=warnings)
+    return builder.render(request, character, membership, step, status=status, form=form, warnings=warnings)
 
 
 def _engine_errors_of_invalid(form, character, engine_steps, field_for) -> list[RuleViolation]:
@@ -308,48 +288,6 @@ def step_talent(request, character, membership):
     return _step_form(request, character, membership, "talent", form, ("talents",), lambda field: "talent")
 
 
-def step_review(request, character, membership):
-    done, status, refusals = wizard_review.finalize_on_post(
-        request, character, membership, "{name} joined the Time Corps."
-    )
-    if done:
-        return done
-    sheet, pending, warnings = None, [], []
-    build, problems = wizard_review.preview(character, random.Random(0), step_of, STEPS)
-    if build is not None:
-        sheet = _system().sheet(build).fields
-        review = _system().review(build, _settings(character))
-        pending, warnings = review.pending, review.warnings
-    return _render(
-        request,
-        character,
-        membership,
-        "review",
-        status=status,
-        refusals=refusals,
-        problems=problems,
-        sheet=sheet,
-        pending=pending,
-        warnings=warnings,
-    )
-
-
-STEP_VIEWS = {
-    "roll": step_roll,
-    "assign": step_assign,
-    "background": step_background,
-    "skills": step_skills,
-    "talent": step_talent,
-    "review": step_review,
-}
-
-
-def wizard_step(request, character, membership, step):
-    view = STEP_VIEWS.get(step)
-    if view is None:
-        raise Http404("No such step.")
-    return view(request, character, membership)
-
-
-def resume_url(character) -> str:
-    return reverse("character-wizard-step", args=[character.pk, first_open_step(character)])
+def review(character, build) -> dict:
+    found = _system().review(build, _settings(character))
+    return {"sheet": _system().sheet(build).fields, "pending": found.pending, "warnings": found.warnings}

@@ -9,90 +9,22 @@ import random
 import pytest
 
 from characters import services as character_services
+from tests import system_kit
 
-
-def timemaster_choices(name):
-    from tests.characters.conftest import agent_choices
-
-    return agent_choices(name=name)
-
-
-def time_to_kill_choices(name):
-    return {"name": name, "abilities": {}}
-
-
-def tempo_choices(name):
-    from tests.systems.tempo.helpers import choices
-
-    return choices(name=name)
-
-
-def d6_choices(name):
-    return {
-        "name": name,
-        "attributes": {"Perception": "3D", "Reflexes": "3D", "Strength": "3D"},
-        "skills": {
-            "search": {"attribute": "Perception", "code": "3D"},
-            "dodge": {"attribute": "Reflexes", "code": "3D"},
-            "brawling": {"attribute": "Strength", "code": "4D"},
-        },
-    }
-
-
-#: system -> (module, wizard choices, ledger entries, index of the entry to revert or None)
-SYSTEMS = {
-    "timemaster": (
-        "",
-        timemaster_choices,
-        [
-            {"kind": "sp_awarded", "type": "bonus", "session": 1, "amount": 10},
-            {"kind": "sp_awarded", "type": "bonus", "session": 2, "amount": 20},
-        ],
-        0,
-    ),
-    "time_to_kill": (
-        "",
-        time_to_kill_choices,
-        [
-            {"kind": "mission_result", "outcome": "victory", "die_rolls": 7, "mission": None},
-            {"kind": "rename", "name": "Kage the Second"},
-        ],
-        1,
-    ),
-    "tempo": (
-        "flashpoints",
-        tempo_choices,
-        [
-            {"kind": "fate_point_gained", "reason": "qualified_success_complication"},
-            {"kind": "veto_card", "note": "the guard was not asleep"},
-        ],
-        0,
-    ),
-    "d6": (
-        "",
-        d6_choices,
-        [
-            {"kind": "character_points_gained", "count": 5, "reason": "first session"},
-            {"kind": "fate_points_gained", "count": 1, "reason": "heroic moment"},
-        ],
-        1,
-    ),
-}
-NAMES = {"timemaster": "Harry Adams", "time_to_kill": "Kage", "tempo": "Finn Marlowe", "d6": "Ana"}
+#: The installed systems (tests/system_kit.py): each system's testkit.py gives its sample hero's
+#: name and the ledger entries appended to it (LEDGER, one reverted: LEDGER_REVERTED).
+SYSTEMS = tuple(system_kit.installed_keys())
 
 
 @pytest.fixture
 def make_campaign(world):
     """A campaign of ``system`` whose members are the world's personas (GM, players, observer)."""
-    from campaigns import services
     from campaigns.models import Membership, Role
 
     def make(system, name=None):
-        if system == "timemaster" and name is None:
+        if system == world.campaign.system and name is None:
             return world.campaign
-        campaign = services.create_campaign(
-            world.users["gm"], name=name or f"{system} table", system=system, module=SYSTEMS[system][0]
-        )
+        campaign = system_kit.make_campaign(world.users["gm"], system, name=name or f"{system} table")
         for user, role in (
             ("player", Role.PLAYER),
             ("other_player", Role.PLAYER),
@@ -109,10 +41,10 @@ def make_hero(world):
     """A finalized character of the campaign's system with a ledger (one entry reverted)."""
 
     def make(campaign, owner="player", name=None, ledger=True):
-        _, choices, entries, revert = SYSTEMS[campaign.system]
-        draft = character_services.create_draft(
-            campaign, world.users[owner], choices=choices(name or NAMES[campaign.system])
-        )
+        kit = system_kit.extras(campaign.system)
+        entries, revert = getattr(kit, "LEDGER", ()), getattr(kit, "LEDGER_REVERTED", None)
+        choices = system_kit.demo(campaign.system).choices(name or getattr(kit, "HERO", "Kim"), owner)
+        draft = character_services.create_draft(campaign, world.users[owner], choices=choices)
         character = character_services.finalize(draft, is_gm=True, rng=random.Random(3))
         if ledger:
             rows = [
@@ -222,127 +154,26 @@ def _run_a_mission(world, agents):
     return mission
 
 
-# -- campaigns with play records (Time to Kill runs, Tempo conflicts, D6 encounters) -----------------
-PLAY_SYSTEMS = ("time_to_kill", "tempo", "d6")
-NINJA_ABILITIES = {"stealth": "+", "awareness": "+", "athletics": "+"}
+# -- campaigns with play records (each system's testkit.ARCHIVE_PLAY) ------------------------------
+#: The installed systems whose testkit names a module making a campaign with play records.
+PLAY_SYSTEMS = tuple(
+    key for key in system_kit.installed_keys() if getattr(system_kit.extras(key), "ARCHIVE_PLAY", "")
+)
 
 
 @pytest.fixture
 def play_campaign(world, make_campaign, make_hero, monkeypatch):
     """play_campaign(system): a campaign of ``system`` with play records through the apps' own
-    services: one finished and one in progress (Time to Kill: plus an abandoned run; D6: plus one
-    still being set up), their rolls in the dice log and their ledger entries."""
+    services (the module its testkit names in ARCHIVE_PLAY: one record finished and one in
+    progress, their rolls in the dice log and their ledger entries)."""
+    import importlib
 
     def make(system, name=None):
         campaign = make_campaign(system, name=name or f"{system} play")
-        return {"time_to_kill": _ttk_runs, "tempo": _tempo_conflicts, "d6": _d6_encounters}[system](
-            world, campaign, make_hero, monkeypatch
-        )
+        module = importlib.import_module(system_kit.extras(system).ARCHIVE_PLAY)
+        return module.play(world, campaign, make_hero, monkeypatch)
 
     return make
-
-
-def _ninja(world, campaign, owner, name):
-    draft = character_services.create_draft(
-        campaign, world.users[owner], choices={"name": name, "abilities": dict(NINJA_ABILITIES)}
-    )
-    return character_services.finalize(draft, is_gm=True, rng=random.Random(1))
-
-
-def _ttk_runs(world, campaign, make_hero, monkeypatch):
-    from systems.time_to_kill import services
-    from tests.ttk_missions.helpers import VICTORY_MOVES, VICTORY_SCRIPT, ScriptedRng
-
-    gm = campaign.memberships.get(user=world.users["gm"])
-    kage = _ninja(world, campaign, "player", "Kage")
-    yuki = _ninja(world, campaign, "other_player", "Yuki")
-    monastery = campaign.missions.create(title="The monastery")
-    briefing = {"brief": "Into the monastery.", "gm_notes": "The abbot keeps the key under the bell"}
-
-    def play(run, moves, owner):
-        for side, kind, params in moves:
-            user = world.users["gm"] if side == "gm" else world.users[owner]
-            services.post_event(run, user, side, {"type": kind, **params})
-
-    dice = {"rng": ScriptedRng(**VICTORY_SCRIPT)}
-    monkeypatch.setattr(services, "make_rng", lambda: dice["rng"])
-    won = services.start_run(gm, ninja=kage.pk, mission=monastery.pk, briefing=briefing)
-    play(won, VICTORY_MOVES, "player")
-    dice["rng"] = ScriptedRng(draws=["o", "o"], fudge=[1, 0, -1, 0])
-    running = services.start_run(gm, ninja=yuki.pk, title="Rooftops")
-    play(running, VICTORY_MOVES[:5], "other_player")
-    dropped = services.start_run(gm, ninja=kage.pk, title="A test run")
-    services.abandon_run(dropped, gm)
-    return campaign
-
-
-def _tempo_conflicts(world, campaign, make_hero, monkeypatch):
-    from systems.tempo import services
-
-    gm = campaign.memberships.select_related("campaign", "user").get(user=world.users["gm"])
-    finn = make_hero(campaign, "player", name="Finn Marlowe")
-    nora = make_hero(campaign, "other_player", name="Nora Vale")
-    rng = random.Random(5)
-
-    def conflict(title, agent):
-        return services.create_conflict(
-            gm,
-            {
-                "title": title,
-                "scene_aspects": ["Rain on the rooftops"],
-                "sides": [
-                    {"name": agent.name, "characters": [agent.pk]},
-                    {"name": "Stasi", "npcs": ["Major Brandt"], "controlled_by": "gm"},
-                ],
-            },
-        )
-
-    def round_(fight):
-        services.add_event(
-            gm, fight, {"type": "roll", "sides": {"a": {"rating": 2}, "b": {"rating": 1}}}, rng
-        )
-
-    over = conflict("The chase", finn)
-    round_(over)
-    round_(over)
-    services.add_event(gm, over, {"type": "end", "reason": "the Stasi lose them in the rain"})
-    running = conflict("The checkpoint", nora)
-    round_(running)
-    return campaign
-
-
-def _d6_encounters(world, campaign, make_hero, monkeypatch):
-    from systems.d6 import services
-
-    gm = campaign.memberships.select_related("campaign", "user").get(user=world.users["gm"])
-    ana = make_hero(campaign, "player", name="Ana", ledger=False)
-    rey = make_hero(campaign, "other_player", name="Rey", ledger=False)
-    thugs = {
-        "kind": "group",
-        "name": "Thugs",
-        "members": ["Thug 1", "Thug 2"],
-        "attributes": {"Perception": "2D+1", "Reflexes": "3D"},
-        "skills": {"brawling": {"attribute": "Reflexes", "code": "4D+2"}},
-    }
-    rng = random.Random(7)
-
-    def encounter(name, hero):
-        made = services.create_encounter(campaign, world.users["gm"], name=name, method="once_per_scene")
-        services.add_character(made, hero.pk)
-        services.add_npc(made, thugs)
-        made = services.start_encounter(made)
-        services.record_event(made, gm, {"type": "begin_round"}, rng)
-        services.record_event(made, gm, {"type": "roll_initiative"}, rng)
-        pid = made.state["active"][-1]["participant"]
-        services.record_event(made, gm, {"type": "declare", "participant": pid, "actions": 1}, rng)
-        return made
-
-    over = encounter("Dockside", ana)
-    services.record_event(over, gm, {"type": "end_scene", "reason": "the thugs run"}, rng)
-    encounter("Warehouse", rey)
-    waiting = services.create_encounter(campaign, world.users["gm"], name="Rooftop", method="once_per_scene")
-    services.add_npc(waiting, {"name": "Sniper", "attributes": {"Perception": "4D", "Reflexes": "2D"}})
-    return campaign
 
 
 @pytest.fixture

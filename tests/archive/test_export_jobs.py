@@ -161,3 +161,26 @@ def test_a_lost_job_gives_way_to_a_new_one(world, large):
     assert again.pk != lost.pk and again.status == ExportStatus.QUEUED
     lost.refresh_from_db()
     assert lost.status == ExportStatus.FAILED and "ask for the archive again" in lost.error
+
+
+def test_a_requested_export_is_queued_through_the_signal_once_committed(
+    world, large, monkeypatch, django_capture_on_commit_callbacks
+):
+    """archive.services queues the job without importing archive.tasks: it sends
+    archive.signals.export_requested after the commit, and archive.tasks queues the task."""
+    import sys
+
+    from archive import tasks
+
+    queued: list[int] = []
+    monkeypatch.setattr(tasks.export_campaign, "delay", queued.append)
+    with django_capture_on_commit_callbacks(execute=True):
+        export = services.request_export(large, world.users["gm"])
+        assert queued == []  # nothing before the commit: a worker must find the row
+    assert queued == [export.pk]
+    # Asked again while it waits: the same job, nothing queued twice.
+    with django_capture_on_commit_callbacks(execute=True):
+        assert services.request_export(large, world.users["gm"]) == export
+    assert queued == [export.pk]
+    assert not hasattr(services, "tasks")  # the services never import the task module
+    assert "archive.tasks" in sys.modules  # connected by ArchiveConfig.ready()

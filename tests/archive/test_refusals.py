@@ -13,6 +13,7 @@ from archive import services
 from archive.problems import ArchiveRefused
 from campaigns.models import NPC, Campaign, Membership, Mission, Roll
 from characters.models import AdvancementEntry, Character
+from tests.archive.conftest import SYSTEMS
 
 MODELS = (Campaign, Membership, Mission, Character, AdvancementEntry, NPC, Roll)
 
@@ -248,7 +249,7 @@ def refused_or_consistent(document, campaign, world):
     return True
 
 
-@pytest.mark.parametrize("system", ["timemaster", "time_to_kill", "tempo", "d6"])
+@pytest.mark.parametrize("system", SYSTEMS)
 def test_junk_in_any_build_field_is_refused_never_a_crash(world, make_campaign, make_hero, system):
     """Each top-level field of the creation build and of the current build swapped for junk."""
     campaign = make_campaign(system)
@@ -263,7 +264,7 @@ def test_junk_in_any_build_field_is_refused_never_a_crash(world, make_campaign, 
     assert refusals > len(document["build"]) * len(JUNK)  # most junk is refused
 
 
-@pytest.mark.parametrize("system", ["timemaster", "time_to_kill", "tempo", "d6"])
+@pytest.mark.parametrize("system", SYSTEMS)
 def test_junk_in_any_ledger_payload_is_refused_never_a_crash(world, make_campaign, make_hero, system):
     """Free text (a reason, a note) may change; anything the engine folds in is checked by the replay."""
     campaign = make_campaign(system)

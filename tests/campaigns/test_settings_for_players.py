@@ -5,12 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from campaigns import services
 from campaigns.models import Membership
 from characters.systems import get_system
+from tests import system_kit
 
-SYSTEMS = ("timemaster", "time_to_kill", "tempo", "d6")
-MODULE = {"tempo": "flashpoints"}
+SYSTEMS = tuple(system_kit.installed_keys())
 #: Notes on the sources that only the GM should read
 GM_NOTES = {
     "time_to_kill": "The author floats 20 to 30 but commits to nothing",
@@ -29,7 +28,7 @@ def test_every_setting_has_a_plain_one_line_meaning(system):
 @pytest.mark.parametrize("system", sorted(GM_NOTES))
 def test_players_see_the_meaning_and_the_gm_the_sourcing_note(system, make_user, client):
     gm, player = make_user("gm-s"), make_user("player-s")
-    campaign = services.create_campaign(gm, name="Settings", system=system, module=MODULE.get(system, ""))
+    campaign = system_kit.make_campaign(gm, system, name="Settings")
     Membership.objects.get_or_create(campaign=campaign, user=player, defaults={"role": "player"})
     client.force_login(player)
     page = client.get(f"/campaigns/{campaign.pk}/").content.decode()

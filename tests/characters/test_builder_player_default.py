@@ -9,13 +9,14 @@ import re
 import pytest
 from django.urls import reverse
 
-from campaigns import services as campaign_services
 from characters import services
 from characters.models import Character
+from characters.views import WIZARDS
+from tests import system_kit
 
-#: system -> the builder step whose form holds the Player field
-PLAYER_STEP = {"timemaster": "background", "tempo": "aspects", "d6": "identity", "time_to_kill": "abilities"}
-MODULE = {"tempo": "flashpoints"}
+#: system -> the builder step whose form holds the Player field (the step its builder links the
+#: engine's "player" field to), for every installed system with a builder
+PLAYER_STEP = {key: WIZARDS[key].step_of("player") for key in system_kit.installed_keys() if key in WIZARDS}
 
 
 @pytest.fixture
@@ -25,9 +26,7 @@ def draft_in(make_user):
         for key, value in user_fields.items():
             setattr(owner, key, value)
         owner.save()
-        campaign = campaign_services.create_campaign(
-            owner, name=f"A {system} campaign", system=system, module=MODULE.get(system, "")
-        )
+        campaign = system_kit.make_campaign(owner, system, name=f"A {system} campaign")
         return services.create_draft(campaign, owner, choices={"name": "Nobody yet"})
 
     return make

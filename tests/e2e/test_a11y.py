@@ -138,7 +138,7 @@ def campaign_world(transactional_db):
 def test_main_pages_have_labels_one_h1_a_main_landmark_and_keyboard_reachable_submit(
     new_page, campaign_world
 ):
-    from systems.timemaster.wizard import STEP_KEYS
+    from systems.timemaster.wizard import STEPS
 
     c = campaign_world["campaign"].pk
     agent, draft, npc = campaign_world["agent"].pk, campaign_world["draft"].pk, campaign_world["npc"].pk
@@ -170,7 +170,7 @@ def test_main_pages_have_labels_one_h1_a_main_landmark_and_keyboard_reachable_su
     for path in (
         f"/campaigns/{c}/dice/",
         f"/campaigns/{c}/characters/",
-        *(f"/characters/{draft}/build/{step}/" for step in STEP_KEYS),
+        *(f"/characters/{draft}/build/{step}/" for step, _ in STEPS),
         f"/characters/{agent}/",
         f"/campaigns/{c}/sheets/",
     ):

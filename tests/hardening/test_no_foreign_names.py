@@ -16,23 +16,17 @@ from django.urls import URLPattern, URLResolver, get_resolver
 from campaigns import services as campaign_services
 from campaigns.models import NPC, Membership, Role, Webhook
 from characters import services as character_services
-from characters.models import Character
-from tests.characters.conftest import agent_choices
-from tests.d6_encounters.conftest import character_choices as d6_choices
-from tests.systems.tempo.helpers import choices as tempo_choices
-from tests.ttk_missions.conftest import ninja_build
+from tests import system_kit
 
 PERSONAS = ("gm", "player", "other_player", "observer", "outsider")
-# Names that exist only in the foreign campaign: none of them may appear on a page of anyone else.
+# Names that exist only in the foreign campaigns: none of them may appear on a page of anyone else.
+# Each installed system adds a character of its own (and whatever its testkit's foreign_records makes).
 FOREIGN = {
     "campaign": "Quixotic Foreign Campaign",
     "user": "zebulon_foreigner",
     "character": "Xanthippe Foreignagent",
     "mission": "Operation Ultraforeign",
     "npc": "Vorpal Foreignnpc",
-    "tempo_character": "Ysolde Foreigntempo",
-    "d6_character": "Wendeline Foreignd",
-    "encounter": "Foreign Ambuscade",
 }
 
 
@@ -42,180 +36,111 @@ def _members(campaign, users):
     return {m.user.username: m for m in campaign.memberships.select_related("user", "campaign")}
 
 
-def _seed_foreign(make_user):
-    """A stranger's campaigns (TIMEMASTER, Tempo, D6) holding every kind of named record."""
-    from systems.d6 import services as d6_services
-
+def _seed_foreign(make_user, home_system):
+    """A stranger's campaigns, one per installed system, holding every kind of named record; the
+    names made, by what they name, and the ids the API's filters are tried with."""
     stranger = make_user(FOREIGN["user"])
-    campaign = campaign_services.create_campaign(stranger, name=FOREIGN["campaign"], system="timemaster")
-    agent = character_services.finalize(
-        character_services.create_draft(campaign, stranger, choices=agent_choices(name=FOREIGN["character"])),
-        is_gm=True,
-        rng=random.Random(3),
-    )
-    campaign.missions.create(title=FOREIGN["mission"])
-    NPC.objects.create(campaign=campaign, system="timemaster", name=FOREIGN["npc"], revealed=True)
-    tempo = campaign_services.create_campaign(stranger, name="Qx Tempo", system="tempo", module="flashpoints")
-    tempo_agent = character_services.finalize(
-        character_services.create_draft(
-            tempo, stranger, choices=tempo_choices(name=FOREIGN["tempo_character"])
-        ),
-        is_gm=True,
-    )
-    d6 = campaign_services.create_campaign(stranger, name="Qx D6", system="d6")
-    d6_character = character_services.finalize(
-        character_services.create_draft(d6, stranger, choices=d6_choices(FOREIGN["d6_character"]))
-    )
-    encounter = d6_services.create_encounter(d6, stranger, name=FOREIGN["encounter"])
-    d6_services.add_character(encounter, d6_character.pk)
-    mission = campaign.missions.get()
-    return {
-        "character": agent.pk,
-        "agent": agent.pk,
-        "mission": mission.pk,
-        "tempo_character": tempo_agent.pk,
-    }
+    names = dict(FOREIGN)
+    campaign = system_kit.make_campaign(stranger, home_system, name=FOREIGN["campaign"])
+    agent = system_kit.make_character(campaign, stranger, name=FOREIGN["character"])
+    mission = campaign.missions.create(title=FOREIGN["mission"])
+    NPC.objects.create(campaign=campaign, system=home_system, name=FOREIGN["npc"], revealed=True)
+    for key in system_kit.installed_keys():
+        where = campaign
+        if key != home_system:
+            where = system_kit.make_campaign(stranger, key, name=f"Qx {key}")
+            names[f"{key}_character"] = f"Ysolde Foreign{key.replace('_', '')}"
+            system_kit.make_character(where, stranger, name=names[f"{key}_character"])
+        seed = getattr(system_kit.extras(key), "foreign_records", None)
+        if seed is not None:  # the system's own named records (its play records)
+            names.update(seed(where, stranger))
+    return names, {"character": agent.pk, "agent": agent.pk, "mission": mission.pk}
 
 
 @pytest.fixture
 def home(world, make_user):
     """One campaign per system where every persona has its role, each holding the records the API
-    routes name, plus the foreign campaigns."""
+    routes name (each system's testkit.api_route_ids names its own routes'), plus the foreign
+    campaigns."""
     from sheets import services as sheet_services
-    from systems.d6 import services as d6_services
-    from systems.tempo import services as tempo_services
-    from systems.time_to_kill import services as ttk_services
 
     users = world.users
     gm = world.membership["gm"]
-    agent = character_services.finalize(
-        character_services.create_draft(world.campaign, users["player"], choices=agent_choices()),
-        is_gm=True,
-        rng=random.Random(3),
-    )
+    agent = system_kit.make_character(world.campaign, users["player"], name="Harry Adams")
     mission = world.campaign.missions.create(title="Op Home")
-    npc = NPC.objects.create(campaign=world.campaign, system="timemaster", name="Home NPC", revealed=True)
+    npc = NPC.objects.create(
+        campaign=world.campaign, system=world.campaign.system, name="Home NPC", revealed=True
+    )
     roll = campaign_services.record_roll(gm, kind="d6", rng=random.Random(1))
     invitation = campaign_services.create_invitation(world.campaign, users["gm"])
     render, _ = sheet_services.request_render(
         users["player"], "character", world.campaign, world.membership["player"], agent
     )
 
-    tempo = campaign_services.create_campaign(users["gm"], name="Cell", system="tempo", module="flashpoints")
-    tempo_members = _members(tempo, users)
-    tempo_agent = character_services.finalize(
-        character_services.create_draft(tempo, users["player"], choices=tempo_choices()), is_gm=True
-    )
-    conflict = tempo_services.create_conflict(
-        tempo_members["gm"],
-        {
-            "title": "Chase",
-            "sides": [{"name": "Us", "characters": [tempo_agent.pk]}, {"name": "Them", "npcs": ["Brandt"]}],
-        },
-    )
-
-    d6 = campaign_services.create_campaign(users["gm"], name="Night", system="d6")
-    _members(d6, users)
-    d6_character = character_services.finalize(
-        character_services.create_draft(d6, users["player"], choices=d6_choices("Ada"))
-    )
-    encounter = d6_services.create_encounter(d6, users["gm"], name="Alley")
-    participant = d6_services.add_character(encounter, d6_character.pk)
-
-    ttk = campaign_services.create_campaign(users["gm"], name="Dusk", system="time_to_kill")
-    ttk_members = _members(ttk, users)
-    build = ninja_build()
-    ninja = Character.objects.create(
-        campaign=ttk,
-        owner=users["player"],
-        system="time_to_kill",
-        name="Kage",
-        status="active",
-        build=build,
-        creation_build=build,
-        revision=1,
-    )
-    run = ttk_services.start_run(
-        ttk_members["gm"], ninja=ninja.pk, title="Bell", mission_stones=3, briefing={}
-    )
-
     from archive.models import CampaignExport
 
     export = CampaignExport.objects.create(campaign=world.campaign, requested_by=users["gm"])
-    foreign = _seed_foreign(make_user)
-    timemaster = {"campaign_pk": world.campaign.pk, "character_pk": agent.pk}
-    # Which record each route's ids name, by route name; a new route must be added here (the walk
-    # refuses a route it cannot fill), so no route escapes it.
+    names, foreign = _seed_foreign(make_user, world.campaign.system)
+    own = {"campaign_pk": world.campaign.pk, "character_pk": agent.pk}
+    # Which record each route's ids name, by route name; a new route must be added here or in its
+    # system's testkit (the walk refuses a route it cannot fill), so no route escapes it.
     routes = {
         "campaign-detail": {"pk": world.campaign.pk},
-        "member-list": timemaster,
-        "member-detail": {**timemaster, "pk": world.membership["player"].pk},
-        "invitation-list": timemaster,
-        "invitation-detail": {**timemaster, "pk": invitation.pk},
-        "mission-list": timemaster,
-        "mission-detail": {**timemaster, "pk": mission.pk},
-        "roll-list": timemaster,
-        "roll-detail": {**timemaster, "pk": roll.pk},
-        "roll-reveal": {**timemaster, "pk": roll.pk},
-        "npc-list": timemaster,
-        "npc-detail": {**timemaster, "pk": npc.pk},
-        "api-check": timemaster,
-        "api-campaign-attacks": timemaster,
-        "api-check-scores": timemaster,
-        "api-character-list": timemaster,
-        "api-character-import": timemaster,
-        "api-character-export": timemaster,
-        "api-campaign-export": timemaster,
-        "api-campaign-export-start": timemaster,
-        "api-campaign-export-job": {**timemaster, "export_pk": export.pk},
-        "api-campaign-export-download": {**timemaster, "export_pk": export.pk},
-        "api-sheet-request": timemaster,
+        "member-list": own,
+        "member-detail": {**own, "pk": world.membership["player"].pk},
+        "invitation-list": own,
+        "invitation-detail": {**own, "pk": invitation.pk},
+        "mission-list": own,
+        "mission-detail": {**own, "pk": mission.pk},
+        "roll-list": own,
+        "roll-detail": {**own, "pk": roll.pk},
+        "roll-reveal": {**own, "pk": roll.pk},
+        "npc-list": own,
+        "npc-detail": {**own, "pk": npc.pk},
+        "api-character-list": own,
+        "api-character-import": own,
+        "api-character-export": own,
+        "api-campaign-export": own,
+        "api-campaign-export-start": own,
+        "api-campaign-export-job": {**own, "export_pk": export.pk},
+        "api-campaign-export-download": {**own, "export_pk": export.pk},
+        "api-sheet-request": own,
         "api-sheet-render": {"render_pk": render.pk},
         "api-sheet-download": {"render_pk": render.pk},
-        "api-tempo-roll": {"character_pk": tempo_agent.pk},
-        "api-tempo-fate-refresh": {"campaign_pk": tempo.pk},
-        "api-tempo-conflicts": {"campaign_pk": tempo.pk},
-        "api-tempo-conflict": {"campaign_pk": tempo.pk, "pk": conflict.pk},
-        "api-tempo-conflict-events": {"campaign_pk": tempo.pk, "pk": conflict.pk},
-        "api-d6-encounter-list": {"campaign_pk": d6.pk},
-        "api-d6-participant-detail": {
-            "campaign_pk": d6.pk,
-            "pk": encounter.pk,
-            "participant_pk": participant.pk,
-        },
-        "api-ttk-runs": {"campaign_pk": ttk.pk},
-        "api-fair-dice": timemaster,
-        "api-fair-dice-seed": timemaster,
-        "api-fair-dice-rotate": timemaster,
-        "api-roll-by-hand": timemaster,
-        "api-webhooks": timemaster,
+        "api-fair-dice": own,
+        "api-fair-dice-seed": own,
+        "api-fair-dice-rotate": own,
+        "api-roll-by-hand": own,
+        "api-webhooks": own,
         "api-webhook": {
-            **timemaster,
+            **own,
             "hook_pk": Webhook.objects.create(campaign=world.campaign, url="https://x.example/").pk,
         },
         # Tokens belong to users, not campaigns: an id nobody holds answers 404 for everyone.
         "api-token-revoke": {"token_id": "0" * 15},
     }
-    for name in (
-        "api-d6-encounter-detail",
-        "api-d6-encounter-start",
-        "api-d6-participant-list",
-        "api-d6-event-list",
-    ):
-        routes[name] = {"campaign_pk": d6.pk, "pk": encounter.pk}
-    for name in ("events", "abandon", "gm-state", "player-state"):
-        routes[f"api-ttk-run-{name}"] = {"pk": run.pk}
+    for key in system_kit.installed_keys():
+        route_ids = getattr(system_kit.extras(key), "api_route_ids", None)
+        if route_ids is None:
+            continue
+        if key == world.campaign.system:
+            campaign, members, character = world.campaign, world.membership, agent
+        else:
+            campaign = system_kit.make_campaign(users["gm"], key)
+            members = _members(campaign, users)
+            character = system_kit.make_character(campaign, users["player"], name="Kim")
+        routes.update(route_ids(campaign, members, character))
     for name, _ in api_routes():
         # The mission and character routes' actions (start, close, tally, ledger, shop ...).
         if name.startswith("mission-") and name not in routes:
-            routes[name] = {**timemaster, "pk": mission.pk}
+            routes[name] = {**own, "pk": mission.pk}
         if name.startswith("api-character-") and name not in routes:
-            routes[name] = {**timemaster, "pk": agent.pk}
+            routes[name] = {**own, "pk": agent.pk}
     # Both routes taking an entry answer only POST: a GET renders their forms (405) without the entry.
     bonus = {"kind": "sp_awarded", "type": "bonus", "session": "s1", "amount": 10}
     entry = character_services.append_entry(agent, bonus, users["gm"]).pk
     routes["api-character-revert"]["entry_pk"] = routes["mission-reverse-tally"]["entry_pk"] = entry
-    return {"routes": routes, "foreign": foreign, "campaign": world.campaign.pk}
+    return {"routes": routes, "foreign": foreign, "names": names, "campaign": world.campaign.pk}
 
 
 def api_routes():
@@ -252,7 +177,7 @@ def test_the_browsable_api_shows_no_foreign_name_to_any_persona(world, home, cli
             response = client.get(path, {"format": "api"})
             assert response.status_code < 500, (persona, path)
             page = response.content.decode()
-            leaks += [(persona, path, what) for what, text in FOREIGN.items() if text in page]
+            leaks += [(persona, path, what) for what, text in home["names"].items() if text in page]
     assert leaks == [], "\n".join(map(str, leaks))
 
 

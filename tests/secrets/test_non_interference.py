@@ -32,6 +32,7 @@ from django.db import transaction
 from django.urls import URLPattern, URLResolver, get_resolver
 
 from characters.systems import fair_dice
+from tests import system_kit
 from tests.secrets import worlds
 
 pytestmark = pytest.mark.django_db
@@ -46,17 +47,11 @@ FROZEN_NOW = datetime(2026, 11, 27, 20, 15, tzinfo=UTC)
 PK_OWNER = {
     "campaigns": "campaign",
     "characters": "character",
-    "ttk": "run",
-    "runs": "run",
-    "ttk-runs": "run",
-    "conflicts": "conflict",
     "missions": "mission",
     "npcs": "npc",
     "rolls": "roll",
     "invitations": "invitation",
     "members": "member",
-    "encounters": "encounter",
-    "d6-encounters": "encounter",
 }
 KWARG_OWNER = {
     "campaign_pk": "campaign",
@@ -64,8 +59,6 @@ KWARG_OWNER = {
     "mission_pk": "mission",
     "npc_pk": "npc",
     "roll_pk": "roll",
-    "encounter_pk": "encounter",
-    "participant_pk": "participant",
     "invitation_pk": "invitation",
     "member_pk": "member",
     "entry_pk": "entry",
@@ -82,6 +75,11 @@ KWARG_OWNER = {
     "url": "url",
     "id": "object",
 }
+# Each installed system names the records its own routes' ids point at (its testkit's
+# ROUTE_PK_OWNERS, by path segment, and ROUTE_KWARG_OWNERS, by keyword).
+for _key in system_kit.installed_keys():
+    PK_OWNER.update(getattr(system_kit.extras(_key), "ROUTE_PK_OWNERS", {}))
+    KWARG_OWNER.update(getattr(system_kit.extras(_key), "ROUTE_KWARG_OWNERS", {}))
 
 
 def route_patterns(resolver=None, prefix=""):
@@ -150,7 +148,8 @@ def scenes(ids: dict) -> list[dict]:
     out.append(
         {**tm, "invitation": hidden["invitation"], "export": hidden["export"], "member": ids["members"][0]}
     )
-    out.append({**common, "campaign": ids["ttk"], "character": ids["ninja"], "run": ids["run"]})
+    for key, module in worlds.secret_worlds():  # each system's part of the worlds
+        out += module.scenes(ids["systems"][key], common)
     return out
 
 

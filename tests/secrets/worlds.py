@@ -1,7 +1,8 @@
 """Two worlds that differ only in what the GM hid (issue 28's non-interference test).
 
-``build(users, variant)`` makes, inside the caller's transaction, a TIMEMASTER campaign and a Time
-to Kill campaign that every persona belongs to, with everything a player may see (published
+``build(users, variant)`` makes, inside the caller's transaction, a TIMEMASTER campaign and each
+installed system's part (its testkit's ``SECRET_WORLD``: Time to Kill's campaign) that every
+persona belongs to, with everything a player may see (published
 missions, agents, a revealed NPC, open and secret rolls, a running Time to Kill mission, the
 player's sheets) and, for every kind of input the GM keeps from the players, a value that
 depends on ``variant`` ("A" or "B"):
@@ -37,23 +38,16 @@ from campaigns.models import Membership, Role, Webhook
 from characters import services as character_services
 from characters.models import Character
 from systems.timemaster import missions as tm_missions
+from tests import system_kit
 from tests.campaigns.test_missions import DiceStub, roll_of
 from tests.characters.conftest import agent_choices
-from tests.ttk_missions.conftest import ninja_build
-from tests.ttk_missions.helpers import ScriptedRng
 
-PLACEMENTS = {
-    "A": {"opposition": "-", "concealment": "0", "terrain": "+", "circumstance": "0"},
-    "B": {"opposition": "+", "concealment": "-", "terrain": "0", "circumstance": "+"},
-}
-FATE_DICE = {"A": [-1, 0, 1, 0], "B": [1, -1, 0, 1]}
 SECRET_FACES = {"A": [1, 7], "B": [8, 3]}  # a percent roll of 17 or of 83
 REASONS = {"A": "The slip happened offstage (secret reason one)", "B": "Counted twice (secret reason two)"}
 NPC_STATS = {
     "A": {"abilities": {"STR": 71}, "significance_rating": 40, "gm_notes": "Works for the other side"},
     "B": {"abilities": {"STR": 52}, "significance_rating": 90, "gm_notes": "Loyal to the Corps"},
 }
-GM_NOTES = {"A": "The abbot keeps the key under the bell", "B": "The key is in the river"}
 CHARTS = {
     "A": [{"low": 0, "high": 99, "text": "A clock stops early."}, {"low": 100, "high": None, "text": "War."}],
     "B": [
@@ -61,6 +55,19 @@ CHARTS = {
         {"low": 50, "high": None, "text": "Plague."},
     ],
 }
+
+
+def secret_worlds() -> list[tuple[str, Any]]:
+    """(system, module) of each installed system whose testkit names its part of the worlds
+    (``SECRET_WORLD``: build(users, variant, members_of), hidden(made, users), scenes(ids, common))."""
+    import importlib
+
+    found = []
+    for key in system_kit.installed_keys():
+        module = getattr(system_kit.extras(key), "SECRET_WORLD", "")
+        if module:
+            found.append((key, importlib.import_module(module)))
+    return found
 
 
 def _members(campaign, users) -> dict[str, Membership]:
@@ -107,7 +114,6 @@ def build(users: dict, variant: str) -> dict[str, Any]:
     """The world of ``variant``; returns the ids the routes are filled with (see scenes())."""
     from sheets import services as sheet_services
     from sheets.tasks import run_render
-    from systems.time_to_kill import services as ttk_services
     from systems.timemaster import action_checks as checks
 
     a = variant == "A"
@@ -167,42 +173,9 @@ def build(users: dict, variant: str) -> dict[str, Any]:
     fair_sealed = campaign_services.record_roll(tm_members["gm"], kind="d6", secret=True)
     fairness.rotate(tm_members["gm"])
 
-    # Time to Kill: a running mission whose GM notes and Fates differ.
-    ttk = campaign_services.create_campaign(gm, name="Night Work", system="time_to_kill")
-    ttk_members = _members(ttk, users)
-    build_doc = ninja_build()
-    kage = Character.objects.create(
-        campaign=ttk,
-        owner=users["player"],
-        system="time_to_kill",
-        name="Kage",
-        status="active",
-        build=build_doc,
-        creation_build=build_doc,
-        revision=1,
-    )
-    run = ttk_services.start_run(
-        ttk_members["gm"],
-        ninja=kage.pk,
-        title="The Bell Tower",
-        mission_stones=3,
-        briefing={"victory_conditions": "Silence the abbot", "gm_notes": GM_NOTES[variant]},
-    )
-    rng = ScriptedRng(draws=["o"], fudge=FATE_DICE[variant])
-    original = ttk_services.make_rng
-    ttk_services.make_rng = lambda: rng
-    try:
-        for side, move, data in (
-            ("player", "prepare_draw", {}),
-            ("player", "end_preparation", {}),
-            ("gm", "roll_fates", {}),
-            ("gm", "assign_fates", {"fates": PLACEMENTS[variant]}),
-        ):
-            user = users["gm"] if side == "gm" else users["player"]
-            ttk_services.post_event(run, user, side, {"type": move, **data})
-            run.refresh_from_db()
-    finally:
-        ttk_services.make_rng = original
+    # Each installed system's own part (its testkit's SECRET_WORLD): e.g. Time to Kill's running
+    # mission whose GM notes and Fates differ.
+    parts = {key: module.build(users, variant, _members) for key, module in secret_worlds()}
 
     # The player's own sheets: the agent's and the published after-action report.
     renders = []
@@ -224,9 +197,11 @@ def build(users: dict, variant: str) -> dict[str, Any]:
         hidden_ids["npc"] = npc_services.create_npc(
             tm, gm, {"name": "The Shapeshifter", "revealed": False, "significance_rating": 7}
         ).pk
-        fate_record, _ = sheet_services.request_render(gm, "fate_record", ttk, ttk_members["gm"], target=run)
+        hidden_ids["renders"] = []
+        for key, module in secret_worlds():
+            hidden_ids["renders"] += module.hidden(parts[key]["made"], users).get("renders", [])
         gm_report, _ = sheet_services.request_render(gm, "after_action", tm, tm_members["gm"], target=vienna)
-        hidden_ids["renders"] = [fate_record.pk, gm_report.pk]
+        hidden_ids["renders"].append(gm_report.pk)
         hidden_ids["invitation"] = campaign_services.create_invitation(tm, gm).pk
         hidden_ids["webhook"] = Webhook.objects.create(campaign=tm, url="https://chat.example.com/h").pk
         from archive.models import CampaignExport
@@ -236,9 +211,8 @@ def build(users: dict, variant: str) -> dict[str, Any]:
         tm_missions.close_mission(tm_members["gm"], rome, "failure")
     return {
         "tm": tm.pk,
-        "ttk": ttk.pk,
+        "systems": {key: part["ids"] for key, part in parts.items()},
         "characters": [harry.pk, ida.pk, carl.pk],
-        "ninja": kage.pk,
         "missions": [vienna.pk, paris.pk, rome.pk, planned.pk],
         "npc": vale.pk,
         "rolls": [
@@ -250,7 +224,6 @@ def build(users: dict, variant: str) -> dict[str, Any]:
             fair_shared.pk,
             fair_sealed.pk,
         ],
-        "run": run.pk,
         "renders": renders,
         "entry": harry.entries.order_by("id").values_list("pk", flat=True).first(),
         "tally_entry": hidden.pk,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests import system_kit
 from tests.sheets import samples
 
 CASES = samples.cases_by_id()
@@ -36,7 +37,7 @@ def test_the_sheet_fits_its_pages(case_id, paper):
 
 def test_every_kind_and_system_is_covered():
     kinds = {(case.kind, case.system) for case in CASES.values()}
-    for system in ("timemaster", "time_to_kill", "tempo", "d6"):
+    for system in system_kit.installed_keys():
         assert ("character", system) in kinds and ("blank", system) in kinds
     assert ("fate_record", "time_to_kill") in kinds and ("party_bundle", "mixed") in kinds
     assert {("after_action", "timemaster-gm"), ("after_action", "timemaster-player")} <= kinds

@@ -18,7 +18,7 @@ for name in sys.argv[1:]:
     importlib.import_module(name)
 import characters.systems as systems
 from characters.systems import dice, base
-loaded = [systems.get_system(key).key for key in ("timemaster", "time_to_kill", "tempo", "d6")]
+loaded = [system.key for system in systems.all_systems()]  # found by the folders' convention
 frameworks = ("django", "rest_framework", "celery", "weasyprint")
 forbidden = sorted(m for m in sys.modules if m.split(".")[0] in frameworks)
 print(json.dumps({"loaded": loaded, "forbidden": forbidden}))
@@ -36,7 +36,7 @@ def test_importing_every_engine_never_imports_django():
         check=True,
     )
     result = json.loads(out.stdout)
-    assert result["loaded"] == ["timemaster", "time_to_kill", "tempo", "d6"]
+    assert result["loaded"] == sorted(engine.split(".")[1] for engine in ENGINES)
     assert result["forbidden"] == []
 
 

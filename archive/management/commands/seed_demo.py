@@ -17,7 +17,7 @@ import importlib
 import random
 
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from campaigns import services
@@ -35,12 +35,25 @@ class Command(BaseCommand):
         parser.add_argument(
             "--logins", action="store_true", help="Only print the demo logins (run.sh ends with them)."
         )
+        parser.add_argument(
+            "--system",
+            action="append",
+            default=[],
+            metavar="KEY",
+            help="Seed only this system's demo campaign (repeat for several; default: every system).",
+        )
 
     def handle(self, *args, **options):
         if options["logins"]:
             self._print_logins()
             return
-        self._seed()
+        keys = [app.key for app in registry.installed()]
+        unknown = [key for key in options["system"] if key not in keys]
+        if unknown:
+            raise CommandError(
+                f"No installed system called {', '.join(unknown)}; installed: {', '.join(keys)}."
+            )
+        self._seed(options["system"])
         self._print_logins()
 
     def _print_logins(self) -> None:
@@ -49,7 +62,7 @@ class Command(BaseCommand):
             self.stdout.write(f"  {username:6} / {password:14} ({role.label})")
 
     @transaction.atomic
-    def _seed(self) -> None:
+    def _seed(self, only: list[str]) -> None:
         User = get_user_model()
         users = {}
         for username, password, _ in DEMO_USERS:
@@ -60,7 +73,7 @@ class Command(BaseCommand):
             users[username] = user
         rng = random.Random(1984)
         for app in registry.installed():
-            if not app.demo:
+            if not app.demo or (only and app.key not in only):
                 continue
             demo = importlib.import_module(app.demo)
             name, module, description = demo.CAMPAIGN

@@ -1,0 +1,36 @@
+"""What the shared system test kit checks of TIMEMASTER (tests/system_kit.py): test support only,
+read by the tests, never by the running site."""
+
+from __future__ import annotations
+
+#: Labels the blank sheet prints (from the engine's tables).
+BLANK_LABELS = ["Strength", "Luck", "Stamina", "Skills", "Paranormal talents", "Times visited", "15"]
+
+#: The sample hero's name, and ledger entries the archive round trips append to it (the entry at
+#: LEDGER_REVERTED is reverted after).
+HERO = "Harry Adams"
+LEDGER = (
+    {"kind": "sp_awarded", "type": "bonus", "session": 1, "amount": 10},
+    {"kind": "sp_awarded", "type": "bonus", "session": 2, "amount": 20},
+)
+LEDGER_REVERTED = 0
+
+
+def check_demo(campaign) -> None:
+    """The demo's play: a published mission (in alice's agent's ledger) and an open one."""
+    from campaigns.models import Mission
+    from characters.models import Character
+
+    published = Mission.objects.get(campaign=campaign, title="The Vienna Clockmaker")
+    assert published.is_published
+    assert Mission.objects.get(campaign=campaign, title="The Lost Dispatch").status == Mission.Status.ACTIVE
+    # the agents' ledgers hold the published award (the engine wrote it, not the seed)
+    harriet = Character.objects.get(campaign=campaign, owner__username="alice")
+    assert harriet.entries.filter(mission=published).exists()
+
+
+def api_route_ids(campaign, members, character) -> dict[str, dict]:
+    """The URL ids of TIMEMASTER's own API routes in ``campaign`` (the personas are its members,
+    ``character`` a player's agent), for the walks over every API route."""
+    own = {"campaign_pk": campaign.pk, "character_pk": character.pk}
+    return {"api-check": own, "api-campaign-attacks": own, "api-check-scores": own}
