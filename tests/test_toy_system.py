@@ -333,3 +333,48 @@ def test_a_system_whose_engine_keeps_no_ids_needs_no_archive_format(toy_installe
     # the systems that keep ids say where (their archive_format module, by the folder's convention)
     kept = {app.key for app in registry.installed() if references.spots_of(app.key) is not None}
     assert kept == {app.key for app in registry.installed() if app.archive_format}
+
+
+def test_the_import_contracts_hold_with_the_toy_system_among_the_systems(tmp_path):
+    """lint-imports with the toy's folder counted as a system: the platform and config import
+    nothing of it, it imports no other system, and its engine no Django (the project's own
+    contracts, pyproject.toml, with tests.toy_system beside systems.*)."""
+    import shutil
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    config = tmp_path / "toy-contracts.toml"
+    config.write_text(
+        """
+[tool.importlinter]
+root_packages = ["characters", "campaigns", "sheets", "systems", "archive", "config", "tests"]
+include_external_packages = true
+
+[[tool.importlinter.contracts]]
+name = "The platform and config import nothing of the toy system"
+type = "forbidden"
+source_modules = ["characters", "campaigns", "sheets", "archive", "config"]
+forbidden_modules = ["tests.toy_system"]
+
+[[tool.importlinter.contracts]]
+name = "The toy system imports no other system"
+type = "independence"
+modules = ["tests.toy_system", "systems.*"]
+ignore_imports = ["characters.** -> systems.*.engine.**"]
+
+[[tool.importlinter.contracts]]
+name = "The toy engine is pure"
+type = "forbidden"
+source_modules = ["tests.toy_system.engine"]
+forbidden_modules = ["django", "rest_framework", "celery", "weasyprint", "campaigns", "sheets", "archive"]
+"""
+    )
+    lint_imports = shutil.which("lint-imports", path=str(Path(sys.executable).parent))
+    assert lint_imports
+    out = subprocess.run(
+        [lint_imports, "--config", str(config), "--no-cache"], cwd=root, capture_output=True, text=True
+    )
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "3 kept, 0 broken" in out.stdout
