@@ -12,4 +12,5 @@ class TtkMissionsConfig(SystemAppConfig):
         sheet_kinds=("fate_record",),
         play_pages=(PlayPage("Missions", "ttk-run-list", ("ttk-run",)),),
         play_in_progress="systems.time_to_kill.in_progress:records",
+        roll_context="systems.time_to_kill.sheet_rolls:context",
     )

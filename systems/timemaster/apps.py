@@ -21,4 +21,5 @@ class TimemasterConfig(SystemAppConfig):
         # Its archive section (mission_records) is still the platform's (archive.sections), with the
         # mission logic it reads (campaigns.missions); it moves here with that logic.
         ledger_sentence="systems.timemaster.ledger_words:sentence",
+        roll_context="systems.timemaster.sheet_rolls:context",
     )
