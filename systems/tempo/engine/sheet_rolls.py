@@ -87,8 +87,8 @@ def rolls(build: Build, settings: dict[str, Any] | None = None) -> list[RollSpec
     )  # fmt: skip
     use = RollOption(
         "use", "Use of the aspect", kind="choice", default="invoke",
-        choices=(("invoke", "Invoke: pay 1 fate point for a bonus die"),
-                 ("trouble", "Trouble: take a penalty die, gain 1 fate point")),
+        choices=(("invoke", "Invoke: bonus die, costs 1 fate point"),
+                 ("trouble", "Trouble: penalty die, earns 1 fate point")),
     )  # fmt: skip
     for slot, entry in (build.get("aspects") or {}).items():
         text = (entry or {}).get("text") if isinstance(entry, dict) else None
@@ -98,13 +98,18 @@ def rolls(build: Build, settings: dict[str, Any] | None = None) -> list[RollSpec
                     key=f"aspect:{slot}",
                     group="Aspects",
                     name=text,
-                    value=f"fate points {build.get('fate_points', 0)}",
+                    value=_fate_points(build),
                     dice="3d6 with a bonus or penalty die from the aspect, plus the role's rating",
                     options=(role_choice, use, *_common_options()),
                     rule=f"{RULE_ASPECTS}; {RULE_ROLL}",
                 )
             )
     return specs
+
+
+def _fate_points(build: Build) -> str:
+    points = build.get("fate_points", 0)
+    return f"({points} fate point{'' if points == 1 else 's'} to spend)"
 
 
 def _request(spec: RollSpec, values: dict[str, Any]) -> tuple[str, dict[str, Any]]:

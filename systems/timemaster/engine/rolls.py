@@ -104,7 +104,7 @@ def _options(row: ScoreRow) -> tuple[RollOption, ...]:
         ),
         RollOption(
             "check",
-            "Check",
+            "Kind of check",
             kind="choice",
             default="general",
             choices=(
@@ -112,7 +112,14 @@ def _options(row: ScoreRow) -> tuple[RollOption, ...]:
                 ("specific", "Specific: read the Action Table"),
             ),
         ),
-        RollOption("column", "Defense column", kind="choice", default="", choices=tuple(columns)),
+        RollOption(
+            "column",
+            "Defense column",
+            kind="choice",
+            default="",
+            choices=tuple(columns),
+            help="A specific check only, as are the results key's letters.",
+        ),
         RollOption(
             "results_key",
             "Results key",
