@@ -36,6 +36,7 @@ from campaigns import services as campaign_services
 from campaigns.models import Membership, Role, Webhook
 from characters import services as character_services
 from characters.models import Character
+from characters.systems import fair_dice
 from tests.campaigns.test_missions import DiceStub, roll_of
 from tests.characters.conftest import agent_choices
 from tests.ttk_missions.conftest import ninja_build
@@ -188,8 +189,9 @@ def build(users: dict, variant: str) -> dict[str, Any]:
         briefing={"victory_conditions": "Silence the abbot", "gm_notes": GM_NOTES[variant]},
     )
     rng = ScriptedRng(draws=["o"], fudge=FATE_DICE[variant])
-    original = ttk_services.make_rng
-    ttk_services.make_rng = lambda: rng
+    original = ttk_services.make_rng, fair_dice.FairRandom
+    ttk_services.make_rng = lambda: rng  # the stone draws
+    fair_dice.FairRandom = lambda key: rng  # the Fate dice, rolled on the fair dice stream
     try:
         for side, move, data in (
             ("player", "prepare_draw", {}),
@@ -201,7 +203,7 @@ def build(users: dict, variant: str) -> dict[str, Any]:
             ttk_services.post_event(run, user, side, {"type": move, **data})
             run.refresh_from_db()
     finally:
-        ttk_services.make_rng = original
+        ttk_services.make_rng, fair_dice.FairRandom = original
 
     # The player's own sheets: the agent's and the published after-action report.
     renders = []

@@ -81,3 +81,24 @@ def test_a_roll_during_a_conflict_is_filed_with_it_and_hidden_from_players_outsi
     assert api(world.users["gm"]).get(base).status_code == 200
     assert api(world.users["other_player"]).get(base).status_code == 404
     assert api(world.users["observer"]).get(base).status_code == 404
+
+
+def test_the_tempo_roll_panel_rolls_on_fair_dice_when_its_dice_are_one_draw(api, world, agent):
+    """The roll panel's request without helpers or lost/extra dice is the dice roller's 3d6 kind,
+    drawn from the campaign's seed: it verifies after rotation like any other roll."""
+    from campaigns import fairness
+
+    client = api(world.users["player"])
+    url = f"/api/v1/characters/{agent.pk}/tempo-rolls/"
+    made = client.post(url, {"role": "soldier", "bonus_dice": 2, "penalty_dice": 1}, format="json")
+    assert made.status_code == 201, made.content
+    roll = Roll.objects.get(pk=made.json()["roll"]["id"])
+    assert (roll.kind, roll.count, roll.modifier) == ("3d6_bonus", 1, 4)
+    assert roll.total == roll.detail["total"] and roll.proof.lane == "open"
+    # an extra die (§B4's extreme situation) keeps four: not one draw of the roller, so no proof
+    extra = client.post(url, {"role": "soldier", "extra_dice": 1}, format="json")
+    assert extra.status_code == 201, extra.content
+    assert Roll.objects.get(pk=extra.json()["roll"]["id"]).kind == "tempo"
+    fairness.rotate(world.tempo_membership["gm"])
+    doc = fairness.proof_document(world.tempo, world.users["player"], world.tempo_membership["player"])
+    assert sorted(v["verdict"] for v in fairness.verify_document(doc)) == ["not verifiable", "verified"]

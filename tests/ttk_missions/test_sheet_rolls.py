@@ -44,3 +44,24 @@ def test_a_roll_during_the_ninjas_run_is_filed_with_it(api, ttk, start):
     )
     roll = Roll.objects.get(pk=made.json()["id"])
     assert roll.detail["during"] == {"title": f"Mission run “{run.title}”", "url": f"/ttk/{run.pk}/"}
+
+
+def test_a_turns_fate_dice_are_rolled_on_the_fair_dice_and_verify_once_shared(ttk, start):
+    """The GM's four Fudge dice of a turn come from the campaign's fair-dice stream (a secret roll,
+    the GM's), the same faces the run plays with; shared and rotated, the player verifies them."""
+    from campaigns import fairness, services
+    from systems.time_to_kill import services as ttk_services
+
+    run = start()
+    for side, kind in (("player", "prepare_draw"), ("player", "end_preparation"), ("gm", "roll_fates")):
+        user = ttk.users["gm"] if side == "gm" else ttk.users["player"]
+        ttk_services.post_event(run, user, side, {"type": kind})
+        run.refresh_from_db()
+    fate = Roll.objects.get(kind="fudge")
+    assert fate.secret and fate.count == 4 and fate.proof.lane == "secret"
+    symbols = {-1: "-", 0: "0", 1: "+"}
+    assert run.state["current"]["dice"] == [symbols[face] for face in fate.faces]
+    services.reveal_roll(ttk.membership["gm"], fate)
+    fairness.rotate(ttk.membership["gm"])
+    doc = fairness.proof_document(ttk.campaign, ttk.users["player"], ttk.membership["player"])
+    assert [v["verdict"] for v in fairness.verify_document(doc)] == ["verified"]
