@@ -13,6 +13,8 @@ from campaigns.models import Mission, Roll
 pytestmark = pytest.mark.django_db
 
 BUTTON = 'data-testid="roll-skill:pistol"'
+#: The API routes this file walks for every role (tests/campaigns/test_api_roles.py WALKS_ELSEWHERE).
+WALKED_ROUTES = {"api-character-rolls"}
 
 
 @pytest.fixture
@@ -213,3 +215,27 @@ def test_a_draft_offers_no_rolls(client, world):
         == 400
     )
     assert not Roll.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("who", "listed", "made"),
+    [
+        ("player", True, 201),
+        ("gm", True, 201),
+        ("other_player", False, 403),
+        ("observer", False, 403),
+        ("outsider", None, 404),
+        (None, None, 401),
+    ],
+)
+def test_the_rolls_api_for_every_role(api, world, agent, who, listed, made):
+    client = api(world.users[who] if who else None)
+    url = f"/api/v1/characters/{agent.pk}/rolls/"
+    got = client.get(url)
+    if listed is None:
+        assert got.status_code == made
+    else:
+        assert got.status_code == 200 and bool(got.json()) is listed
+    posted = client.post(url, {"spec": "ability:STR"}, format="json")
+    assert posted.status_code == made
+    assert Roll.objects.count() == (1 if made == 201 else 0)
