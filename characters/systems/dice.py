@@ -141,6 +141,17 @@ ROLLER_KINDS: dict[str, dict[str, Any]] = {
 }
 
 
+#: A dice kind in words, for the dice log (the roller's codes stay in the API and the proofs).
+KIND_WORDS: dict[str, str] = {
+    "percent": "percentile dice",
+    "d1000": "three d10 (001-1000)",
+    "fudge": "Fudge dice",
+    "3d6_bonus": "3d6 with bonus dice",
+    "3d6_penalty": "3d6 with penalty dice",
+    "d6_wild": "d6 with a Wild Die",
+}
+
+
 def roll_kind(rng: random.Random, kind: str, count: int = 1, modifier: int = 0) -> DiceResult:
     """The dice roller's one entry point; ``count`` means extra dice for the 3d6 kinds."""
     if kind == "d6":
