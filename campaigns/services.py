@@ -214,6 +214,7 @@ HAND_FACES = {
     "fudge": (-1, 1),
     "3d6_bonus": (1, 6),
     "3d6_penalty": (1, 6),
+    "d6_wild": (1, 6),
 }
 
 

@@ -41,7 +41,7 @@ urlpatterns = [
     path("join/<str:code>/", views.join, name="join"),
 ]
 
-from campaigns import fair_views  # noqa: E402
+from campaigns import fair_views, sheet_rolls  # noqa: E402
 
 urlpatterns += [
     path("campaigns/<id:pk>/dice/fair/", fair_views.fair_dice_page, name="campaign-dice-fair"),
@@ -50,6 +50,7 @@ urlpatterns += [
         "campaigns/<id:pk>/dice/fair/rotate/", fair_views.fair_dice_rotate, name="campaign-dice-fair-rotate"
     ),
     path("campaigns/<id:pk>/dice/by-hand/", fair_views.dice_by_hand, name="campaign-dice-by-hand"),
+    path("characters/<id:pk>/roll/", sheet_rolls.roll_page, name="character-roll"),
     path("campaigns/<id:pk>/webhooks/", fair_views.webhook_add, name="campaign-settings-webhook-add"),
     path(
         "campaigns/<id:pk>/webhooks/<id:hook_pk>/<str:action>/",

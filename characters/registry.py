@@ -110,6 +110,9 @@ class SystemApp:
     # template the dice log includes for each roll of this system's campaigns (the roll is ``r``):
     # the roll's detail as the system wrote it
     roll_detail_template: str = ""
+    # "module:function" (character) -> RollContext | None: the play under way that a roll made from
+    # the character's page belongs to (a mission, run, conflict or encounter)
+    roll_context: str = ""
 
     def print_kinds(self) -> tuple[SheetKindSpec, ...]:
         """Its sheet kinds as declarations (register() turns a bare key into one)."""
@@ -118,6 +121,10 @@ class SystemApp:
     def entry_sentence(self, kind: str, payload: dict, mission: str) -> str:
         """A ledger entry as one sentence a player reads; "" when this system writes none."""
         return str(_call(self.ledger_sentence, kind, payload, mission) or "") if self.ledger_sentence else ""
+
+    def roll_context_of(self, character) -> RollContext | None:
+        """The play under way that a roll from ``character``'s page belongs to, or None."""
+        return _call(self.roll_context, character) if self.roll_context else None
 
     def records_in_progress(self, campaign, user, membership) -> list[InProgress]:
         """This system's play records under way in ``campaign``, as ``user`` may see them."""
@@ -154,6 +161,18 @@ class DiceExtras:
 
     templates: tuple[str, ...] = ()
     context: Mapping[str, object] = dataclasses.field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class RollContext:
+    """What a roll from a character's page is tied to: the campaign's mission if any, and the
+    play record under way in words, with its page and what goes into ``Roll.detail`` to file the
+    roll with it (e.g. a conflict's id, which limits who sees the roll)."""
+
+    title: str
+    url: str = ""
+    mission: object | None = None  # a campaigns.models.Mission
+    detail: dict | None = None
 
 
 @dataclass(frozen=True)

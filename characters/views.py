@@ -14,6 +14,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from characters import access, builder, registry, services
 from characters.forms import ReasonForm
 from characters.models import AdvancementEntry, Character
+from characters.rolls import roll_specs as sheet_roll_specs
 from config.keyset import keyset_page
 
 # Each installed system's web builder module (its steps and their pages; the flow is
@@ -80,6 +81,8 @@ def character_detail(request, pk):
         context["resume_url"] = builder.resume_url(character) if wizard else None
         return render(request, "characters/draft.html", context)
     context["sheet"] = system.sheet(character.build).fields
+    # The rolls this reader may make from the page (the sheet_rolls template tag draws them).
+    context["roll_specs"] = sheet_roll_specs(character, membership)
     context["derived"] = system.derive(character.build)
     context["sheet_template"] = select_template(
         [f"characters/_sheet_{character.system}.html", "characters/_sheet_generic.html"]

@@ -7,6 +7,7 @@ from rest_framework.routers import SimpleRouter
 from campaigns import api as campaigns_api
 from campaigns import api_fair as campaigns_api_fair
 from campaigns import api_npcs as campaigns_api_npcs
+from campaigns import sheet_rolls as campaigns_sheet_rolls
 from campaigns import tokens
 from characters import registry
 from config import health, metrics
@@ -54,6 +55,11 @@ api_v1 = [
         r"^campaigns/(?P<campaign_pk>[0-9]{1,18})/rolls-by-hand/$",
         campaigns_api_fair.by_hand,
         name="api-roll-by-hand",
+    ),
+    re_path(
+        r"^characters/(?P<pk>[0-9]{1,18})/rolls/$",
+        campaigns_sheet_rolls.character_rolls,
+        name="api-character-rolls",
     ),
     re_path(
         r"^campaigns/(?P<campaign_pk>[0-9]{1,18})/webhooks/$",

@@ -83,6 +83,13 @@ def dice(stream: Stream, kind: str, count: int, modifier: int) -> tuple[list, li
         faces = [stream.randint(1, 6) for _ in range(3 + count)]
         kept = sorted(faces, reverse=kind == "3d6_bonus")[:3]
         return faces, kept, sum(kept) + modifier
+    if kind == "d6_wild":  # the last die is a Wild Die: rolled again while it shows 6, at most 50 faces
+        faces = [stream.randint(1, 6) for _ in range(count - 1)]
+        chain = [stream.randint(1, 6)]
+        while chain[-1] == 6 and len(chain) < 50:
+            chain.append(stream.randint(1, 6))
+        faces += chain
+        return faces, faces, sum(faces) + modifier
     raise ValueError(f"unknown dice kind {kind!r}")
 
 

@@ -42,6 +42,7 @@ PLATFORM_MODULES = {
     "campaigns.api_npcs",
     "campaigns.api_fair",
     "campaigns.fair_views",
+    "campaigns.sheet_rolls",
     "campaigns.tokens",
     "characters.views",
     "characters.api",

@@ -12,6 +12,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, NoReturn, Protocol, TypeGuard, runtime_checkable
 
+from .dice import ROLLER_KINDS, DiceResult, roll_kind
+
 Build = dict[str, Any]
 Entry = dict[str, Any]
 REVERSAL = "reversal"
@@ -318,6 +320,187 @@ def replay_events(
     return state
 
 
+# -- rolls from the character page ---------------------------------------------------------------
+MAX_ROLL_OPTION = 200  # a sanity bound on any number asked before a roll, not a rule
+MAX_LIST_ITEMS = 10
+
+
+@dataclass(frozen=True)
+class RollOption:
+    """One thing asked before a roll (a modifier, a column, a die count), with its bounds.
+
+    kind is "int", "choice" (its ``choices`` are (code, words) pairs) or "list" (whole numbers,
+    each within the bounds, at most MAX_LIST_ITEMS; given as a list or as text such as "2 1")."""
+
+    name: str
+    label: str
+    kind: str = "int"
+    default: Any = 0
+    minimum: int = -MAX_ROLL_OPTION
+    maximum: int = MAX_ROLL_OPTION
+    choices: tuple[tuple[str, str], ...] = ()
+    help: str = ""
+
+    def checked(self, value: Any) -> Any:
+        """The value to roll with (the default when not given); RuleError naming
+        ``modifiers.<name>`` when it is not one this option takes."""
+        where = f"modifiers.{self.name}"
+        if value is None or value == "":
+            return self.default
+        if self.kind == "list":
+            return self._checked_list(value, where)
+        if self.kind == "choice":
+            codes = [code for code, _ in self.choices]
+            if not isinstance(value, str) or value not in codes:
+                raise refuse(where, f"{self.label} must be one of: {', '.join(codes)}.")
+            return value
+        if isinstance(value, str):
+            try:
+                value = int(value.strip())
+            except ValueError:
+                raise refuse(where, f"{self.label} must be a whole number.") from None
+        if not is_int(value):
+            raise refuse(where, f"{self.label} must be a whole number.")
+        if not self.minimum <= value <= self.maximum:
+            raise refuse(where, f"{self.label} runs from {self.minimum} to {self.maximum}.")
+        return value
+
+    def _checked_list(self, value: Any, where: str) -> list[int]:
+        if isinstance(value, str):
+            try:
+                value = [int(part) for part in value.replace(",", " ").split()]
+            except ValueError:
+                raise refuse(where, f"{self.label}: give whole numbers, e.g. 2 1.") from None
+        if isinstance(value, bool) or is_int(value):
+            value = [value]
+        if not isinstance(value, list) or not all(is_int(item) for item in value):
+            raise refuse(where, f"{self.label}: give whole numbers, e.g. 2 1.")
+        if len(value) > MAX_LIST_ITEMS:
+            raise refuse(where, f"{self.label}: at most {MAX_LIST_ITEMS} numbers.")
+        if any(not self.minimum <= item <= self.maximum for item in value):
+            raise refuse(where, f"{self.label}: each number runs from {self.minimum} to {self.maximum}.")
+        return list(value)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "label": self.label,
+            "kind": self.kind,
+            "default": self.default,
+            "minimum": self.minimum if self.kind != "choice" else None,
+            "maximum": self.maximum if self.kind != "choice" else None,
+            "choices": [{"value": code, "label": words} for code, words in self.choices],
+            "help": self.help,
+        }
+
+
+@dataclass(frozen=True)
+class RollSpec:
+    """A roll a character can make, as the character page offers it: one per ability, skill,
+    talent, aspect or die code. ``secret``: the rules make this roll the game master's (only the GM
+    sees the result)."""
+
+    key: str  # e.g. "skill:pistol", "role:soldier", "ability:stealth", "code:Perception"
+    group: str  # e.g. "Skills"
+    name: str
+    value: str  # the score as the sheet shows it ("45", "4D+1", "+", "Veteran (+2)")
+    dice: str  # what is rolled, in words ("percentile dice against 45")
+    options: tuple[RollOption, ...] = ()
+    secret: bool = False
+    rule: str = ""  # the digest section the roll follows
+
+    def checked(self, modifiers: Any) -> dict[str, Any]:
+        """Every option's value (defaults filled in); RuleError naming each bad one or an
+        unknown name."""
+        if modifiers is None:
+            modifiers = {}
+        if not isinstance(modifiers, dict):
+            raise refuse("modifiers", "The modifiers must be an object of names and values.")
+        known = {option.name: option for option in self.options}
+        problems = [
+            RuleViolation(f"modifiers.{name}", f"{self.name} takes no modifier called {name!r}.")
+            for name in modifiers
+            if name not in known
+        ]
+        values: dict[str, Any] = {}
+        for name, option in known.items():
+            try:
+                values[name] = option.checked(modifiers.get(name))
+            except RuleError as error:
+                problems += error.violations
+        if problems:
+            raise RuleError(problems)
+        return values
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "key": self.key,
+            "group": self.group,
+            "name": self.name,
+            "value": self.value,
+            "dice": self.dice,
+            "options": [option.as_dict() for option in self.options],
+            "secret": self.secret,
+            "rule": self.rule,
+        }
+
+
+@dataclass(frozen=True)
+class RollPlan:
+    """The dice a roll takes, in the dice roller's kinds (characters.systems.dice.ROLLER_KINDS,
+    which the fair-dice proof recomputes), and the line the roll log shows for it."""
+
+    kind: str
+    count: int
+    modifier: int
+    purpose: str
+    secret: bool = False
+
+
+@dataclass(frozen=True)
+class RollOutcome:
+    """A roll made: its dice and the system's reading of them (JSON: ``summary`` is one line a
+    player reads; ``ledger`` the entries the roll causes, if any)."""
+
+    plan: RollPlan
+    dice: DiceResult
+    reading: dict[str, Any]
+
+
+class Replay(random.Random):
+    """Dice already rolled, handed out again in order: a reading that re-runs a system's own roll
+    function on them gets the same dice. Pure; ``randint`` and ``choice`` only."""
+
+    def __init__(self, faces: Iterable[int]) -> None:
+        super().__init__(0)
+        self._faces = list(faces)
+        self.used = 0
+
+    def randint(self, a: int, b: int) -> int:
+        if self.used >= len(self._faces):
+            raise refuse("faces", "The roll needs more dice than were rolled.")
+        face = self._faces[self.used]
+        self.used += 1
+        if not a <= face <= b:
+            raise refuse("faces", f"A face of {face} is not on a die from {a} to {b}.")
+        return face
+
+    def choice(self, seq: Any) -> Any:
+        return seq[self.randint(0, len(seq) - 1)]
+
+
+def find_roll(specs: Iterable[RollSpec], key: Any) -> RollSpec:
+    """The spec called ``key``; RuleError on ``spec`` naming the ones there are."""
+    specs = list(specs)
+    for spec in specs:
+        if spec.key == key:
+            return spec
+    if not specs:
+        raise refuse("spec", "This character has no rolls to make.")
+    shown = ", ".join(spec.key for spec in specs[:12]) + (", ..." if len(specs) > 12 else "")
+    raise refuse("spec", f"This character has no roll called {key!r}; there are: {shown}.")
+
+
 # -- the contract ----------------------------------------------------------------------------------
 @runtime_checkable
 class Engine(Protocol):
@@ -369,6 +552,31 @@ class Engine(Protocol):
 
     # -- the sheet
     def sheet(self, build: Build) -> SheetData: ...
+
+    # -- rolls from the character page
+    def rolls(self, build: Build, settings: dict[str, Any] | None = None) -> list[RollSpec]: ...
+
+    def plan_roll(
+        self, build: Build, key: str, modifiers: Any, settings: dict[str, Any] | None = None
+    ) -> RollPlan: ...
+
+    def read_roll(
+        self,
+        build: Build,
+        key: str,
+        modifiers: Any,
+        dice: DiceResult,
+        settings: dict[str, Any] | None = None,
+    ) -> dict[str, Any]: ...
+
+    def roll(
+        self,
+        build: Build,
+        key: str,
+        modifiers: Any,
+        rng: random.Random,
+        settings: dict[str, Any] | None = None,
+    ) -> RollOutcome: ...
 
 
 class GameSystem:
@@ -430,4 +638,60 @@ class GameSystem:
         return None
 
     def sheet(self, build: Build) -> SheetData:
+        raise NotImplementedError
+
+    # -- rolls from the character page --------------------------------------
+    def rolls(self, build: Build, settings: dict[str, Any] | None = None) -> list[RollSpec]:
+        """Every roll the character page offers for this build (none by default)."""
+        return []
+
+    def plan_roll(
+        self, build: Build, key: str, modifiers: Any, settings: dict[str, Any] | None = None
+    ) -> RollPlan:
+        """The dice of roll ``key`` with these modifiers; RuleError naming the field otherwise."""
+        spec = find_roll(self.rolls(build, settings), key)
+        plan = self.roll_plan(build, spec, spec.checked(modifiers), settings)
+        if plan.kind not in ROLLER_KINDS:  # pragma: no cover - a system's bug, not the user's
+            raise ValueError(f"{self.key} plans a roll of unknown kind {plan.kind!r}")
+        return plan
+
+    def read_roll(
+        self,
+        build: Build,
+        key: str,
+        modifiers: Any,
+        dice: DiceResult,
+        settings: dict[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        """What the dice of roll ``key`` mean under this system's rules."""
+        spec = find_roll(self.rolls(build, settings), key)
+        return self.roll_reading(build, spec, spec.checked(modifiers), dice, settings)
+
+    def roll(
+        self,
+        build: Build,
+        key: str,
+        modifiers: Any,
+        rng: random.Random,
+        settings: dict[str, Any] | None = None,
+    ) -> RollOutcome:
+        """Plan, roll and read in one step (pure: the platform rolls the plan on fair dice)."""
+        plan = self.plan_roll(build, key, modifiers, settings)
+        dice = roll_kind(rng, plan.kind, plan.count, plan.modifier)
+        return RollOutcome(plan, dice, self.read_roll(build, key, modifiers, dice, settings))
+
+    # A system with rolls implements these two; ``values`` are the spec's checked options.
+    def roll_plan(
+        self, build: Build, spec: RollSpec, values: dict[str, Any], settings: dict[str, Any] | None
+    ) -> RollPlan:
+        raise NotImplementedError
+
+    def roll_reading(
+        self,
+        build: Build,
+        spec: RollSpec,
+        values: dict[str, Any],
+        dice: DiceResult,
+        settings: dict[str, Any] | None,
+    ) -> dict[str, Any]:
         raise NotImplementedError

@@ -113,6 +113,21 @@ def keep(
     return DiceResult(kind, faces, sum(kept) + modifier, kept=kept, modifier=modifier)
 
 
+#: How many times one Wild Die is rolled again at most (a bound, so a roll always ends).
+MAX_WILD_CHAIN = 50
+
+
+def d6_wild(rng: random.Random, count: int = 1, modifier: int = 0) -> DiceResult:
+    """``count`` d6 of which the last is a Wild Die: a 6 on it is rolled again and added, each
+    time it shows 6 (at most MAX_WILD_CHAIN faces). Faces in rolling order; all count."""
+    faces = list(_faces(rng, 6, count - 1))
+    chain = [rng.randint(1, 6)]
+    while chain[-1] == 6 and len(chain) < MAX_WILD_CHAIN:
+        chain.append(rng.randint(1, 6))
+    every = tuple(faces + chain)
+    return DiceResult("d6_wild", every, sum(every) + modifier, modifier=modifier)
+
+
 # What the generic dice roller offers, with the bounds of its count.
 ROLLER_KINDS: dict[str, dict[str, Any]] = {
     "d6": {"label": "d6", "min_count": 1, "max_count": 30},
@@ -122,6 +137,18 @@ ROLLER_KINDS: dict[str, dict[str, Any]] = {
     "fudge": {"label": "Fudge dice (-/0/+)", "min_count": 1, "max_count": 10},
     "3d6_bonus": {"label": "3d6 + bonus dice (keep highest 3)", "min_count": 0, "max_count": 10},
     "3d6_penalty": {"label": "3d6 + penalty dice (keep lowest 3)", "min_count": 0, "max_count": 10},
+    "d6_wild": {"label": "d6, the last a Wild Die (a 6 rolls again)", "min_count": 1, "max_count": 30},
+}
+
+
+#: A dice kind in words, for the dice log (the roller's codes stay in the API and the proofs).
+KIND_WORDS: dict[str, str] = {
+    "percent": "percentile dice",
+    "d1000": "three d10 (001-1000)",
+    "fudge": "Fudge dice",
+    "3d6_bonus": "3d6 with bonus dice",
+    "3d6_penalty": "3d6 with penalty dice",
+    "d6_wild": "d6 with a Wild Die",
 }
 
 
@@ -141,6 +168,8 @@ def roll_kind(rng: random.Random, kind: str, count: int = 1, modifier: int = 0) 
         return keep(rng, 3 + count, 3, highest=True, modifier=modifier)
     if kind == "3d6_penalty":
         return keep(rng, 3 + count, 3, highest=False, modifier=modifier)
+    if kind == "d6_wild":
+        return d6_wild(rng, count, modifier)
     raise ValueError(f"unknown dice kind {kind!r}")
 
 

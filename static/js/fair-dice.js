@@ -146,6 +146,13 @@
       var ordered = faces.slice().sort(function (x, y) { return kind === "3d6_bonus" ? y - x : x - y; });
       kept = ordered.slice(0, 3);
       total = sum(kept) + modifier;
+    } else if (kind === "d6_wild") {
+      // the last die is a Wild Die: rolled again while it shows 6, at most 50 faces
+      faces = many(count - 1, function () { return rng.randint(1, 6); });
+      var chain = [rng.randint(1, 6)];
+      while (chain[chain.length - 1] === 6 && chain.length < 50) { chain.push(rng.randint(1, 6)); }
+      faces = faces.concat(chain);
+      total = sum(faces) + modifier;
     } else {
       throw new Error("unknown dice kind " + kind);
     }

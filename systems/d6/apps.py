@@ -10,4 +10,5 @@ class D6EncountersConfig(SystemAppConfig):
         name="D6 System",
         play_pages=(PlayPage("Encounters", "d6-encounter-list", ("d6-encounter-",)),),
         play_in_progress="systems.d6.in_progress:records",
+        roll_context="systems.d6.sheet_rolls:context",
     )

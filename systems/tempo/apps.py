@@ -12,6 +12,7 @@ class TempoConflictsConfig(SystemAppConfig):
         play_pages=(PlayPage("Conflicts", "tempo-conflict-list", ("tempo-conflict-", "tempo-fate-refresh")),),
         character_page_prefixes=("tempo-roll", "tempo-fate-gain"),
         play_in_progress="systems.tempo.in_progress:records",
+        roll_context="systems.tempo.sheet_rolls:context",
     )
 
     def ready(self) -> None:

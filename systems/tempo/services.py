@@ -18,12 +18,14 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import Q
 
+from campaigns import fairness, webhooks
 from campaigns.models import Membership, Role, Roll
 from characters import services as character_services
 from characters.models import Character
 from characters.services import violations_error
 from characters.systems import RuleError
-from characters.systems.dice import system_rng
+from characters.systems.base import Replay
+from characters.systems.dice import roll_kind, system_rng
 from systems.tempo.engine import conflict as engine_conflict
 from systems.tempo.engine import fate as engine_fate
 from systems.tempo.engine import roll as engine_roll
@@ -85,6 +87,42 @@ def _record(
         purpose=_purpose(result, purpose),
         detail=data,
         secret=secret,
+    )
+
+
+def provable(request: Any) -> bool:
+    """Whether a roll request's dice are one draw of the dice roller's kinds (3d6 plus bonus or
+    penalty dice, keeping three), which the fair-dice proof recomputes: no helper's dice (rolled
+    elsewhere) and no die lost or added (§B4's extreme situations keep another count)."""
+    return (
+        isinstance(request, dict)
+        and not request.get("help")
+        and not request.get("extra_dice")
+        and not request.get("lost_dice")
+    )
+
+
+def _record_fair(membership: Membership, result, *, character, purpose: str = "") -> Roll:
+    """A roll made on the campaign's fair dice, stored as the dice roller's kind so that anyone can
+    recompute it once the seed is revealed (docs/fair-dice.md); the engine's reading in ``detail``."""
+    data = result.as_dict()
+    kind = "3d6_penalty" if result.penalty_dice else "3d6_bonus"
+    count = result.penalty_dice or result.bonus_dice
+    dice = roll_kind(Replay(result.faces), kind, count, result.rating + result.numeric_modifier)
+    if dice.total != result.total:  # pragma: no cover - the engine and the roller read 3d6 alike
+        raise AssertionError("the Tempo roll and the dice roller disagree on the total")
+    return Roll.objects.create(
+        campaign=membership.campaign,
+        character=character,
+        roller=membership.user,
+        kind=kind,
+        count=count,
+        modifier=dice.modifier,
+        faces=list(dice.faces),
+        kept=list(dice.kept),
+        total=dice.total,
+        purpose=_purpose(result, purpose),
+        detail=data,
     )
 
 
@@ -156,13 +194,26 @@ def roll_for_character(
     settings = campaign_settings(character.campaign)
     with transaction.atomic():
         locked = Character.objects.select_for_update().get(pk=character.pk)
+        draw = None
+        if rng is None and provable(request):
+            draw = fairness.draw(character.campaign, secret=False, announced=True, mission=None)
         try:
             result, entries = engine_roll.roll_for_agent(
-                locked.build, role, request, rng or system_rng(), settings=settings, instead_of=instead_of
+                locked.build,
+                role,
+                request,
+                draw.rng if draw else rng or system_rng(),
+                settings=settings,
+                instead_of=instead_of,
             )
         except RuleError as error:
             raise violations_error(error.violations) from None
-        row = _record(membership, result, character=locked, purpose=purpose)
+        if draw is not None:
+            row = _record_fair(membership, result, character=locked, purpose=purpose)
+            fairness.prove(row, draw)
+        else:
+            row = _record(membership, result, character=locked, purpose=purpose)
+        webhooks.after_commit_roll(row)  # posted if an observer sees it (a chat hook's rules)
         ledger = [
             character_services.append_entry(
                 locked, {**entry, "roll": row.pk}, membership.user, reason=f"Roll {row.pk}: {result.role}"

@@ -16,7 +16,7 @@ from campaigns.services import record_roll
 from characters import services as character_services
 from characters.models import Character
 from characters.systems import RuleError
-from characters.systems.dice import system_rng
+from characters.systems.dice import FUDGE_FACES, system_rng
 from config.errors import Conflict
 from systems.time_to_kill.engine import (
     apply_event,
@@ -28,7 +28,7 @@ from systems.time_to_kill.engine import (
     replay,
 )
 from systems.time_to_kill.engine.mission import whose_move
-from systems.time_to_kill.engine.tables import GM, MAX_LONG_TEXT, MAX_TEXT
+from systems.time_to_kill.engine.tables import FATE_DICE, GM, MAX_LONG_TEXT, MAX_TEXT
 from systems.time_to_kill.models import MissionEvent, MissionRun
 
 SYSTEM_KEY = "time_to_kill"
@@ -204,8 +204,9 @@ def post_event(run: MissionRun, user, side: str, data: Any, expected_count: Any 
         if locked.status != MissionRun.Status.RUNNING:
             raise ValidationError({"status": ["This mission is over; no further moves are accepted."]})
         state = locked.state
+        dice = _FairDice(make_rng(), locked, user, event.get("type"), state["turn"])
         try:
-            new_state = apply_event(state, {**event, "by": engine_side(locked, side)}, make_rng())
+            new_state = apply_event(state, {**event, "by": engine_side(locked, side)}, dice)
         except RuleError as error:
             raise rule_error(error) from None
         recorded = new_state["events"][-1]
@@ -220,7 +221,6 @@ def post_event(run: MissionRun, user, side: str, data: Any, expected_count: Any 
             public_log=[line["public"] for line in added],
             gm_log=[line["gm"] for line in added],
         )
-        _log_dice(locked, user, recorded, new_state["turn"])
         locked.state = new_state
         locked.status = new_state["status"]
         locked.outcome = new_state["outcome"] or ""
@@ -255,43 +255,48 @@ def abandon_run(run: MissionRun, membership: Membership) -> MissionRun:
     return run
 
 
-class _Recorded(random.Random):
-    """Hands record_roll the faces the engine already rolled, so the dice log shows those dice."""
+class _FairDice(random.Random):
+    """The engine's random source for one event: its dice (the GM's four Fudge dice, the ninja's
+    d6) are rolled on the campaign's fair dice and logged as they are rolled, so every die of a
+    turn can be recomputed once the seed is revealed (docs/fair-dice.md); the stone draws come
+    from ``stones`` (a draw from the bag is no die, and the bag's content is the GM's)."""
 
-    def __init__(self, faces: list[int]):
+    def __init__(self, stones: random.Random, run: MissionRun, user, event_type: Any, turn: int):
         super().__init__(0)
-        self._faces = list(faces)
+        self.stones, self.run, self.turn = stones, run, turn
+        self.event_type = str(event_type or "").replace("_", " ")
+        self.membership = Membership.objects.get(campaign=run.campaign_id, user=user)
+        self.fudge: list[int] = []
 
-    def randint(self, a, b):
-        return self._faces.pop(0)
+    def randrange(self, start, stop=None, step=1):  # type: ignore[override]
+        return self.stones.randrange(start, stop, step)
 
     def choice(self, seq):
-        return self._faces.pop(0)
+        if tuple(seq) != FUDGE_FACES:
+            return self.stones.choice(seq)
+        if not self.fudge:  # the Fate roll: four Fudge dice in one secret roll, the GM's (§B2)
+            roll = record_roll(
+                self.membership,
+                kind="fudge",
+                count=FATE_DICE,
+                purpose=f"Fate dice, turn {self.turn}: {self.run.title}"[:200],
+                secret=True,
+                mission=self.run.mission,
+            )
+            self.fudge = list(roll.faces)
+        return self.fudge.pop(0)
 
-
-def _log_dice(run: MissionRun, user, recorded: dict, turn: int) -> None:
-    """The Fate dice (secret, GM) and the action d6 (open) go into the campaign's dice log."""
-    results = recorded.get("results") or {}
-    membership = Membership.objects.get(campaign=run.campaign_id, user=user)
-    if "dice" in results:
-        record_roll(
-            membership,
-            kind="fudge",
-            count=len(results["dice"]),
-            purpose=f"Fate dice, turn {turn}: {run.title}"[:200],
-            secret=True,
-            mission=run.mission,
-            rng=_Recorded(results["dice"]),
-        )
-    if "roll" in results:
-        record_roll(
-            membership,
+    def randint(self, a: int, b: int) -> int:
+        if (a, b) != (1, 6):
+            return self.stones.randint(a, b)
+        roll = record_roll(  # the action's d6 (or its re-roll), open to the table (§B6 Step 4)
+            self.membership,
             kind="d6",
-            purpose=f"{run.ninja.name}'s action ({recorded['type'].replace('_', ' ')}): {run.title}"[:200],
-            mission=run.mission,
-            character=run.ninja,
-            rng=_Recorded([results["roll"]]),
+            purpose=f"{self.run.ninja.name}'s action ({self.event_type}): {self.run.title}"[:200],
+            mission=self.run.mission,
+            character=self.run.ninja,
         )
+        return roll.total
 
 
 # -- reading -----------------------------------------------------------------------------------

@@ -20,35 +20,20 @@ from campaigns.models import Membership, Mission, Roll
 from characters.models import Character
 from characters.systems import RuleError, get_system
 from systems.timemaster.engine import action_table
+from systems.timemaster.engine import rolls as roll_rules
 from systems.timemaster.engine.condition import condition_of
-from systems.timemaster.engine.tables import ABILITY_CODES, ABILITY_NAMES, RESULTS_KEYS
+from systems.timemaster.engine.tables import RESULTS_KEYS
 
 SYSTEM = "timemaster"
 CHECK_KINDS = ("general", "specific")
-# Default defense columns for a specific check: Ability checks use column 2, non-combat skill
-# checks column 3 (timemaster-play.md §2.3, §2.5); a talent names its own where it has one.
-ABILITY_COLUMN, SKILL_COLUMN = 2, 3
-OTHER_SCORES = {
-    "unskilled_melee": "Unskilled Melee",
-    "basic_driving": "Basic driving",
-    "basic_riding": "Basic riding",
-    "bombardier": "Bombardier",
-    # general checks on current scores: strangling and poison (current STA, timemaster-play.md §15,
-    # §18), the critically wounded agent's check (current WPR, §16 and §29 ambiguity 11)
-    "current_stamina": "Current Stamina",
-    "current_willpower": "Current Willpower",
-}
+# The scores, their usual defense columns and the results keys' names are the engine's
+# (systems/timemaster/engine/rolls.py), which the character page's roll buttons read too.
+ABILITY_COLUMN, SKILL_COLUMN = roll_rules.ABILITY_COLUMN, roll_rules.SKILL_COLUMN
+OTHER_SCORES = roll_rules.OTHER_SCORES
 #: The Luck check against death, offered while it is due; rolling it records the ledger entry
 #: (systems/timemaster/condition_services.py, timemaster-play.md §16, §16.1).
 DEATH_CHECK = "condition:luck_against_death"
-RESULTS_KEY_NAMES = {
-    "ability": "Ability checks",
-    "armed": "Armed combat",
-    "unarmed": "Unarmed combat",
-    "direct_action": "Direct action",
-    "vehicle_fire": "Vehicle fire",
-    "battle_fire": "Battle fire",
-}
+RESULTS_KEY_NAMES = roll_rules.RESULTS_KEY_NAMES
 MODIFIER_LIMIT = 200
 
 
@@ -90,32 +75,10 @@ class Score:
         }
 
 
-def _talent_column(value: Any) -> int | None:
-    return int(value) if isinstance(value, str) and value.isdigit() else None
-
-
 def scores_of(derived: dict[str, Any]) -> list[Score]:
     """Every checkable score of an agent, from the engine's ``derive()`` (automatic talents, which
     have no score, are left out)."""
-    out = [
-        Score(f"ability:{code}", "Abilities", ABILITY_NAMES[code], derived["abilities"][code], ABILITY_COLUMN)
-        for code in ABILITY_CODES
-    ]
-    for key, skill in derived.get("skills", {}).items():
-        if skill.get("score") is not None:
-            name = f"{skill['name']} ({skill['level_name']})"
-            secret = bool(skill.get("secret_check"))
-            out.append(Score(f"skill:{key}", "Skills", name, skill["score"], SKILL_COLUMN, secret))
-    for key, talent in derived.get("talents", {}).items():
-        if talent.get("score") is not None:
-            column = _talent_column(talent.get("defense_column"))
-            secret = bool(talent.get("secret_check"))
-            out.append(Score(f"talent:{key}", "Talents", talent["name"], talent["score"], column, secret))
-    for key, name in OTHER_SCORES.items():
-        if isinstance(derived.get(key), int):
-            column = None if key == "unskilled_melee" else ABILITY_COLUMN
-            out.append(Score(f"other:{key}", "Other scores", name, derived[key], column))
-    return out
+    return [Score(r.key, r.group, r.name, r.value, r.column, r.secret) for r in roll_rules.scores(derived)]
 
 
 def agent_scores(character: Character) -> list[Score]:

@@ -34,4 +34,5 @@ class TimemasterConfig(SystemAppConfig):
         # convention; the dice page's check, condition and attack panels, and a roll's detail:
         dice_panels="systems.timemaster.check_views:dice_panels",
         roll_detail_template="timemaster/_roll_detail.html",
+        roll_context="systems.timemaster.sheet_rolls:context",
     )

@@ -161,6 +161,7 @@ WALKS_ELSEWHERE = (
     "tests.archive.test_api_roles",
     "tests.campaigns.test_tokens",
     "tests.campaigns.test_fair_dice_api",
+    "tests.characters.test_sheet_rolls",
     "tests.campaigns.test_webhooks",
 )
 

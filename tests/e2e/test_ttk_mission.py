@@ -58,6 +58,7 @@ def test_a_short_mission_to_victory_as_gm_and_player(new_page, shot, transaction
 
     scripted = ScriptedRng(**VICTORY_SCRIPT)
     monkeypatch.setattr(services, "make_rng", lambda: scripted)
+    monkeypatch.setattr("characters.systems.fair_dice.FairRandom", lambda key: scripted)  # the dice
     users = {name: get_user_model().objects.create_user(name, password=PASSWORD) for name in ("gm", "player")}
     campaign = campaign_services.create_campaign(users["gm"], name="Night Work", system="time_to_kill")
     Membership.objects.create(campaign=campaign, user=users["player"], role=Role.PLAYER)

@@ -37,6 +37,7 @@ def script(monkeypatch):
     def set_script(**queues):
         rng = ScriptedRng(**queues)
         monkeypatch.setattr(ttk_services, "make_rng", lambda: rng)
+        monkeypatch.setattr("characters.systems.fair_dice.FairRandom", lambda key: rng)  # the dice
         return rng
 
     return set_script

@@ -36,6 +36,7 @@ def play(world, campaign, make_hero, monkeypatch):
 
     dice = {"rng": ScriptedRng(**VICTORY_SCRIPT)}
     monkeypatch.setattr(services, "make_rng", lambda: dice["rng"])
+    monkeypatch.setattr("characters.systems.fair_dice.FairRandom", lambda key: dice["rng"])  # the dice
     won = services.start_run(gm, ninja=kage.pk, mission=monastery.pk, briefing=briefing)
     play(won, VICTORY_MOVES, "player")
     dice["rng"] = ScriptedRng(draws=["o", "o"], fudge=[1, 0, -1, 0])

@@ -21,7 +21,9 @@ def script(monkeypatch):
 
     def set_script(**queues):
         rng = ScriptedRng(**queues)
-        monkeypatch.setattr(services, "make_rng", lambda: rng)
+        monkeypatch.setattr(services, "make_rng", lambda: rng)  # the stone draws
+        # the dice: rolled on the campaign's fair dice (characters/systems/fair_dice.py), fixed here
+        monkeypatch.setattr("characters.systems.fair_dice.FairRandom", lambda key: rng)
         return rng
 
     return set_script

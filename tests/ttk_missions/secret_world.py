@@ -5,6 +5,7 @@ world A and world B, and its Fate Record Sheet (the GM's), rendered in world A o
 from __future__ import annotations
 
 from characters.models import Character
+from characters.systems import fair_dice
 from tests.ttk_missions.conftest import ninja_build
 from tests.ttk_missions.helpers import ScriptedRng
 
@@ -43,8 +44,9 @@ def build(users, variant: str, members_of) -> dict:
         briefing={"victory_conditions": "Silence the abbot", "gm_notes": GM_NOTES[variant]},
     )
     rng = ScriptedRng(draws=["o"], fudge=FATE_DICE[variant])
-    original = ttk_services.make_rng
-    ttk_services.make_rng = lambda: rng
+    original = ttk_services.make_rng, fair_dice.FairRandom
+    ttk_services.make_rng = lambda: rng  # the stone draws
+    fair_dice.FairRandom = lambda key: rng  # the Fate dice, rolled on the fair dice stream
     try:
         for side, move, data in (
             ("player", "prepare_draw", {}),
@@ -56,7 +58,7 @@ def build(users, variant: str, members_of) -> dict:
             ttk_services.post_event(run, user, side, {"type": move, **data})
             run.refresh_from_db()
     finally:
-        ttk_services.make_rng = original
+        ttk_services.make_rng, fair_dice.FairRandom = original
     return {
         "ids": {"campaign": ttk.pk, "character": kage.pk, "run": run.pk},
         "made": {"campaign": ttk, "gm": members["gm"], "run": run},

@@ -13,6 +13,7 @@ from characters.systems.base import Build, Engine, GameSystem, RuleViolation
 
 from . import creation, derived, ledger
 from . import sheet as sheet_module
+from . import sheet_rolls as roll_rules
 from .campaign_settings import SETTINGS
 
 
@@ -27,6 +28,10 @@ class D6System(GameSystem):
     derive = staticmethod(derived.derive)  # settings: the optional initiative bonus
     apply = staticmethod(ledger.apply_entry)
     sheet = staticmethod(sheet_module.sheet)
+    # Rolls from the character's page: every die code (sheet_rolls.py, d6-game-time.md §A1, §B8).
+    rolls = staticmethod(roll_rules.rolls)
+    roll_plan = staticmethod(roll_rules.plan)
+    roll_reading = staticmethod(roll_rules.reading)
 
     def validate(self, build: Build, settings: dict[str, Any] | None = None) -> list[RuleViolation]:
         return creation.validate(build)

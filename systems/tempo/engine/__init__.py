@@ -14,6 +14,7 @@ from characters.systems.base import Build, Engine, GameSystem, RuleViolation
 
 from . import creation, derived, ledger
 from . import sheet as sheet_module
+from . import sheet_rolls as roll_rules
 from .campaign_settings import SETTINGS
 
 
@@ -29,6 +30,10 @@ class Tempo(GameSystem):
     derive = staticmethod(derived.derive)
     apply = staticmethod(ledger.apply_entry)
     sheet = staticmethod(sheet_module.sheet)
+    # Rolls from the agent's page: roles and aspects (sheet_rolls.py, tempo-flashpoints.md §B1-§B7).
+    rolls = staticmethod(roll_rules.rolls)
+    roll_plan = staticmethod(roll_rules.plan)
+    roll_reading = staticmethod(roll_rules.reading)
 
     def validate(self, build: Build, settings: dict[str, Any] | None = None) -> list[RuleViolation]:
         """A finished agent (creation's "final" stage); the settings change nothing here."""

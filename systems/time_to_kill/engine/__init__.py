@@ -12,6 +12,7 @@ from characters.systems.base import Build, Engine, GameSystem, RuleViolation
 
 from . import creation, derived, ledger, mission, visibility
 from . import sheet as sheet_module
+from . import sheet_rolls as roll_rules
 from .campaign_settings import SETTINGS
 from .mission import apply_event, available_actions, mission_result_entry, new_mission, replay
 from .visibility import (
@@ -48,6 +49,10 @@ class TimeToKill(GameSystem):
     # A dead ninja stays in the campaign's records; the Django side marks the character dead.
     is_dead = staticmethod(ledger.is_dead)
     sheet = staticmethod(sheet_module.sheet)  # mission_view: a player_view fills the mission boxes
+    # Rolls from the ninja's page: abilities on the Action Table (sheet_rolls.py, §B7).
+    rolls = staticmethod(roll_rules.rolls)
+    roll_plan = staticmethod(roll_rules.plan)
+    roll_reading = staticmethod(roll_rules.reading)
 
 
 # Typed as the contract, so mypy --strict checks this engine against the Engine protocol.

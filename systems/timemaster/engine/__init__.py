@@ -15,6 +15,7 @@ from typing import Any
 from characters.systems.base import Build, Engine, GameSystem, Review, SettingSpec
 
 from . import creation, derived
+from . import rolls as roll_rules
 from . import sheet as sheet_module
 from .campaign_settings import CREATION_SETTINGS
 
@@ -61,6 +62,10 @@ class Timemaster(GameSystem):
     review = staticmethod(creation.review_build)  # errors, warnings, confirmations still due
     derive = staticmethod(derived.derive)
     sheet = staticmethod(sheet_module.sheet)
+    # Rolls from the agent's page: checks on the Action Table (rolls.py, timemaster-play.md §2-§3).
+    rolls = staticmethod(roll_rules.rolls_of)
+    roll_plan = staticmethod(roll_rules.plan_of)
+    roll_reading = staticmethod(roll_rules.reading_of)
 
     def validate_step(
         self, step: str, choices: dict[str, Any], settings: dict[str, Any] | None = None

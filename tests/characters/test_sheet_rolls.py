@@ -1,0 +1,241 @@
+"""Click to roll from a TIMEMASTER agent's page (campaigns/sheet_rolls.py): who sees the buttons,
+who may roll, what reaches the log (fair dice, by hand, secret checks, the mission under way), and
+bad input refused with nothing logged. The other systems' pages have their own files next to their
+fixtures (tests/tempo_conflicts, tests/d6_encounters, tests/ttk_missions)."""
+
+from __future__ import annotations
+
+import pytest
+
+from campaigns import fairness
+from campaigns.models import Mission, Roll
+
+pytestmark = pytest.mark.django_db
+
+BUTTON = 'data-testid="roll-skill:pistol"'
+#: The API routes this file walks for every role (tests/campaigns/test_api_roles.py WALKS_ELSEWHERE).
+WALKED_ROUTES = {"api-character-rolls"}
+
+
+@pytest.fixture
+def agent(make_agent):
+    return make_agent("player")
+
+
+def page(client, user, agent):
+    client.force_login(user)
+    return client.get(f"/characters/{agent.pk}/")
+
+
+@pytest.mark.parametrize(
+    ("who", "buttons"), [("player", True), ("gm", True), ("other_player", False), ("observer", False)]
+)
+def test_the_buttons_are_for_the_agents_player_and_the_game_master(client, world, agent, who, buttons):
+    response = page(client, world.users[who], agent)
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert (BUTTON in html) is buttons
+    assert "Pistol" in html  # the score is on the page either way
+    if buttons:
+        assert 'popovertarget="roll-' in html and 'name="spec" value="skill:pistol"' in html
+
+
+def test_an_outsider_gets_404_for_the_page_the_roll_and_the_api(client, api, world, agent):
+    assert page(client, world.users["outsider"], agent).status_code == 404
+    assert client.post(f"/characters/{agent.pk}/roll/", {"spec": "skill:pistol"}).status_code == 404
+    assert api(world.users["outsider"]).get(f"/api/v1/characters/{agent.pk}/rolls/").status_code == 404
+    assert (
+        api(world.users["outsider"])
+        .post(f"/api/v1/characters/{agent.pk}/rolls/", {"spec": "skill:pistol"}, format="json")
+        .status_code
+        == 404
+    )
+    assert not Roll.objects.exists()
+
+
+def test_the_player_rolls_a_skill_onto_the_campaigns_fair_dice(client, world, agent):
+    client.force_login(world.users["player"])
+    response = client.post(
+        f"/characters/{agent.pk}/roll/",
+        {"spec": "skill:pistol", "mod-check": "specific", "mod-modifier": "-5"},
+        HTTP_HX_REQUEST="true",
+    )
+    assert response.status_code == 200
+    roll = Roll.objects.get()
+    assert (roll.character, roll.roller, roll.kind, roll.secret) == (
+        agent,
+        world.users["player"],
+        "percent",
+        False,
+    )
+    assert roll.detail["sheet_roll"]["key"] == "skill:pistol" and roll.detail["target"] == 74
+    assert roll.detail["check"] == "specific" and roll.detail["column"] == 3
+    assert roll.proof.lane == "open" and not roll.proof.by_hand
+    assert "Pistol (Specialist) check (-5)" in response.content.decode()
+    # the campaign's dice log shows it with its reading
+    log = client.get(f"/campaigns/{world.campaign.pk}/dice/").content.decode()
+    assert "Pistol (Specialist) check (-5)" in log and f"({agent.name})" in log
+    # and it verifies once the seed is revealed
+    fairness.rotate(world.membership["gm"])
+    doc = fairness.proof_document(world.campaign, world.users["player"], world.membership["player"])
+    assert [v["verdict"] for v in fairness.verify_document(doc)] == ["verified"]
+
+
+def test_without_javascript_the_form_posts_and_comes_back_to_the_page_with_the_result(client, world, agent):
+    client.force_login(world.users["gm"])
+    response = client.post(f"/characters/{agent.pk}/roll/", {"spec": "ability:DEX"}, follow=True)
+    assert response.redirect_chain[-1][0] == f"/characters/{agent.pk}/"
+    assert "Dexterity check" in response.content.decode()
+    assert Roll.objects.get().roller == world.users["gm"]
+
+
+@pytest.mark.parametrize("who", ["other_player", "observer"])
+def test_another_player_or_an_observer_may_not_roll_for_the_agent(client, api, world, agent, who):
+    client.force_login(world.users[who])
+    assert (
+        client.post(
+            f"/characters/{agent.pk}/roll/", {"spec": "skill:pistol"}, HTTP_HX_REQUEST="true"
+        ).status_code
+        == 403
+    )
+    response = api(world.users[who]).post(
+        f"/api/v1/characters/{agent.pk}/rolls/", {"spec": "skill:pistol"}, format="json"
+    )
+    assert response.status_code == 403
+    assert api(world.users[who]).get(f"/api/v1/characters/{agent.pk}/rolls/").json() == []
+    assert not Roll.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"spec": "skill:juggling"}, "spec"),
+        ({"spec": ""}, "spec"),
+        ({"spec": "skill:pistol", "modifiers": {"modifier": "lots"}}, "modifiers.modifier"),
+        ({"spec": "skill:pistol", "modifiers": {"modifier": 9999}}, "modifiers.modifier"),
+        ({"spec": "skill:pistol", "modifiers": {"luck": 1}}, "modifiers.luck"),
+        ({"spec": "skill:pistol", "modifiers": {"check": "specific", "column": "0"}}, "modifiers.column"),
+        ({"spec": "skill:pistol", "faces": [1, 2, 3]}, "faces"),
+        ({"spec": "skill:pistol", "faces": [11]}, "faces"),
+        ({"spec": "skill:pistol", "faces": [1]}, "faces"),
+        ({"spec": ["skill:pistol"]}, "spec"),
+    ],
+)
+def test_bad_input_is_a_400_naming_the_field_and_logs_nothing(api, world, agent, body, field):
+    before = agent.revision
+    response = api(world.users["player"]).post(f"/api/v1/characters/{agent.pk}/rolls/", body, format="json")
+    assert response.status_code == 400, response.content
+    assert any(e["field"].startswith(field) for e in response.json()["errors"]), response.json()
+    assert not Roll.objects.exists()
+    agent.refresh_from_db()
+    assert agent.revision == before
+
+
+def test_a_bad_modifier_on_the_page_is_shown_in_the_popover_and_logs_nothing(client, world, agent):
+    client.force_login(world.users["player"])
+    response = client.post(
+        f"/characters/{agent.pk}/roll/", {"spec": "skill:pistol", "mod-modifier": "x"}, HTTP_HX_REQUEST="true"
+    )
+    assert response.status_code == 400
+    assert "Modifier to the score must be a whole number" in response.content.decode()
+    assert not Roll.objects.exists()
+
+
+def test_the_api_lists_the_rolls_and_makes_one(api, world, agent):
+    client = api(world.users["player"])
+    specs = client.get(f"/api/v1/characters/{agent.pk}/rolls/").json()
+    by_key = {s["key"]: s for s in specs}
+    assert by_key["ability:DEX"]["value"] == "64" and by_key["skill:investigation"]["secret"] is True
+    made = client.post(
+        f"/api/v1/characters/{agent.pk}/rolls/",
+        {"spec": "ability:DEX", "modifiers": {"modifier": 5}},
+        format="json",
+    )
+    assert made.status_code == 201
+    body = made.json()
+    assert body["character"] == agent.pk and body["detail"]["target"] == 69 and body["total"] is not None
+
+
+def test_a_secret_check_shows_the_player_only_that_it_was_made(client, api, world, agent):
+    client.force_login(world.users["player"])
+    response = client.post(
+        f"/characters/{agent.pk}/roll/", {"spec": "skill:investigation"}, HTTP_HX_REQUEST="true"
+    )
+    text = response.content.decode()
+    roll = Roll.objects.get()
+    assert roll.secret and roll.sealed and roll.proof.lane == "secret"
+    assert "the game master has the result" in text and str(roll.total) not in text.split("→")[-1]
+    mine = api(world.users["player"]).get(f"/api/v1/campaigns/{world.campaign.pk}/rolls/{roll.pk}/").json()
+    assert mine["sealed"] and mine["total"] is None and mine["detail"] == {} and mine["faces"] == []
+    theirs = api(world.users["gm"]).get(f"/api/v1/campaigns/{world.campaign.pk}/rolls/{roll.pk}/").json()
+    assert theirs["total"] == roll.total and theirs["detail"]["score_key"] == "skill:investigation"
+    # by the API too, the player's answer carries no result
+    made = api(world.users["player"]).post(
+        f"/api/v1/characters/{agent.pk}/rolls/", {"spec": "talent:telepathic_probe"}, format="json"
+    )
+    assert made.status_code == 201 and made.json()["total"] is None and made.json()["detail"] == {}
+
+
+def test_dice_rolled_at_the_table_are_entered_by_hand_and_marked(client, world, agent):
+    client.force_login(world.users["player"])
+    response = client.post(
+        f"/characters/{agent.pk}/roll/", {"spec": "skill:pistol", "faces": "0 7"}, HTTP_HX_REQUEST="true"
+    )
+    assert response.status_code == 200
+    roll = Roll.objects.get()
+    assert roll.faces == [0, 7] and roll.total == 7 and roll.detail["success"] is True
+    assert roll.proof.by_hand
+    assert "entered by hand, not verifiable" in response.content.decode()
+    log = client.get(f"/campaigns/{world.campaign.pk}/dice/").content.decode()
+    assert 'data-testid="log-by-hand"' in log
+
+
+def test_a_roll_made_on_a_mission_under_way_is_filed_with_it(api, world, agent):
+    mission = Mission.objects.create(campaign=world.campaign, title="Rome", status=Mission.Status.ACTIVE)
+    mission.agents.add(agent)
+    elsewhere = Mission.objects.create(campaign=world.campaign, title="Paris", status=Mission.Status.ACTIVE)
+    made = api(world.users["player"]).post(
+        f"/api/v1/characters/{agent.pk}/rolls/", {"spec": "ability:STR"}, format="json"
+    )
+    roll = Roll.objects.get(pk=made.json()["id"])
+    assert roll.mission == mission != elsewhere
+    assert roll.detail["during"]["title"] == "Mission “Rome”"
+
+
+def test_a_draft_offers_no_rolls(client, world):
+    from characters import services
+    from tests.characters.conftest import agent_choices
+
+    draft = services.create_draft(world.campaign, world.users["player"], choices=agent_choices())
+    client.force_login(world.users["player"])
+    assert (
+        client.post(
+            f"/characters/{draft.pk}/roll/", {"spec": "ability:STR"}, HTTP_HX_REQUEST="true"
+        ).status_code
+        == 400
+    )
+    assert not Roll.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("who", "listed", "made"),
+    [
+        ("player", True, 201),
+        ("gm", True, 201),
+        ("other_player", False, 403),
+        ("observer", False, 403),
+        ("outsider", None, 404),
+        (None, None, 401),
+    ],
+)
+def test_the_rolls_api_for_every_role(api, world, agent, who, listed, made):
+    client = api(world.users[who] if who else None)
+    url = f"/api/v1/characters/{agent.pk}/rolls/"
+    got = client.get(url)
+    if listed is None:
+        assert got.status_code == made
+    else:
+        assert got.status_code == 200 and bool(got.json()) is listed
+    posted = client.post(url, {"spec": "ability:STR"}, format="json")
+    assert posted.status_code == made
+    assert Roll.objects.count() == (1 if made == 201 else 0)

@@ -1,0 +1,104 @@
+"""Click to roll from a Tempo agent's page (campaigns/sheet_rolls.py): a role's roll and an aspect
+invoked, whose fate point leaves the agent's ledger with the roll; a roll made while the agent is
+in a running conflict is filed with the conflict, so only who sees the conflict sees it."""
+
+from __future__ import annotations
+
+import pytest
+
+from campaigns.models import Roll
+from characters.models import AdvancementEntry
+from systems.tempo import services
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_agents_page_has_a_button_per_rated_role_and_per_aspect(client, world, agent):
+    client.force_login(world.users["player"])
+    html = client.get(f"/characters/{agent.pk}/").content.decode()
+    assert 'data-testid="roll-role:soldier"' in html
+    assert 'data-testid="roll-aspect:primary"' in html
+    client.force_login(world.users["other_player"])
+    assert 'data-testid="roll-role:soldier"' not in client.get(f"/characters/{agent.pk}/").content.decode()
+
+
+def test_a_role_roll_reads_the_outcome_band_and_is_fair(api, world, agent):
+    made = api(world.users["player"]).post(
+        f"/api/v1/characters/{agent.pk}/rolls/",
+        {"spec": "role:soldier", "modifiers": {"bonuses": [2, 1], "penalty_dice": 1}},
+        format="json",
+    )
+    assert made.status_code == 201, made.content
+    roll = Roll.objects.get(pk=made.json()["id"])
+    assert roll.kind == "3d6_penalty" and roll.count == 1 and len(roll.faces) == 4
+    assert roll.total == roll.detail["total"] == sum(roll.kept) + roll.modifier
+    assert roll.detail["band_name"] in roll.detail["summary"]
+    assert roll.proof.lane == "open"
+
+
+def test_invoking_an_aspect_spends_a_fate_point_in_the_ledger_with_the_roll(api, world, agent):
+    before = agent.build["fate_points"]
+    assert before >= 1
+    made = api(world.users["player"]).post(
+        f"/api/v1/characters/{agent.pk}/rolls/",
+        {"spec": "aspect:primary", "modifiers": {"role": "observer", "use": "invoke"}},
+        format="json",
+    )
+    assert made.status_code == 201, made.content
+    agent.refresh_from_db()
+    assert agent.build["fate_points"] == before - 1
+    entry = AdvancementEntry.objects.filter(character=agent).latest("id")
+    assert entry.kind == "fate_point_spent" and entry.payload["roll"] == made.json()["id"]
+
+
+def test_an_aspect_the_agent_cannot_pay_for_is_refused_and_changes_nothing(api, world, agent):
+    agent.build["fate_points"] = 0
+    agent.save(update_fields=["build"])
+    made = api(world.users["player"]).post(
+        f"/api/v1/characters/{agent.pk}/rolls/",
+        {"spec": "aspect:primary", "modifiers": {"use": "invoke"}},
+        format="json",
+    )
+    assert made.status_code == 400 and made.json()["errors"][0]["field"] == "fate_points"
+    assert not Roll.objects.exists()
+
+
+def test_a_roll_during_a_conflict_is_filed_with_it_and_hidden_from_players_outside(api, world, agent):
+    conflict = services.create_conflict(
+        world.tempo_membership["gm"],
+        {
+            "title": "Rooftops",
+            "sides": [{"name": "Kestrel", "characters": [agent.pk]}, {"name": "Stasi", "npcs": ["B"]}],
+        },
+    )
+    made = api(world.users["player"]).post(
+        f"/api/v1/characters/{agent.pk}/rolls/", {"spec": "role:athlete"}, format="json"
+    )
+    roll = Roll.objects.get(pk=made.json()["id"])
+    assert roll.detail["conflict"] == conflict.pk and roll.detail["during"]["title"] == "Conflict “Rooftops”"
+    base = f"/api/v1/campaigns/{world.tempo.pk}/rolls/{roll.pk}/"
+    assert api(world.users["player"]).get(base).status_code == 200
+    assert api(world.users["gm"]).get(base).status_code == 200
+    assert api(world.users["other_player"]).get(base).status_code == 404
+    assert api(world.users["observer"]).get(base).status_code == 404
+
+
+def test_the_tempo_roll_panel_rolls_on_fair_dice_when_its_dice_are_one_draw(api, world, agent):
+    """The roll panel's request without helpers or lost/extra dice is the dice roller's 3d6 kind,
+    drawn from the campaign's seed: it verifies after rotation like any other roll."""
+    from campaigns import fairness
+
+    client = api(world.users["player"])
+    url = f"/api/v1/characters/{agent.pk}/tempo-rolls/"
+    made = client.post(url, {"role": "soldier", "bonus_dice": 2, "penalty_dice": 1}, format="json")
+    assert made.status_code == 201, made.content
+    roll = Roll.objects.get(pk=made.json()["roll"]["id"])
+    assert (roll.kind, roll.count, roll.modifier) == ("3d6_bonus", 1, 4)
+    assert roll.total == roll.detail["total"] and roll.proof.lane == "open"
+    # an extra die (§B4's extreme situation) keeps four: not one draw of the roller, so no proof
+    extra = client.post(url, {"role": "soldier", "extra_dice": 1}, format="json")
+    assert extra.status_code == 201, extra.content
+    assert Roll.objects.get(pk=extra.json()["roll"]["id"]).kind == "tempo"
+    fairness.rotate(world.tempo_membership["gm"])
+    doc = fairness.proof_document(world.tempo, world.users["player"], world.tempo_membership["player"])
+    assert sorted(v["verdict"] for v in fairness.verify_document(doc)) == ["not verifiable", "verified"]
