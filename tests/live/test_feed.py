@@ -11,7 +11,6 @@ from campaigns import services
 from campaigns.models import LiveEvent, Roll
 from systems.tempo import services as tempo_services
 from tests.live.helpers import feed
-from tests.tempo_conflicts.conftest import agent, make_tempo_agent, tempo  # noqa: F401 (fixtures)
 
 
 def _login(client, world, who):
