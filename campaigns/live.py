@@ -169,7 +169,7 @@ def render_batch(user, campaign_id: int, after: int, request=None) -> Batch:
                 "campaigns/_roll_line.html",
                 {"r": rolls[event.roll_id], "membership": membership, "campaign": membership.campaign},
                 request=request,
-            )
+            ).strip()
             parts.append(message("roll", line, event.public_id))
         else:
             parts.append(message(event.topic, event.topic, event.public_id))
