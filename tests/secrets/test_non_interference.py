@@ -7,7 +7,9 @@ they can fetch is fetched in both worlds and compared:
 - every GET route of the URL conf, pages and API alike (walked from the resolver, not a hand list;
   a route the walk cannot fill fails the test), filled with the ids of every scene below;
 - the text of every PDF they can download (their sheets and the published after-action report);
-- every export they can make (the character export routes are part of the walk).
+- every export they can make (the character export routes are part of the walk);
+- each campaign's live feed (issue 32) from its first event (``?after=0``): every message the
+  reader's stream carries, ids and bodies, rendered for them.
 
 The worlds are built one after the other inside the test's transaction and rolled back between,
 so SQLite hands the same ids out again; random ids (rolls, NPCs) come from a generator seeded the
@@ -164,6 +166,8 @@ def observe(client, users, ids) -> dict:
     """Everything each reader can fetch: (reader, path) -> (status, normalised body)."""
     paths = sorted(
         {path for route, _ in route_patterns() for scene in scenes(ids) if (path := fill(route, scene))}
+        # the live feeds whole (the walk's own visit starts them from now: nothing to compare)
+        | {f"/campaigns/{ids[campaign]}/live/?after=0" for campaign in ("tm", "ttk")}
     )
     seen = {}
     for reader in READERS:
@@ -251,6 +255,8 @@ def test_what_players_and_observers_see_does_not_depend_on_what_the_gm_hid(
     b = world_view(client, users, "B", monkeypatch, ids_of_a=a["ids"])
     assert a["seen"].keys() == b["seen"].keys()
     answered = [key for key, (status, _) in a["seen"].items() if status == 200]
+    feeds = [body for (_, path), (_, body) in a["seen"].items() if path.endswith("/live/?after=0")]
+    assert len(feeds) == 2 * len(READERS) and all("event: roll" in body for body in feeds)
     assert len(answered) > 150, "the walk reached too few pages to mean anything"
     leaks = [key for key in a["seen"] if a["seen"][key] != b["seen"][key]]
     details = "\n".join(
