@@ -22,6 +22,7 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
 from django.http import Http404, StreamingHttpResponse
+from django.views.decorators.http import require_GET
 
 from campaigns import live
 from campaigns.access import get_membership
@@ -45,6 +46,7 @@ def _response(stream) -> StreamingHttpResponse:
     return response
 
 
+@require_GET
 async def live_feed(request, pk):
     """One view for both servers: under WSGI Django runs it to its end and serves the response,
     whose iterator is then the sync one (an async one would be read to its end first)."""

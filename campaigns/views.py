@@ -37,6 +37,7 @@ from config.keyset import keyset_page
 from systems.timemaster import action_checks as checks
 
 ROLL_LOG_SIZE = 50
+LATEST_ROLLS = 8  # on the campaign page
 # The roll fields the dice log shows or filters on.
 LOG_FIELDS = (
     "campaign", "mission", "character", "roller", "kind", "count", "modifier", "faces", "kept", "total",
@@ -184,6 +185,8 @@ def campaign_detail(request, pk):
         "characters": characters,
         # The system's builder, if its app registered one (characters.registry).
         "builder_label": system_app.new_label if system_app and system_app.wizard else "",
+        # The table's latest rolls, as the dice page's log shows them; the live feed adds new ones.
+        "rolls": _roll_log(request, membership)[:LATEST_ROLLS],
     }
     return render(request, "campaigns/detail.html", context)
 

@@ -30,7 +30,8 @@ document.addEventListener("htmx:sseBeforeMessage", function (event) {
       log.replaceChildren(list);
     }
     list.prepend(line);
-    while (list.children.length > LIVE_LOG_SIZE) {
+    var size = Number(log.getAttribute("data-live-size")) || LIVE_LOG_SIZE;
+    while (list.children.length > size) {
       list.lastElementChild.remove();
     }
   }
