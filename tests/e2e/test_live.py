@@ -5,15 +5,21 @@ only as made, and its result once the GM shares it."""
 
 from __future__ import annotations
 
+import io
 import socket
 import threading
 import time
 
 import pytest
+from django.core.management import call_command
 from playwright.sync_api import expect
 
 from tests.e2e.test_every_page import log_in
-from tests.e2e.test_first_hour import demo  # noqa: F401 (fixture)
+
+
+@pytest.fixture
+def demo(transactional_db):
+    call_command("seed_demo", stdout=io.StringIO())
 
 
 @pytest.fixture
