@@ -24,11 +24,11 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.template.loader import render_to_string
 
-from campaigns.models import LiveEvent, Membership, Roll
+from campaigns.models import HIDDEN_TOPICS, LiveEvent, Membership, Roll
 
 log = logging.getLogger(__name__)
 
-#: The roll log line's fields (campaigns.views.LOG_FIELDS plus its relations).
+#: The roll log line's relations.
 _LINE_RELATED = ("roller", "mission", "character", "proof")
 #: The first key of the advisory lock that orders a campaign's events (PostgreSQL).
 LOCK_SPACE = 3232
@@ -140,40 +140,58 @@ def render_batch(user, campaign_id: int, after: int, request=None) -> Batch:
     )
     if membership is None:
         return Batch("", after, False)
-    upto = LiveEvent.objects.filter(campaign_id=campaign_id, id__gt=after).order_by("id")
-    nth = list(upto.values_list("id", flat=True)[BATCH - 1 : BATCH])
-    last_seq = nth[0] if nth else newest_in(campaign_id, after)
+    # Every event after the cursor (up to BATCH); which of them this reader may see is the roll
+    # log's own rule, read in the same query as the lines' rolls (log_lines), and the system's
+    # hidden topics: as LiveEvent.objects.visible_to, in three queries whatever the batch.
     events = list(
-        LiveEvent.objects.visible_to(user, membership)
-        .filter(id__gt=after, id__lte=last_seq)
+        LiveEvent.objects.filter(campaign_id=campaign_id, id__gt=after)
         .order_by("id")
-        .only("id", "public_id", "kind", "roll_id", "topic")
+        .values_list("id", "public_id", "roll_id", "topic")[:BATCH]
     )
     if not events:
-        return Batch("", last_seq, True)
-    roll_ids = {e.roll_id for e in events if e.roll_id}
-    rolls = {
-        r.pk: r
-        for r in Roll.objects.filter(pk__in=roll_ids)
-        .select_related(*_LINE_RELATED)
-        # the log line's fields only (a build or an outcome is a large document)
-        .only(*LINE_FIELDS, "roller__username", "mission__title", "character__name", "proof__by_hand")
-    }
-    last_of_roll = {e.roll_id: e.id for e in events if e.roll_id}
+        return Batch("", after, True)
+    last_seq = events[-1][0]
+    roll_ids = {roll_id for _, _, roll_id, _ in events if roll_id}
+    rolls = {r.pk: r for r in log_lines(user, membership).filter(pk__in=roll_ids)} if roll_ids else {}
+    hidden: set[str] = set()
+    if not membership.is_gm and any(topic for _, _, roll_id, topic in events if not roll_id):
+        rule = HIDDEN_TOPICS.get(membership.campaign.system)
+        hidden = set((rule(user, membership) if rule is not None else None) or ())
+    last_of_roll = {roll_id: seq for seq, _, roll_id, _ in events if roll_id}
     parts = []
-    for event in events:
-        if event.roll_id:
-            if last_of_roll[event.roll_id] != event.id or event.roll_id not in rolls:
-                continue
-            line = render_to_string(
-                "campaigns/_roll_line.html",
-                {"r": rolls[event.roll_id], "membership": membership, "campaign": membership.campaign},
-                request=request,
-            ).strip()
-            parts.append(message("roll", line, event.public_id))
-        else:
-            parts.append(message(event.topic, event.topic, event.public_id))
+    for seq, public_id, roll_id, topic in events:
+        if roll_id:
+            if last_of_roll[roll_id] == seq and roll_id in rolls:
+                parts.append(message("roll", _line(rolls[roll_id], membership, request), public_id))
+        elif topic not in hidden:
+            parts.append(message(topic, topic, public_id))
     return Batch("".join(parts), last_seq, True)
+
+
+#: Roll lines as everyone but the GM reads them, which is the same for all of them (the GM's line
+#: has the share form, with the GM's own CSRF token): rendered once per process, not per reader.
+_shared_lines: dict[tuple, str] = {}
+
+
+def _line(roll: Roll, membership: Membership, request) -> str:
+    context = {"r": roll, "membership": membership, "campaign": membership.campaign}
+    if membership.is_gm:
+        return render_to_string("campaigns/_roll_line.html", context, request=request).strip()
+    key = (
+        roll.pk,
+        roll.revealed_at,
+        roll.roller.username if roll.roller else None,
+        roll.character.name if roll.character else None,
+        roll.mission.title if roll.mission else None,
+    )
+    line = _shared_lines.get(key)
+    if line is None:
+        if len(_shared_lines) > 4096:
+            _shared_lines.clear()
+        line = _shared_lines[key] = render_to_string(
+            "campaigns/_roll_line.html", context, request=request
+        ).strip()
+    return line
 
 
 def newest_in(campaign_id: int, after: int) -> int:
@@ -186,11 +204,21 @@ def newest_in(campaign_id: int, after: int) -> int:
     return newest or after
 
 
-#: The fields of a roll that its log line reads (as campaigns.views.LOG_FIELDS).
+#: The fields of a roll that the log shows or filters on (log_lines: the dice page, the campaign
+#: and mission pages, the live feed).
 LINE_FIELDS = (
     "campaign", "mission", "character", "roller", "kind", "count", "modifier", "faces", "kept", "total",
     "purpose", "detail", "secret", "announced", "revealed_at", "created_at",
 )  # fmt: skip
+
+
+def log_lines(user, membership: Membership):
+    """The rolls as a roll log draws them (its line's fields and relations only), for this reader."""
+    return (
+        Roll.objects.visible_to(user, membership)
+        .select_related(*_LINE_RELATED)
+        .only(*LINE_FIELDS, "roller__username", "mission__title", "character__name", "proof__by_hand")
+    )
 
 
 def message(event: str, data: str, event_id: int | None = None) -> str:

@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST
 
-from campaigns import fairness, pending, services
+from campaigns import fairness, live, pending, services
 from campaigns.access import get_campaign_for_user, get_timemaster_campaign_for_user, require
 from campaigns.demo import demo_logins
 from campaigns.forms import (
@@ -38,11 +38,6 @@ from systems.timemaster import action_checks as checks
 
 ROLL_LOG_SIZE = 50
 LATEST_ROLLS = 8  # on the campaign page
-# The roll fields the dice log shows or filters on.
-LOG_FIELDS = (
-    "campaign", "mission", "character", "roller", "kind", "count", "modifier", "faces", "kept", "total",
-    "purpose", "detail", "secret", "announced", "revealed_at", "created_at",
-)  # fmt: skip
 
 
 def _errors_of(error: ValidationError) -> list[str]:
@@ -384,11 +379,7 @@ def _check_form(campaign, membership, request, data=None):
 def _roll_log(request, membership):
     # Only what the log shows: a character's build and a closed mission's outcome are large JSON
     # documents that each row would otherwise load and decode.
-    rolls = (
-        Roll.objects.visible_to(request.user, membership)
-        .select_related("roller", "mission", "character", "proof")
-        .only(*LOG_FIELDS, "roller__username", "mission__title", "character__name", "proof__by_hand")
-    )
+    rolls = live.log_lines(request.user, membership)
     mission, character = request.GET.get("mission"), request.GET.get("character")
     if mission and mission.isdigit():
         rolls = rolls.filter(mission_id=int(mission))

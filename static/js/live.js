@@ -19,6 +19,10 @@ document.addEventListener("htmx:sseBeforeMessage", function (event) {
   if (!line || !line.id) {
     return;
   }
+  var only = log.getAttribute("data-live-mission"); // a mission's page: that mission's rolls
+  if (only && line.getAttribute("data-mission") !== only) {
+    return;
+  }
   var present = document.getElementById(line.id);
   if (present) {
     present.replaceWith(line);
