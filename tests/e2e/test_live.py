@@ -104,6 +104,7 @@ def test_a_secret_roll_shows_the_player_only_that_it_was_made_until_shared(table
     gm.goto(f"/campaigns/{campaign.pk}/dice/")
     alice.wait_for_timeout(500)
     _roll_from_form(gm, "Does the sentry wake?", secret=True)
+    expect(gm.locator("#roll-log li").filter(has_text="Does the sentry wake?")).to_have_count(1)
     roll = Roll.objects.filter(purpose="Does the sentry wake?").get()
     line = alice.locator(f"#roll-{roll.pk}")
     expect(line).to_contain_text("gm made a secret roll")
