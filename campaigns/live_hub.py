@@ -17,7 +17,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import threading
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
@@ -33,7 +32,7 @@ class Hub:
         self.loop: asyncio.AbstractEventLoop | None = None
         self.tasks: list[asyncio.Task] = []
         self.seen = 0
-        self.lock = threading.Lock()
+        self.ready = asyncio.Event()
 
     # --- subscribers (in the event loop) ------------------------------------------------------------
     async def subscribe(self, campaign_id: int) -> asyncio.Event:
@@ -88,15 +87,15 @@ class Hub:
     # --- listeners ----------------------------------------------------------------------------------
     async def _start(self) -> None:
         loop = asyncio.get_running_loop()
-        if self.loop is loop and self.tasks and not all(t.done() for t in self.tasks):
-            return
-        from campaigns import live
-
-        self.loop = loop
-        self.seen = await sync_to_async(live.newest_seq, thread_sensitive=False)()
-        self.tasks = [loop.create_task(self._poll())]
-        if settings.LIVE_REDIS_URL:
-            self.tasks.append(loop.create_task(self._listen_redis(settings.LIVE_REDIS_URL)))
+        if not (self.loop is loop and self.tasks and not all(t.done() for t in self.tasks)):
+            # No await before the tasks exist: two first subscribers at once start them once.
+            self.loop, self.ready = loop, asyncio.Event()
+            self.tasks = [loop.create_task(self._poll())]
+            if settings.LIVE_REDIS_URL:
+                self.tasks.append(loop.create_task(self._listen_redis(settings.LIVE_REDIS_URL)))
+        # The poll's starting point is read before any subscriber reads its first batch: an event
+        # is then either in that batch or after the starting point.
+        await self.ready.wait()
 
     async def _poll(self) -> None:
         from campaigns.models import LiveEvent
@@ -109,6 +108,13 @@ class Hub:
                 LiveEvent.objects.filter(id__gt=after).order_by("id").values_list("id", "campaign_id")[:1000]
             )
 
+        from campaigns import live
+
+        # Where the poll starts: a subscriber reads what came before from its own cursor.
+        try:
+            self.seen = await sync_to_async(live.newest_seq, thread_sensitive=False)()
+        finally:
+            self.ready.set()
         interval = settings.LIVE_REDIS_POLL_SECONDS if settings.LIVE_REDIS_URL else settings.LIVE_POLL_SECONDS
         while True:
             await asyncio.sleep(interval)
