@@ -18,13 +18,14 @@ may not see.
 from __future__ import annotations
 
 import logging
+import time
 from dataclasses import dataclass
 
 from django.conf import settings
 from django.db import connection, transaction
 from django.template.loader import render_to_string
 
-from campaigns.models import HIDDEN_TOPICS, LiveEvent, Membership, Roll
+from campaigns.models import HIDDEN_ROLLS, HIDDEN_TOPICS, LiveEvent, Membership, Roll
 
 log = logging.getLogger(__name__)
 
@@ -140,6 +141,44 @@ def render_batch(user, campaign_id: int, after: int, request=None) -> Batch:
     )
     if membership is None:
         return Batch("", after, False)
+    shared = _same_for_every_member(membership)
+    if shared:
+        known = _member_batches.get((campaign_id, after))
+        # ... while nothing came after it (a reader woken by a newer event reads that one too)
+        if (
+            known is not None
+            and known[2] > time.monotonic()
+            and not LiveEvent.objects.filter(campaign_id=campaign_id, id__gt=known[0]).exists()
+        ):
+            return Batch(known[1], known[0], True)
+    batch = _render(user, membership, campaign_id, after, request)
+    if shared:
+        if len(_member_batches) > 4096:
+            _member_batches.clear()
+        _member_batches[campaign_id, after] = (batch.seq, batch.text, time.monotonic() + MEMBER_BATCH_SECONDS)
+    return batch
+
+
+#: A batch as everyone but the GM reads it, in a campaign whose system hides nothing more from
+#: some members than from others (no HIDDEN_ROLLS or HIDDEN_TOPICS rule): the members of a table
+#: woken by the same roll share one reading and rendering of it, for this long.
+MEMBER_BATCH_SECONDS = 2.0
+_member_batches: dict[tuple[int, int], tuple[int, str, float]] = {}
+
+
+def forget() -> None:
+    """Drop what this process keeps of rendered batches and lines (tests: a database rolled back
+    hands the same ids out again)."""
+    _member_batches.clear()
+    _shared_lines.clear()
+
+
+def _same_for_every_member(membership: Membership) -> bool:
+    system = membership.campaign.system
+    return not membership.is_gm and system not in HIDDEN_ROLLS and system not in HIDDEN_TOPICS
+
+
+def _render(user, membership: Membership, campaign_id: int, after: int, request) -> Batch:
     # Every event after the cursor (up to BATCH); which of them this reader may see is the roll
     # log's own rule, read in the same query as the lines' rolls (log_lines), and the system's
     # hidden topics: as LiveEvent.objects.visible_to, in three queries whatever the batch.

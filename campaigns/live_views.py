@@ -79,10 +79,13 @@ async def _stream(request, user, campaign_id: int, seq: int):
             seq = batch.seq
             if batch.text:
                 yield batch.text
-            try:
-                await asyncio.wait_for(wake.wait(), settings.LIVE_HEARTBEAT_SECONDS)
-            except TimeoutError:
-                yield ": still here\n\n"  # keeps proxies from closing an idle stream
+            # Nothing is read again until the hub says the campaign has news: an idle stream
+            # costs its heartbeat only.
+            while not wake.is_set():
+                try:
+                    await asyncio.wait_for(wake.wait(), settings.LIVE_HEARTBEAT_SECONDS)
+                except TimeoutError:
+                    yield ": still here\n\n"  # keeps proxies from closing an idle stream
     finally:
         hub.unsubscribe(campaign_id, wake)
 

@@ -152,3 +152,21 @@ def test_a_play_records_change_is_its_topic(world, client, conflict):
     tempo_services.add_event(world.tempo_membership["gm"], conflict, {"type": "end", "reason": "Rain"})
     messages = feed(player, world.tempo.pk, last_event_id=last)[1]
     assert [(m["event"], m["data"]) for m in messages] == [(f"tempo-conflict-{conflict.pk}",) * 2]
+
+
+def test_members_woken_by_the_same_roll_share_its_reading_but_never_miss_a_newer_one(world, client):
+    """The members' batch is read once for a table (campaigns.live._member_batches); a reader
+    whose cursor is the same but who comes after a newer event gets that event too."""
+    first = _roll(world, purpose="first")
+    player = _login(client, world, "player")
+    start = feed(player, world.campaign.pk)[1]
+    cursor = start[-1]["id"]
+    _roll(world, purpose="second")
+    assert [m["data"].count("second") for m in feed(player, world.campaign.pk, last_event_id=cursor)[1]] == [
+        1
+    ]
+    third = _roll(world, purpose="third")
+    other = _login(client, world, "other_player")
+    seen = feed(other, world.campaign.pk, last_event_id=cursor)[1]
+    assert ["second" in seen[0]["data"], f'id="roll-{third.pk}"' in seen[1]["data"]] == [True, True]
+    assert f'id="roll-{first.pk}"' in start[0]["data"]
