@@ -64,6 +64,7 @@ PLATFORM_MODULES = {
     "campaigns.api_fair",
     "campaigns.fair_views",
     "campaigns.tokens",
+    "campaigns.live_views",
     "characters.views",
     "characters.api",
     "sheets.views",
