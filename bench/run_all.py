@@ -15,7 +15,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
-BENCHES = ["engines", "pages", "load", "sheets", "bundles", "scale", "export_memory", "charts"]
+BENCHES = ["engines", "pages", "load", "sheets", "bundles", "scale", "export_memory", "charts", "live"]
 
 
 def main(argv: list[str]) -> int:

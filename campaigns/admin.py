@@ -14,6 +14,7 @@ from campaigns.models import (
     Campaign,
     ClientSeed,
     Invitation,
+    LiveEvent,
     Membership,
     Mission,
     Roll,
@@ -140,3 +141,13 @@ class WebhookAdmin(ViewOnlyAdmin):
     search_fields = ("campaign__name", "url")
     list_select_related = ("campaign",)
     exclude = ("secret",)
+
+
+@admin.register(LiveEvent)
+class LiveEventAdmin(ViewOnlyAdmin):
+    """The live feed's events (campaigns/live.py): pointers to a roll or a play record's topic."""
+
+    list_display = ("campaign", "kind", "roll", "topic", "created_at")
+    list_filter = ("kind",)
+    list_select_related = ("campaign",)
+    raw_id_fields = ("roll",)

@@ -526,3 +526,55 @@ class Webhook(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} hook of {self.campaign_id}"
+
+
+#: Live topics (a play record's panel: "tempo-conflict-12") a system shows only to some members:
+#: system key -> function(user, membership) giving the topics of that membership's campaign the
+#: (non-GM) user may not see, or None. Registered from a system app's AppConfig.ready(), as
+#: HIDDEN_ROLLS (a Tempo conflict's turns reach its participants only).
+HIDDEN_TOPICS: dict[str, Callable[[Any, Membership], list[str] | None]] = {}
+
+
+class LiveEventQuerySet(models.QuerySet):
+    def visible_to(self, user, membership: Membership):
+        """The events of the membership's campaign this member may know of: a roll's events as the
+        roll log shows the roll (Roll.objects.visible_to), a play record's as its page."""
+        qs = self.filter(campaign_id=membership.campaign_id)
+        if not user.is_authenticated:
+            return self.none()
+        if membership.is_gm:
+            return qs
+        rolls = Roll.objects.visible_to(user, membership).values("pk")
+        qs = qs.filter(models.Q(roll__isnull=True) | models.Q(roll__in=rolls))
+        rule = HIDDEN_TOPICS.get(membership.campaign.system)
+        hidden = rule(user, membership) if rule is not None else None
+        return qs.exclude(topic__in=hidden) if hidden else qs
+
+
+class LiveEvent(models.Model):
+    """One thing the live feed tells (campaigns/live.py, docs/live.md): a roll made, a secret roll
+    shared, a play record's turn changed. ``id`` is the campaign feed's order and never leaves the
+    server; clients resume from ``public_id`` (random: the events a member may not see leave no
+    gaps in what that member is sent). What a subscriber is sent is rendered for that subscriber."""
+
+    class Kind(models.TextChoices):
+        ROLL = "roll", "Roll made"
+        REVEAL = "reveal", "Secret roll shared"
+        CHANGE = "change", "Play record changed"
+
+    id = models.BigAutoField(primary_key=True)
+    public_id = models.BigIntegerField(unique=True, default=random_public_id, editable=False)
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="live_events")
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    roll = models.ForeignKey(Roll, on_delete=models.CASCADE, null=True, blank=True, related_name="+")
+    topic = models.CharField(max_length=60, blank=True, default="")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    objects = LiveEventQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["id"]
+        indexes = [models.Index(fields=["campaign", "id"], name="live_feed_order")]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.topic or self.roll_id} in {self.campaign_id}"

@@ -9,7 +9,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from campaigns import fairness, webhooks
+from campaigns import fairness, live, webhooks
 from campaigns.models import Campaign, Invitation, Membership, Mission, Role, Roll, RollProof
 from characters.systems import UnknownSystem, get_system
 from characters.systems.dice import ROLLER_KINDS, roll_kind
@@ -185,6 +185,7 @@ def record_roll(
     if draw is not None:
         fairness.prove(made, draw)
     webhooks.after_commit_roll(made)
+    live.publish_roll(made)
     return made
 
 
@@ -201,6 +202,7 @@ def reveal_roll(membership: Membership, roll: Roll) -> Roll:
     locked.revealed_at = timezone.now()
     locked.save(update_fields=["revealed_at"], _allow_update=True)
     fairness.release_secret_keys(membership.campaign)
+    live.publish_roll(locked, revealed=True)
     return locked
 
 

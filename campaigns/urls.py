@@ -59,6 +59,10 @@ urlpatterns += [
     ),
 ]
 
+from campaigns import live_views  # noqa: E402
+
+urlpatterns += [path("campaigns/<id:pk>/live/", live_views.live_feed, name="campaign-live")]
+
 from campaigns import npc_views, report_views  # noqa: E402
 
 urlpatterns += [

@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST
 
-from campaigns import fairness, pending, services
+from campaigns import fairness, live, pending, services
 from campaigns.access import get_campaign_for_user, require
 from campaigns.demo import demo_logins
 from campaigns.forms import (
@@ -35,11 +35,7 @@ from config.confirm import confirm_first
 from config.keyset import keyset_page
 
 ROLL_LOG_SIZE = 50
-# The roll fields the dice log shows or filters on.
-LOG_FIELDS = (
-    "campaign", "mission", "character", "roller", "kind", "count", "modifier", "faces", "kept", "total",
-    "purpose", "detail", "secret", "announced", "revealed_at", "created_at",
-)  # fmt: skip
+LATEST_ROLLS = 8  # on the campaign page
 
 
 def _errors_of(error: ValidationError) -> list[str]:
@@ -182,6 +178,8 @@ def campaign_detail(request, pk):
         "characters": characters,
         # The system's builder, if its app registered one (characters.registry).
         "builder_label": system_app.new_label if system_app and system_app.wizard else "",
+        # The table's latest rolls, as the dice page's log shows them; the live feed adds new ones.
+        "rolls": _roll_log(request, membership)[:LATEST_ROLLS],
     }
     return render(request, "campaigns/detail.html", context)
 
@@ -348,11 +346,7 @@ def _roll_form(campaign, membership, request, data=None):
 def _roll_log(request, membership):
     # Only what the log shows: a character's build and a closed mission's outcome are large JSON
     # documents that each row would otherwise load and decode.
-    rolls = (
-        Roll.objects.visible_to(request.user, membership)
-        .select_related("roller", "mission", "character", "proof")
-        .only(*LOG_FIELDS, "roller__username", "mission__title", "character__name", "proof__by_hand")
-    )
+    rolls = live.log_lines(request.user, membership)
     mission, character = request.GET.get("mission"), request.GET.get("character")
     if mission and mission.isdigit():
         rolls = rolls.filter(mission_id=int(mission))
@@ -372,7 +366,6 @@ def dice_page(request, campaign, membership, *, form=None, status=200, **extra):
         "rolls": _roll_log(request, membership),
         "missions": campaign.missions.only("id", "title", "campaign"),
         "fair_seed": fairness.current_seed(campaign),  # its commitment is shown before any roll under it
-        **_system_templates(campaign),
         **extra,
     }
     app = registry.get(campaign.system)
@@ -382,12 +375,6 @@ def dice_page(request, campaign, membership, *, form=None, status=200, **extra):
         context["dice_panel_templates"] = extras.templates
     template = "campaigns/_dice_panel.html" if request.htmx else "campaigns/dice.html"
     return render(request, template, context, status=status)
-
-
-def _system_templates(campaign) -> dict:
-    """The template the dice log includes for a roll's detail in this campaign's system."""
-    app = registry.get(campaign.system)
-    return {"roll_detail_template": app.roll_detail_template if app is not None else ""}
 
 
 @login_required
@@ -442,7 +429,6 @@ def dice_log(request, pk):
             "rolls": _roll_log(request, membership),
             "campaign": campaign,
             "membership": membership,
-            **_system_templates(campaign),
         },
     )
 

@@ -85,6 +85,7 @@ MIDDLEWARE = [
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
+ASGI_APPLICATION = "config.asgi.application"
 
 TEMPLATES = [
     {
@@ -432,3 +433,19 @@ CELERY_WORKER_REDIRECT_STDOUTS = False
 ARCHIVE_MAX_BYTES = env.int("ARCHIVE_MAX_BYTES", default=8 * 1024 * 1024)
 ARCHIVE_MAX_SECTION_ROWS = env.int("ARCHIVE_MAX_SECTION_ROWS", default=20_000)
 ARCHIVE_MAX_ROWS = env.int("ARCHIVE_MAX_ROWS", default=30_000)
+
+# --- live feed (campaigns/live.py, docs/live.md) --------------------------------------------------
+# Several web nodes share the campaigns' events through Redis pub/sub at this URL (a database of
+# its own is not needed: pub/sub ignores the number). Unset (make run): no Redis; each process
+# polls the newest event id every LIVE_POLL_SECONDS and so also hears of the events a Celery worker
+# or another process wrote.
+LIVE_REDIS_URL = env.str("LIVE_REDIS_URL", default="")
+LIVE_POLL_SECONDS = env.float("LIVE_POLL_SECONDS", default=0.5)
+# With Redis the same poll is a safety net (pub/sub delivers at most once): seldom.
+LIVE_REDIS_POLL_SECONDS = env.float("LIVE_REDIS_POLL_SECONDS", default=5.0)
+# A comment line on an idle stream this often, so that no proxy closes it.
+LIVE_HEARTBEAT_SECONDS = env.float("LIVE_HEARTBEAT_SECONDS", default=25.0)
+# How soon a browser reconnects after a dropped stream (SSE retry).
+LIVE_RETRY_MS = env.int("LIVE_RETRY_MS", default=1000)
+# Under a WSGI server (no held connections): how long one answer waits for news before ending.
+LIVE_SYNC_WAIT_SECONDS = env.float("LIVE_SYNC_WAIT_SECONDS", default=10.0)

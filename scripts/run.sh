@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Serve the app and run a Celery worker on the embedded broker, together; Ctrl-C stops both.
+# Serve the app (uvicorn, ASGI) and run a Celery worker on the embedded broker, together; Ctrl-C stops both.
 # Quiet on purpose: once both answer, the last lines printed are the address and the demo logins
 # (issue 30). Errors and warnings still show; LOG_LEVEL=INFO (or DEBUG) brings the chatter back.
 set -euo pipefail
@@ -24,7 +24,11 @@ trap cleanup INT TERM EXIT
 .venv/bin/celery --quiet -A config worker -B --schedule var/celerybeat-schedule \
   --loglevel="${LOG_LEVEL:-WARNING}" --concurrency=2 &
 pids+=($!)
-$PY manage.py runserver "$HOST:$PORT" --noreload --skip-checks &
+# The ASGI server (config/asgi.py): each open campaign page holds its live feed (docs/live.md).
+# Without Redis the feed polls the newest event id, so the worker's events (a sheet finished)
+# still reach the pages. No access log, as runserver's quiet mode before it.
+.venv/bin/uvicorn config.asgi:application --host "$HOST" --port "$PORT" --no-access-log \
+  --log-level "$(echo "${LOG_LEVEL:-WARNING}" | tr '[:upper:]' '[:lower:]')" --timeout-graceful-shutdown 3 &
 pids+=($!)
 # Wait until the server listens (a connection only: a request would print an access line), then
 # say where it is and how to log in: the last thing on the screen.

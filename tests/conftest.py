@@ -136,3 +136,14 @@ def api(db):
         return client
 
     return client_for
+
+
+@pytest.fixture(autouse=True)
+def live_feed_answers_at_once(settings):
+    """The live feed under WSGI (the test client, the live server) ends its answer as soon as it has
+    sent what is new instead of waiting for more (campaigns/live_views.py); what a process keeps of
+    rendered lines is dropped (a rolled-back database hands the same ids out again)."""
+    from campaigns import live
+
+    settings.LIVE_SYNC_WAIT_SECONDS = 0
+    live.forget()

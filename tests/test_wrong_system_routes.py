@@ -44,6 +44,7 @@ PLATFORM_MODULES = {
     "campaigns.fair_views",
     "campaigns.sheet_rolls",
     "campaigns.tokens",
+    "campaigns.live_views",
     "characters.views",
     "characters.api",
     "sheets.views",

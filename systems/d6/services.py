@@ -14,6 +14,7 @@ from typing import Any
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 
+from campaigns import live
 from campaigns.models import Campaign, Membership, Roll
 from characters.models import Character
 from characters.services import append_entry, violations_error
@@ -321,8 +322,8 @@ def _log_rolls(encounter: Encounter, membership: Membership, before: int, state:
                 secret=bool(participant and participant.controlled_by == "gm"),
             )
         )
-    if rows:
-        Roll.objects.bulk_create(rows)
+    for row in Roll.objects.bulk_create(rows):
+        live.publish_roll(row)
 
 
 def _book_character_points(
@@ -400,6 +401,7 @@ def record_event(
             locked.status = Encounter.Status.OVER
         locked.save(update_fields=["state", "event_count", "status", "updated_at"])
         _log_rolls(locked, membership, before, state)
+        live.publish_change(locked.campaign_id, live.topic_of("d6-encounter", locked.pk))
     encounter.state, encounter.event_count, encounter.status = locked.state, locked.event_count, locked.status
     return row
 

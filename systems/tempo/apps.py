@@ -17,8 +17,10 @@ class TempoConflictsConfig(SystemAppConfig):
 
     def ready(self) -> None:
         super().ready()
-        from campaigns.models import HIDDEN_ROLLS
-        from systems.tempo.services import hidden_conflict_rolls
+        from campaigns.models import HIDDEN_ROLLS, HIDDEN_TOPICS
+        from systems.tempo.services import hidden_conflict_rolls, hidden_conflict_topics
 
         # A conflict's rolls reach the dice log's readers only as the conflict page does.
         HIDDEN_ROLLS["tempo"] = hidden_conflict_rolls
+        # ... and so do its turns the live feed's (campaigns/live.py).
+        HIDDEN_TOPICS["tempo"] = hidden_conflict_topics

@@ -18,7 +18,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import Q
 
-from campaigns import fairness, webhooks
+from campaigns import fairness, live, webhooks
 from campaigns.models import Membership, Role, Roll
 from characters import services as character_services
 from characters.models import Character
@@ -74,19 +74,21 @@ def _record(
     data = result.as_dict()
     if conflict is not None:
         data[CONFLICT_KEY] = conflict.pk
-    return Roll.objects.create(
-        campaign=membership.campaign,
-        character=character,
-        roller=membership.user,
-        kind=ROLL_KIND,
-        count=len(data["faces"]),
-        modifier=data["rating"] + data["numeric_modifier"],
-        faces=data["faces"] + data["help_dice"],
-        kept=data["kept"],
-        total=data["total"],
-        purpose=_purpose(result, purpose),
-        detail=data,
-        secret=secret,
+    return live.roll_made(
+        Roll.objects.create(
+            campaign=membership.campaign,
+            character=character,
+            roller=membership.user,
+            kind=ROLL_KIND,
+            count=len(data["faces"]),
+            modifier=data["rating"] + data["numeric_modifier"],
+            faces=data["faces"] + data["help_dice"],
+            kept=data["kept"],
+            total=data["total"],
+            purpose=_purpose(result, purpose),
+            detail=data,
+            secret=secret,
+        )
     )
 
 
@@ -130,15 +132,25 @@ def hidden_conflict_rolls(user, membership: Membership) -> Q | None:
     """The rolls of conflicts this member may not see (registered in campaigns.models.HIDDEN_ROLLS):
     a conflict is the GM's and its players' (access.get_conflict_for_user answers anyone else 403),
     so its rolls in the dice log are theirs too. An observer sees no conflict's rolls."""
-    if membership.role == Role.GM:
-        return None
-    conflicts = Conflict.objects.filter(campaign_id=membership.campaign_id)
-    if membership.role == Role.PLAYER:
-        conflicts = conflicts.exclude(participants__character__owner=user)
-    hidden = list(conflicts.values_list("pk", flat=True))
+    hidden = _hidden_conflicts(user, membership)
     if not hidden:
         return None
     return Q(detail__has_key=CONFLICT_KEY) & Q(**{f"detail__{CONFLICT_KEY}__in": hidden})
+
+
+def hidden_conflict_topics(user, membership: Membership) -> list[str] | None:
+    """The live topics of those conflicts (registered in campaigns.models.HIDDEN_TOPICS): their
+    turns reach the live feed's readers as their rolls reach the log."""
+    return [live.topic_of("tempo-conflict", pk) for pk in _hidden_conflicts(user, membership)] or None
+
+
+def _hidden_conflicts(user, membership: Membership) -> list[int]:
+    if membership.role == Role.GM:
+        return []
+    conflicts = Conflict.objects.filter(campaign_id=membership.campaign_id)
+    if membership.role == Role.PLAYER:
+        conflicts = conflicts.exclude(participants__character__owner=user)
+    return list(conflicts.values_list("pk", flat=True))
 
 
 MAX_MODIFIER = 20  # a sanity bound (the rules speak of +1 to +3), keeps totals in the log's columns
@@ -516,6 +528,7 @@ def add_event(
         locked.state = state
         locked.status = state["status"]
         locked.save(update_fields=["state", "status", "updated_at"])
+        live.publish_change(locked.campaign_id, live.topic_of("tempo-conflict", locked.pk))
     conflict.state, conflict.status = locked.state, locked.status
     return row
 

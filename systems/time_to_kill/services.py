@@ -11,6 +11,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
+from campaigns import live
 from campaigns.models import Campaign, Membership, Mission
 from campaigns.services import record_roll
 from characters import services as character_services
@@ -234,6 +235,7 @@ def post_event(run: MissionRun, user, side: str, data: Any, expected_count: Any 
                 reason=f"Time to Kill mission: {locked.title}",
             )
         locked.save()
+        live.publish_change(locked.campaign_id, live.topic_of("ttk-run", locked.pk))
     for name in ("state", "status", "outcome", "event_count", "result_entry_id"):
         setattr(run, name, getattr(locked, name))
     return row
@@ -251,6 +253,7 @@ def abandon_run(run: MissionRun, membership: Membership) -> MissionRun:
         locked.status = MissionRun.Status.OVER
         locked.outcome = ABANDONED
         locked.save(update_fields=["status", "outcome", "updated_at"])
+        live.publish_change(locked.campaign_id, live.topic_of("ttk-run", locked.pk))
     run.status, run.outcome = locked.status, locked.outcome
     return run
 

@@ -16,7 +16,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from campaigns import charts, missions
+from campaigns import charts, live, missions
 from campaigns.models import NPC, Mission, SignificanceEntry
 from characters.models import AdvancementEntry, Character
 from characters.systems import RuleError
@@ -231,6 +231,7 @@ def mission_detail(request, pk, mission_pk):
 
 
 #: A closing problem -> the field of the edit form that fixes it (issue 30: the error points there).
+MISSION_ROLLS = 20  # the latest rolls of a mission on its page
 CLOSE_FIXES = {"significance": ("significance_rating", "Set the significance rating")}
 
 
@@ -242,6 +243,8 @@ def _detail(request, campaign, membership, mission, close_form=None, close_error
         "mission": mission,
         "agents": agents,
         "status_label": public_status(mission, membership.is_gm),
+        # the mission's rolls as the log shows them to this reader; the live feed adds new ones
+        "rolls": live.log_lines(request.user, membership).filter(mission=mission)[:MISSION_ROLLS],
     }
     if membership.is_gm:
         names = {str(a.pk): a.name for a in agents}

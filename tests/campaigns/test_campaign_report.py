@@ -152,8 +152,10 @@ def _play(world, hidden_rating, unpublished_rating):
 
 
 def _normalised(html: str, campaign) -> str:
-    """Only what differs between any two campaigns: its id in the links, its name, the CSRF token."""
+    """Only what differs between any two campaigns: its id in the links, its name, the CSRF token,
+    the live feed's cursor (a random id of the newest event the player sees: issue 32)."""
     html = re.sub(r'name="csrfmiddlewaretoken" value="[^"]+"', "", html)
+    html = re.sub(r"/live/\?after=\d+", "/live/?after=N", html)
     html = re.sub(r'"X-CSRFToken": "[^"]+"', "", html)
     html = html.replace(f"/campaigns/{campaign.pk}/", "/campaigns/N/")
     html = re.sub(r"/characters/\d+/", "/characters/N/", html)

@@ -7,7 +7,9 @@ they can fetch is fetched in both worlds and compared:
 - every GET route of the URL conf, pages and API alike (walked from the resolver, not a hand list;
   a route the walk cannot fill fails the test), filled with the ids of every scene below;
 - the text of every PDF they can download (their sheets and the published after-action report);
-- every export they can make (the character export routes are part of the walk).
+- every export they can make (the character export routes are part of the walk);
+- each campaign's live feed (issue 32) from its first event (``?after=0``): every message the
+  reader's stream carries, ids and bodies, rendered for them.
 
 The worlds are built one after the other inside the test's transaction and rolled back between,
 so SQLite hands the same ids out again; random ids (rolls, NPCs) come from a generator seeded the
@@ -31,6 +33,7 @@ import pytest
 from django.db import transaction
 from django.urls import URLPattern, URLResolver, get_resolver
 
+from campaigns import live
 from characters.systems import fair_dice
 from tests import system_kit
 from tests.secrets import worlds
@@ -159,10 +162,17 @@ def _pdf_text(data: bytes) -> str:
     return "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(data)).pages)
 
 
+def _campaigns(ids) -> list[int]:
+    """The worlds' campaigns: TIMEMASTER's and each installed system's part."""
+    return [ids["tm"]] + [part["campaign"] for part in ids["systems"].values() if "campaign" in part]
+
+
 def observe(client, users, ids) -> dict:
     """Everything each reader can fetch: (reader, path) -> (status, normalised body)."""
     paths = sorted(
         {path for route, _ in route_patterns() for scene in scenes(ids) if (path := fill(route, scene))}
+        # the live feeds whole (the walk's own visit starts them from now: nothing to compare)
+        | {f"/campaigns/{campaign}/live/?after=0" for campaign in _campaigns(ids)}
     )
     seen = {}
     for reader in READERS:
@@ -210,6 +220,7 @@ def world_view(client, users, variant, monkeypatch, ids_of_a=None):
                 _same_visible_ids(ids, ids_of_a)
                 ids = ids_of_a
             result["ids"] = ids
+            live.forget()  # the other world's lines, under the same ids, must not be served from memory
             result["seen"] = observe(client, users, ids)
             raise _Rollback
     except _Rollback:
@@ -250,6 +261,9 @@ def test_what_players_and_observers_see_does_not_depend_on_what_the_gm_hid(
     b = world_view(client, users, "B", monkeypatch, ids_of_a=a["ids"])
     assert a["seen"].keys() == b["seen"].keys()
     answered = [key for key, (status, _) in a["seen"].items() if status == 200]
+    feeds = [body for (_, path), (_, body) in a["seen"].items() if path.endswith("/live/?after=0")]
+    assert len(feeds) == len(_campaigns(a["ids"])) * len(READERS) >= 2 * len(READERS)
+    assert all("event: roll" in body for body in feeds)
     assert len(answered) > 150, "the walk reached too few pages to mean anything"
     leaks = [key for key in a["seen"] if a["seen"][key] != b["seen"][key]]
     details = "\n".join(

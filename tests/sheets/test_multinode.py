@@ -2,7 +2,7 @@
 
 The S3-compatible server is moto's standalone server (``moto_server``, from PyPI): no real one
 installs here from Debian or PyPI. Every process is started with the commands deploy/ uses
-(gunicorn config.wsgi, celery -A config worker) and the environment alone, as a node starts.
+(gunicorn config.asgi, celery -A config worker) and the environment alone, as a node starts.
 
 - A sheet asked for through web node A is rendered by whichever worker takes it, and downloaded
   through web node B: the bytes downloaded equal the bytes stored in the bucket.
@@ -39,7 +39,7 @@ BUCKET = "dossier-sheets"
 BUNDLE_SIZE = 10  # a render of a few seconds: a "middle" to kill the worker in
 #: The commands deploy/ runs (deploy/dossier-web.service, deploy/dossier-worker.service; the units'
 #: ${VARIABLES} come from their environment file), one process each here: the machine has 2 cores.
-WEB_ARGS = ["config.wsgi", "--config", "deploy/gunicorn.conf.py"]
+WEB_ARGS = ["config.asgi", "--config", "deploy/gunicorn.conf.py"]
 WORKER_ARGS = [
     "-A",
     "config",

@@ -1,0 +1,142 @@
+"""The live feed's own ASGI route, in front of Django (config/asgi.py).
+
+Django serves every request under ASGI inside a "thread-sensitive context": the first sync
+middleware (sessions, CSRF, the request log: most of them) gets a thread of its own for that
+request, and keeps it until the request ends. A live feed's request never ends while the page is
+open, so 2,000 open pages held 2,000 threads (and about 0.9 GB) in bench/live.py. This route
+answers GET /campaigns/<id>/live/ itself, before Django's middleware: it reads the session from
+its cookie (Django's session engine and ``auth.get_user``, so the same login and the same checks
+of the session against the password), checks the Host as Django does, and then streams exactly
+what campaigns/live_views.py streams (the same functions: ``_start``, ``live.render_batch``, the
+hub). Every other request, and this one under WSGI or the test client, goes to Django.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import re
+from http.cookies import SimpleCookie
+from types import SimpleNamespace
+from urllib.parse import parse_qs
+
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.http import Http404, HttpRequest
+from django.http.request import split_domain_port, validate_host
+
+LIVE_PATH = re.compile(r"^/campaigns/([0-9]{1,18})/live/$")
+HEADERS = [
+    (b"content-type", b"text/event-stream; charset=utf-8"),
+    (b"cache-control", b"no-cache, no-transform"),
+    (b"x-accel-buffering", b"no"),
+    (b"x-content-type-options", b"nosniff"),
+]
+
+
+class LiveFeedRoute:
+    def __init__(self, django_app) -> None:
+        self.django_app = django_app
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] == "http" and scope["method"] == "GET":
+            found = LIVE_PATH.match(scope["path"])
+            if found:
+                await self.feed(int(found.group(1)), scope, receive, send)
+                return
+        await self.django_app(scope, receive, send)
+
+    async def feed(self, campaign_pk: int, scope, receive, send) -> None:
+        headers = {
+            name.decode("latin-1").lower(): value.decode("latin-1") for name, value in scope["headers"]
+        }
+        domain, _ = split_domain_port(headers.get("host", ""))
+        if not domain or not validate_host(domain, settings.ALLOWED_HOSTS):
+            await _answer(send, 400, "Bad Request: the Host header is not one this site answers to.")
+            return
+        cookies = SimpleCookie()
+        with contextlib.suppress(Exception):
+            cookies.load(headers.get("cookie", ""))
+        cookie = {key: morsel.value for key, morsel in cookies.items()}
+        query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+        cursor = headers.get("last-event-id") or (query.get("after") or [None])[0]
+        try:
+            request, user, campaign_id, seq = await sync_to_async(_open, thread_sensitive=False)(
+                cookie, campaign_pk, cursor
+            )
+        except Http404:
+            await _answer(send, 404, "No such campaign.")
+            return
+        await send({"type": "http.response.start", "status": 200, "headers": HEADERS})
+        stream = _stream(request, user, campaign_id, seq)
+        pump = asyncio.ensure_future(_pump(stream, send))
+        gone = asyncio.ensure_future(_disconnected(receive))
+        try:
+            await asyncio.wait({pump, gone}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in (pump, gone):
+                task.cancel()
+            for task in (pump, gone):
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
+            await stream.aclose()
+        if pump.done() and not pump.cancelled() and pump.exception() is None:
+            with contextlib.suppress(Exception):  # the stream ended by itself (the member left)
+                await send({"type": "http.response.body", "body": b"", "more_body": False})
+
+
+def _open(cookie: dict[str, str], campaign_pk: int, cursor: str | None):
+    """(request, user, campaign id, feed position) for a signed-in member, else Http404."""
+    from importlib import import_module
+
+    from django.contrib.auth import get_user
+    from django.contrib.sessions.backends.base import SessionBase
+    from django.db import close_old_connections
+
+    from campaigns.live_views import _start
+
+    close_old_connections()
+    engine = import_module(settings.SESSION_ENGINE)
+    session: SessionBase = engine.SessionStore(cookie.get(settings.SESSION_COOKIE_NAME))
+    user = get_user(SimpleNamespace(session=session))
+    if not user.is_authenticated:
+        raise Http404("No such campaign.")
+    # What the roll lines' forms need of a request: the CSRF cookie their token is masked from.
+    request = HttpRequest()
+    request.COOKIES = cookie
+    request.user = user
+    if settings.CSRF_COOKIE_NAME in cookie:
+        request.META["CSRF_COOKIE"] = cookie[settings.CSRF_COOKIE_NAME]
+    request.GET = request.GET.copy()
+    if cursor is not None:
+        request.GET["after"] = cursor
+    _, campaign_id, seq = _start(request, user, campaign_pk)
+    return request, user, campaign_id, seq
+
+
+async def _stream(request, user, campaign_id: int, seq: int):
+    from campaigns.live_views import _stream as stream
+
+    async for part in stream(request, user, campaign_id, seq):
+        yield part
+
+
+async def _pump(stream, send) -> None:
+    async for part in stream:
+        await send({"type": "http.response.body", "body": part.encode(), "more_body": True})
+
+
+async def _disconnected(receive) -> None:
+    while (await receive())["type"] != "http.disconnect":
+        pass
+
+
+async def _answer(send, status: int, text: str) -> None:
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [(b"content-type", b"text/plain; charset=utf-8")],
+        }
+    )
+    await send({"type": "http.response.body", "body": text.encode()})

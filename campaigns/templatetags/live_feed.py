@@ -1,0 +1,34 @@
+"""``{% live_attrs %}``: the attributes that connect a campaign page to its live feed (htmx's SSE
+extension; campaigns/live_views.py). Drawn on <main> by base.html whenever the page is a
+campaign's (its context has the campaign and the reader's membership of it), with the page's own
+cursor, so that nothing that happens between drawing the page and connecting is lost."""
+
+from __future__ import annotations
+
+from django import template
+from django.urls import reverse
+from django.utils.html import format_html
+
+from campaigns import live
+from campaigns.models import Membership
+
+register = template.Library()
+
+
+@register.simple_tag(takes_context=True)
+def live_attrs(context) -> str:
+    campaign, membership = context.get("campaign"), context.get("membership")
+    request = context.get("request")
+    if request is None or not isinstance(membership, Membership) or campaign is None:
+        return ""
+    if membership.campaign_id != getattr(campaign, "pk", None):
+        return ""
+    cursor = live.latest_public_id(request.user, membership)
+    url = f"{reverse('campaign-live', args=[campaign.pk])}?after={cursor}"
+    return format_html(' hx-ext="sse" sse-connect="{}" data-live-feed', url)
+
+
+@register.filter
+def live_topic(kind: str, pk) -> str:
+    """A play record's topic in the live feed: ``{{ "d6-encounter"|live_topic:encounter.pk }}``."""
+    return live.topic_of(kind, int(pk))

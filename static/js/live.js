@@ -1,0 +1,47 @@
+// The campaign's live feed (campaigns/live.py, docs/live.md). base.html connects <main> to it with
+// htmx's SSE extension. A play panel reloads itself on its topic's message (hx-trigger="sse:...",
+// templates/_poll.html); a roll log ([data-live-log] sse-swap="roll") takes each roll line here:
+// a line it already has (a secret roll now shared, the roller's own roll) is replaced in place, a
+// new one goes on top. The line was rendered on the server for this reader, as the log page is.
+"use strict";
+
+var LIVE_LOG_SIZE = 50; // as many lines as the page draws (campaigns.views.ROLL_LOG_SIZE)
+
+document.addEventListener("htmx:sseBeforeMessage", function (event) {
+  var log = event.target;
+  if (!log || !log.matches || !log.matches("[data-live-log]")) {
+    return;
+  }
+  event.preventDefault(); // the extension's swap knows no "replace if present"
+  var holder = document.createElement("template");
+  holder.innerHTML = String(event.detail.data || "").trim();
+  var line = holder.content.firstElementChild;
+  if (!line || !line.id) {
+    return;
+  }
+  var only = log.getAttribute("data-live-mission"); // a mission's page: that mission's rolls
+  if (only && line.getAttribute("data-mission") !== only) {
+    return;
+  }
+  var present = document.getElementById(line.id);
+  if (present) {
+    present.replaceWith(line);
+  } else {
+    var list = log.querySelector("ol.log");
+    if (!list) {
+      list = document.createElement("ol");
+      list.className = "log";
+      log.replaceChildren(list);
+    }
+    list.prepend(line);
+    var size = Number(log.getAttribute("data-live-size")) || LIVE_LOG_SIZE;
+    while (list.children.length > size) {
+      list.lastElementChild.remove();
+    }
+  }
+  htmx.process(line);
+  var announcer = document.getElementById("announcer");
+  if (announcer) {
+    announcer.textContent = line.textContent.replace(/\s+/g, " ").trim();
+  }
+});

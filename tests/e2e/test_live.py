@@ -1,0 +1,118 @@
+"""The live table in a browser (issue 32): two people on one campaign, each in their own browser
+context, served by uvicorn (ASGI) as make run serves it. A roll the player makes appears in the
+GM's dice page and campaign page without a reload; a secret roll of the GM appears to the player
+only as made, and its result once the GM shares it."""
+
+from __future__ import annotations
+
+import io
+import socket
+import threading
+import time
+
+import pytest
+from django.core.management import call_command
+from playwright.sync_api import expect
+
+from tests.e2e.test_every_page import log_in
+
+
+@pytest.fixture
+def demo(transactional_db):
+    call_command("seed_demo", stdout=io.StringIO())
+
+
+@pytest.fixture
+def asgi_url(transactional_db):
+    """uvicorn serving config.asgi in a thread of this process (so on the test database)."""
+    import uvicorn
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = uvicorn.Server(
+        uvicorn.Config("config.asgi:application", host="127.0.0.1", port=port, log_level="warning")
+    )
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        assert time.monotonic() < deadline, "uvicorn did not start"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(15)
+
+
+@pytest.fixture
+def table(browser, asgi_url):
+    contexts = []
+
+    def open_as(username: str):
+        context = browser.new_context(viewport={"width": 1280, "height": 900}, base_url=asgi_url)
+        context.set_default_timeout(15_000)
+        contexts.append(context)
+        page = context.new_page()
+        log_in(page, username)
+        return page
+
+    yield open_as
+    for context in contexts:
+        context.close()
+
+
+def _campaign():
+    from campaigns.models import Campaign
+
+    return Campaign.objects.get(name__startswith="Demo: ", system="timemaster")
+
+
+def _roll_from_form(page, purpose: str, secret: bool = False):
+    form = page.locator("form").filter(has=page.get_by_label("What for")).first
+    form.get_by_label("What for").fill(purpose)
+    if secret:
+        form.get_by_label("Secret (the table sees only that it was made)").check()
+    form.get_by_role("button", name="Roll", exact=True).click()
+
+
+def test_a_players_roll_reaches_the_gms_dice_page_and_campaign_page_without_a_reload(table, demo):
+    campaign = _campaign()
+    gm_dice, gm_home, alice = table("gm"), table("gm"), table("alice")
+    gm_dice.goto(f"/campaigns/{campaign.pk}/dice/")
+    gm_home.goto(f"/campaigns/{campaign.pk}/")
+    for page in (gm_dice, gm_home):
+        expect(page.locator("main[data-live-feed]")).to_have_count(1)
+    gm_dice.wait_for_timeout(500)  # connected
+    alice.goto(f"/campaigns/{campaign.pk}/dice/")
+    _roll_from_form(alice, "Pick the lock of the archive")
+    expect(alice.locator("#roll-log li").filter(has_text="Pick the lock of the archive")).to_have_count(1)
+    for page in (gm_dice, gm_home):
+        line = page.locator("#roll-log li").filter(has_text="Pick the lock of the archive")
+        expect(line).to_have_count(1)
+        expect(line).to_contain_text("alice rolled")
+    # the roller's own stream brings the same line: replaced in place, never twice
+    alice.wait_for_timeout(1000)
+    expect(alice.locator("#roll-log li").filter(has_text="Pick the lock of the archive")).to_have_count(1)
+
+
+def test_a_secret_roll_shows_the_player_only_that_it_was_made_until_shared(table, demo):
+    from campaigns.models import Roll
+
+    campaign = _campaign()
+    gm, alice = table("gm"), table("alice")
+    alice.goto(f"/campaigns/{campaign.pk}/dice/")
+    gm.goto(f"/campaigns/{campaign.pk}/dice/")
+    alice.wait_for_timeout(500)
+    _roll_from_form(gm, "Does the sentry wake?", secret=True)
+    expect(gm.locator("#roll-log li").filter(has_text="Does the sentry wake?")).to_have_count(1)
+    roll = Roll.objects.filter(purpose="Does the sentry wake?").get()
+    line = alice.locator(f"#roll-{roll.pk}")
+    expect(line).to_contain_text("gm made a secret roll")
+    expect(line).not_to_contain_text("Does the sentry wake?")
+    expect(line.get_by_test_id("log-sealed")).to_be_visible()
+    gm_line = gm.locator(f"#roll-{roll.pk}")
+    expect(gm_line).to_contain_text("Does the sentry wake?")
+    gm_line.get_by_role("button", name="Share the result").click()
+    expect(line).to_contain_text("Does the sentry wake?")
+    expect(line).to_contain_text(f"→ {roll.total}")
+    expect(line).to_contain_text("secret, shared")

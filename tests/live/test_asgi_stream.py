@@ -1,0 +1,155 @@
+"""The feed as an ASGI server serves it (campaigns/live_views.py): the stream stays open and a
+roll made elsewhere (another thread: another request, or a worker's write found by the poll)
+reaches it without a reconnection."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import pytest
+from asgiref.sync import sync_to_async
+from django.test import AsyncClient
+
+from campaigns import services
+from campaigns.live_hub import hub
+from campaigns.models import LiveEvent
+from tests.live.helpers import parse
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+async def _next(stream, seconds=10.0) -> str:
+    return (await asyncio.wait_for(anext(stream), seconds)).decode()
+
+
+def _scenario(world, who, make_roll):
+    async def run():
+        client = AsyncClient()
+        await client.aforce_login(world.users[who])
+        response = await client.get(f"/campaigns/{world.campaign.pk}/live/")
+        assert response.status_code == 200
+        stream = aiter(response.streaming_content)
+        try:
+            assert (await _next(stream)).startswith("retry: ")
+            made = await sync_to_async(make_roll, thread_sensitive=False)()
+            text = await _next(stream)
+            return made, text
+        finally:
+            await stream.aclose()
+            await hub.stop()
+
+    return asyncio.run(run())
+
+
+def test_a_roll_made_in_another_request_reaches_an_open_stream(world):
+    def roll():
+        return services.record_roll(world.membership["gm"], kind="d10", secret=True, rng=random.Random(1))
+
+    made, text = _scenario(world, "player", roll)
+    [message] = parse(text)
+    assert message["event"] == "roll" and f'id="roll-{made.pk}"' in message["data"]
+    assert "made a secret roll" in message["data"] and f"<strong>{made.total}</strong>" not in message["data"]
+    assert message["id"] == str(LiveEvent.objects.get(roll=made).public_id)
+
+
+def test_an_event_written_by_another_process_is_found_by_the_poll(world, settings):
+    """A worker writes the event and cannot reach this process's hub: the poll of the newest event
+    id finds it (no Redis, as under make run)."""
+    settings.LIVE_POLL_SECONDS = 0.05
+    assert not settings.LIVE_REDIS_URL
+
+    def written_elsewhere():
+        from unittest import mock
+
+        with mock.patch.object(hub, "poke"):  # as if in another process: no direct wake-up
+            return services.record_roll(world.membership["player"], kind="d6", rng=random.Random(2))
+
+    made, text = _scenario(world, "gm", written_elsewhere)
+    assert f'id="roll-{made.pk}"' in parse(text)[0]["data"]
+
+
+def _asgi_get(path: str, cookies: dict[str, str], host: str = "127.0.0.1", extra=()):
+    scope = {
+        "type": "http",
+        "method": "GET",
+        "path": path,
+        "query_string": b"",
+        "headers": [
+            (b"host", host.encode()),
+            (b"cookie", "; ".join(f"{k}={v}" for k, v in cookies.items()).encode()),
+            *extra,
+        ],
+    }
+    return scope
+
+
+def _route_scenario(world, who, make_roll=None, host="127.0.0.1", path=None):
+    """Through config.asgi's application, as uvicorn calls it: the live route before Django."""
+    from django.conf import settings
+    from django.test import Client
+
+    from config.asgi import application
+
+    cookies = {}
+    if who:
+        browser = Client()
+        browser.force_login(world.users[who])
+        cookies[settings.SESSION_COOKIE_NAME] = browser.cookies[settings.SESSION_COOKIE_NAME].value
+
+    async def run():
+        sent: asyncio.Queue = asyncio.Queue()
+        leave = asyncio.Event()
+
+        asked = []
+
+        async def receive():  # the (empty) request body, then the client's leaving
+            asked.append(1)
+            if len(asked) == 1:
+                return {"type": "http.request", "body": b"", "more_body": False}
+            await leave.wait()
+            return {"type": "http.disconnect"}
+
+        scope = _asgi_get(path or f"/campaigns/{world.campaign.pk}/live/", cookies, host)
+        served = asyncio.ensure_future(application(scope, receive, sent.put))
+        try:
+            start = await asyncio.wait_for(sent.get(), 10)
+            if start["status"] != 200 or make_roll is None:
+                body = await asyncio.wait_for(sent.get(), 10)
+                return start["status"], body["body"].decode(), None
+            assert (await asyncio.wait_for(sent.get(), 10))["body"].startswith(b"retry: ")
+            made = await sync_to_async(make_roll, thread_sensitive=False)()
+            body = await asyncio.wait_for(sent.get(), 10)
+            return start["status"], body["body"].decode(), made
+        finally:
+            leave.set()
+            await asyncio.wait_for(served, 10)  # the route ends when the client leaves
+            await hub.stop()
+
+    return asyncio.run(run())
+
+
+def test_the_asgi_route_streams_a_new_roll_as_the_view_does(world):
+    def roll():
+        return services.record_roll(world.membership["gm"], kind="d10", secret=True, rng=random.Random(1))
+
+    status, text, made = _route_scenario(world, "player", roll)
+    [message] = parse(text)
+    assert status == 200 and f'id="roll-{made.pk}"' in message["data"]
+    assert "made a secret roll" in message["data"]
+
+
+@pytest.mark.parametrize("who", ["outsider", None])
+def test_the_asgi_route_answers_404_to_anyone_but_a_member(world, who):
+    status, text, _ = _route_scenario(world, who)
+    assert (status, text) == (404, "No such campaign.")
+
+
+def test_the_asgi_route_checks_the_host_as_django_does(world):
+    status, _, _ = _route_scenario(world, "player", host="evil.example.com")
+    assert status == 400
+
+
+def test_other_paths_go_to_django(world):
+    status, text, _ = _route_scenario(world, "player", path="/campaigns/")
+    assert status == 200 and "Time Corps" in text

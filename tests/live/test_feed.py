@@ -1,0 +1,172 @@
+"""The campaign's live feed (issue 32, campaigns/live.py): each reader is sent what the roll log
+shows them, rendered for them; a reconnection resumes exactly after the last message received."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from campaigns import services
+from campaigns.models import LiveEvent, Roll
+from systems.tempo import services as tempo_services
+from tests.live.helpers import feed
+
+
+def _login(client, world, who):
+    client.force_login(world.users[who])
+    return client
+
+
+def _roll(world, who="player", **fields):
+    return services.record_roll(world.membership[who], kind="d10", count=2, rng=random.Random(3), **fields)
+
+
+def test_every_member_is_sent_a_roll_as_their_log_shows_it(world, client):
+    open_roll = _roll(world, purpose="Climb the wall")
+    secret = _roll(world, "gm", secret=True, purpose="Does the guard notice?")
+    gm_messages = feed(_login(client, world, "gm"), world.campaign.pk)[1]
+    assert [m["event"] for m in gm_messages] == ["roll", "roll"]
+    assert f'id="roll-{open_roll.pk}"' in gm_messages[0]["data"]
+    assert f'id="roll-{secret.pk}"' in gm_messages[1]["data"]
+    assert "Does the guard notice?" in gm_messages[1]["data"]
+    assert f"<strong>{secret.total}</strong>" in gm_messages[1]["data"]
+    for who in ("player", "other_player", "observer"):
+        status, messages = feed(_login(client, world, who), world.campaign.pk)
+        assert status == 200
+        assert "Climb the wall" in messages[0]["data"]
+        sealed = messages[1]["data"]
+        assert "made a secret roll" in sealed and 'data-testid="log-sealed"' in sealed
+        assert "Does the guard notice?" not in sealed and "faces" not in sealed
+        assert "Share the result" not in sealed
+        assert [m["id"] for m in messages] == [m["id"] for m in gm_messages]
+
+
+def test_a_secret_roll_not_announced_reaches_players_only_once_shared(world, client):
+    hidden = _roll(world, "gm", secret=True, announced=False, purpose="Significance")
+    assert feed(_login(client, world, "player"), world.campaign.pk)[1] == []
+    assert len(feed(_login(client, world, "gm"), world.campaign.pk)[1]) == 1
+    services.reveal_roll(world.membership["gm"], hidden)
+    messages = feed(_login(client, world, "player"), world.campaign.pk)[1]
+    # the roll and its sharing come as one line, as the roll stands now
+    assert len(messages) == 1
+    assert f'id="roll-{hidden.pk}"' in messages[0]["data"] and "Significance" in messages[0]["data"]
+    assert "secret, shared" in messages[0]["data"]
+
+
+def test_sharing_a_secret_roll_sends_its_line_again_with_the_result(world, client):
+    secret = _roll(world, "gm", secret=True, purpose="Ambush?")
+    player = _login(client, world, "player")
+    first = feed(player, world.campaign.pk)[1]
+    assert "Ambush?" not in first[0]["data"]
+    services.reveal_roll(world.membership["gm"], secret)
+    later = feed(player, world.campaign.pk, after=None, last_event_id=first[-1]["id"])[1]
+    assert len(later) == 1 and f'id="roll-{secret.pk}"' in later[0]["data"]
+    assert "Ambush?" in later[0]["data"] and f"<strong>{secret.total}</strong>" in later[0]["data"]
+
+
+@pytest.mark.parametrize("who", ["outsider", None])
+def test_anyone_but_a_member_gets_404(world, client, who):
+    _roll(world)
+    if who:
+        client.force_login(world.users[who])
+    assert feed(client, world.campaign.pk)[0] == 404
+    assert feed(client, world.elsewhere.pk if who is None else 999999)[0] == 404
+
+
+def test_reconnecting_with_last_event_id_resumes_exactly_after_it(world, client):
+    rolls = [_roll(world, purpose=f"roll {n}") for n in range(5)]
+    player = _login(client, world, "player")
+    everything = feed(player, world.campaign.pk)[1]
+    assert [f'id="roll-{r.pk}"' in m["data"] for r, m in zip(rolls, everything, strict=True)] == [True] * 5
+    # away after the second message; three more rolls meanwhile, one of them the GM's secret
+    more = [_roll(world, purpose="roll 5"), _roll(world, "gm", secret=True), _roll(world, purpose="roll 7")]
+    resumed = feed(player, world.campaign.pk, after="garbage", last_event_id=everything[1]["id"])[1]
+    ids = [m["id"] for m in resumed]
+    assert ids == [m["id"] for m in everything[2:]] + ids[3:] and len(ids) == 6
+    assert len(set(ids)) == 6 and not set(ids) & {m["id"] for m in everything[:2]}
+    assert f'id="roll-{more[2].pk}"' in resumed[-1]["data"]
+    # and from the last one: nothing more, nothing twice
+    assert feed(player, world.campaign.pk, last_event_id=ids[-1])[1] == []
+
+
+def test_without_a_cursor_the_feed_starts_from_now(world, client):
+    _roll(world)
+    player = _login(client, world, "player")
+    assert feed(player, world.campaign.pk, after=None)[1] == []
+    # a cursor of another campaign (or none the server issued) starts from now as well
+    other = services.record_roll(
+        services.create_campaign(world.users["player"], name="Mine", system="timemaster").memberships.get(),
+        kind="d10",
+    )
+    foreign = LiveEvent.objects.get(roll=other).public_id
+    assert feed(player, world.campaign.pk, after=str(foreign))[1] == []
+
+
+def test_campaign_pages_connect_with_the_cursor_of_the_newest_event_the_reader_may_see(world, client):
+    seen = _roll(world)
+    _roll(world, "gm", secret=True, announced=False)
+    page = _login(client, world, "player").get(f"/campaigns/{world.campaign.pk}/dice/").content.decode()
+    cursor = LiveEvent.objects.get(roll=seen).public_id
+    assert f'sse-connect="/campaigns/{world.campaign.pk}/live/?after={cursor}"' in page
+    assert 'sse-swap="roll"' in page
+    detail = client.get(f"/campaigns/{world.campaign.pk}/").content.decode()
+    assert f"?after={cursor}" in detail
+
+
+@pytest.fixture
+def conflict(world, tempo, agent):
+    gm = world.tempo_membership["gm"]
+    made = tempo_services.create_conflict(
+        gm,
+        {
+            "title": "Rooftops",
+            "sides": [
+                {"name": "Kestrel", "characters": [agent.pk]},
+                {"name": "Stasi", "npcs": ["Major Brandt"], "controlled_by": "gm"},
+            ],
+        },
+    )
+    event = {"type": "roll", "sides": {"a": {"character": agent.pk, "role": "soldier"}, "b": {"rating": 4}}}
+    tempo_services.add_event(gm, made, event, rng=random.Random(5))
+    return made
+
+
+def test_a_tempo_conflict_reaches_its_participants_only(world, client, conflict):
+    topic = f"tempo-conflict-{conflict.pk}"
+    in_conflict = {r.pk for r in Roll.objects.filter(purpose__contains="Rooftops")}
+    assert in_conflict
+    for who, sees in (("gm", True), ("player", True), ("other_player", False), ("observer", False)):
+        messages = feed(_login(client, world, who), world.tempo.pk)[1]
+        events = [m["event"] for m in messages]
+        assert (topic in events) is sees, who
+        lines = "".join(m["data"] for m in messages)
+        assert all((f'id="roll-{pk}"' in lines) is sees for pk in in_conflict), who
+        if not sees:
+            assert "Rooftops" not in lines and messages == []
+
+
+def test_a_play_records_change_is_its_topic(world, client, conflict):
+    player = _login(client, world, "player")
+    last = feed(player, world.tempo.pk)[1][-1]["id"]
+    tempo_services.add_event(world.tempo_membership["gm"], conflict, {"type": "end", "reason": "Rain"})
+    messages = feed(player, world.tempo.pk, last_event_id=last)[1]
+    assert [(m["event"], m["data"]) for m in messages] == [(f"tempo-conflict-{conflict.pk}",) * 2]
+
+
+def test_members_woken_by_the_same_roll_share_its_reading_but_never_miss_a_newer_one(world, client):
+    """The members' batch is read once for a table (campaigns.live._member_batches); a reader
+    whose cursor is the same but who comes after a newer event gets that event too."""
+    first = _roll(world, purpose="first")
+    player = _login(client, world, "player")
+    start = feed(player, world.campaign.pk)[1]
+    cursor = start[-1]["id"]
+    _roll(world, purpose="second")
+    assert [m["data"].count("second") for m in feed(player, world.campaign.pk, last_event_id=cursor)[1]] == [
+        1
+    ]
+    third = _roll(world, purpose="third")
+    other = _login(client, world, "other_player")
+    seen = feed(other, world.campaign.pk, last_event_id=cursor)[1]
+    assert ["second" in seen[0]["data"], f'id="roll-{third.pk}"' in seen[1]["data"]] == [True, True]
+    assert f'id="roll-{first.pk}"' in start[0]["data"]
