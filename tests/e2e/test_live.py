@@ -116,3 +116,62 @@ def test_a_secret_roll_shows_the_player_only_that_it_was_made_until_shared(table
     expect(line).to_contain_text("Does the sentry wake?")
     expect(line).to_contain_text(f"→ {roll.total}")
     expect(line).to_contain_text("secret, shared")
+
+
+def _agent_of_alice():
+    from characters.models import Character
+
+    return Character.objects.filter(campaign=_campaign(), owner__username="alice", status="active").first()
+
+
+def _roll_from_the_sheet(page, agent, key: str):
+    page.goto(f"/characters/{agent.pk}/")
+    page.get_by_test_id(f"roll-{key}").click()
+    popover = page.locator(".roll-popover:popover-open")
+    expect(popover).to_be_visible()
+    popover.get_by_role("button", name="Roll").click()
+    expect(popover.get_by_test_id("roll-result")).not_to_be_empty()
+    return popover
+
+
+def test_a_skill_clicked_on_the_players_character_page_reaches_the_gms_feed_without_a_reload(table, demo):
+    from campaigns.models import Roll
+
+    campaign, agent = _campaign(), _agent_of_alice()
+    gm_dice, gm_home, alice = table("gm"), table("gm"), table("alice")
+    gm_dice.goto(f"/campaigns/{campaign.pk}/dice/")
+    gm_home.goto(f"/campaigns/{campaign.pk}/")
+    gm_dice.wait_for_timeout(500)  # connected
+    _roll_from_the_sheet(alice, agent, "skill:pistol")
+    roll = Roll.objects.get(character=agent, detail__sheet_roll__key="skill:pistol")
+    for page in (gm_dice, gm_home):
+        line = page.locator(f"#roll-{roll.pk}")
+        expect(line).to_contain_text("alice rolled from the sheet")
+        expect(line).to_contain_text("Pistol")
+        expect(line).to_contain_text(f"→ {roll.total}")
+
+
+def test_a_players_secret_check_from_the_sheet_shows_the_gm_the_result_and_the_player_only_that_it_was_made(
+    table, demo
+):
+    from campaigns.models import Roll
+    from characters.systems import get_system
+
+    campaign, agent = _campaign(), _agent_of_alice()
+    secret = [spec.key for spec in get_system("timemaster").rolls(agent.build) if spec.secret]
+    assert secret, "the demo agent has no secret check to roll"
+    gm, alice = table("gm"), table("alice")
+    gm.goto(f"/campaigns/{campaign.pk}/dice/")
+    gm.wait_for_timeout(500)
+    popover = _roll_from_the_sheet(alice, agent, secret[0])
+    expect(popover).to_contain_text("the game master has the result")
+    roll = Roll.objects.get(character=agent, detail__sheet_roll__key=secret[0])
+    assert roll.secret and roll.sealed
+    gm_line = gm.locator(f"#roll-{roll.pk}")
+    expect(gm_line).to_contain_text(f"→ {roll.total}")
+    expect(gm_line.get_by_role("button", name="Share the result")).to_be_visible()
+    alice.goto(f"/campaigns/{campaign.pk}/dice/")
+    mine = alice.locator(f"#roll-{roll.pk}")
+    expect(mine).to_contain_text("alice made a secret roll")
+    expect(mine.get_by_test_id("log-sealed")).to_be_visible()
+    expect(mine).not_to_contain_text(f"→ {roll.total}")
