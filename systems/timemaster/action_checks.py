@@ -148,23 +148,7 @@ def reading(
         result = action_table.general_check(target, roll)
     else:
         result = action_table.specific_check(target, roll, defense_column, results_key)
-    return {
-        "check": kind,
-        "score_key": score.key,
-        "score_name": score.name,
-        "score": score.value,
-        "target": target,
-        "roll": roll,
-        "success": result.success,
-        "margin": result.margin,
-        "row": result.row,
-        "column": result.column,
-        "code": result.code,
-        "letter": result.letter,
-        "knockdown": result.knockdown,
-        "results_key": result.key,
-        "result_name": result.name,
-    }
+    return roll_rules.check_detail(result, score.key, score.name, score.value, target, roll)
 
 
 def _check_arguments(

@@ -172,6 +172,30 @@ def plan(derived: dict[str, Any], spec: RollSpec, values: dict[str, Any]) -> Rol
     return RollPlan("percent", 1, 0, what, secret=row.secret)
 
 
+def check_detail(
+    result: action_table.CheckResult, key: str, name: str, value: int, target: int, roll: int
+) -> dict[str, Any]:
+    """A check as ``Roll.detail`` keeps it (the keys the dice log shows): the score checked, the
+    target, the roll and the Action Table's result (timemaster-play.md §2-§3)."""
+    return {
+        "check": result.kind,
+        "score_key": key,
+        "score_name": name,
+        "score": value,
+        "target": target,
+        "roll": roll,
+        "success": result.success,
+        "margin": result.margin,
+        "row": result.row,
+        "column": result.column,
+        "code": result.code,
+        "letter": result.letter,
+        "knockdown": result.knockdown,
+        "results_key": result.key,
+        "result_name": result.name,
+    }
+
+
 def reading(
     derived: dict[str, Any], spec: RollSpec, values: dict[str, Any], dice: DiceResult
 ) -> dict[str, Any]:
@@ -194,21 +218,7 @@ def reading(
         if result.name:
             summary += f" ({result.name})"
     return {
-        "check": result.kind,
-        "score_key": row.key,
-        "score_name": row.name,
-        "score": row.value,
-        "target": target,
-        "roll": dice.total,
-        "success": result.success,
-        "margin": result.margin,
-        "row": result.row,
-        "column": result.column,
-        "code": result.code,
-        "letter": result.letter,
-        "knockdown": result.knockdown,
-        "results_key": result.key,
-        "result_name": result.name,
+        **check_detail(result, row.key, row.name, row.value, target, dice.total),
         "summary": summary,
         "rule": spec.rule,
     }
