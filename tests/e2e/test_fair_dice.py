@@ -1,9 +1,14 @@
 """Fair dice in a real browser (issue 32): with two contexts, a player sets their seed and rolls on
 the dice page, a secret check is made for them, the GM shares it and rotates the seed, and the
 player's page recomputes every roll of the session with the app's own SHA-256 (no crypto.subtle),
-the secret check included; an edited roll fails there."""
+the secret check included, and the stand-alone script verifies the proofs the player downloads;
+an edited roll fails there."""
 
 from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
 
 from playwright.sync_api import expect
 
@@ -19,7 +24,7 @@ def log_in(page, username):
 
 
 def test_after_rotation_the_players_page_verifies_every_roll_the_secret_check_included(
-    new_page, transactional_db
+    new_page, transactional_db, tmp_path
 ):
     from django.contrib.auth import get_user_model
 
@@ -60,6 +65,17 @@ def test_after_rotation_the_players_page_verifies_every_roll_the_secret_check_in
     rolls = Roll.objects.filter(campaign=campaign)
     assert rolls.count() == 2 and all(r.proof.seed.number == 1 for r in rolls)
     assert "my lucky socks" in secret.proof.client_seeds
+
+    # The stand-alone script (Python's standard library only) verifies the same proofs, as the
+    # player downloads them with their own session: the secret check included.
+    document = player.request.get(f"/api/v1/campaigns/{campaign.pk}/fair-dice/")
+    assert document.ok, document.text()
+    proofs = tmp_path / "proofs.json"
+    proofs.write_bytes(document.body())
+    script = Path(__file__).resolve().parents[2] / "scripts" / "verify_rolls.py"
+    checked = subprocess.run([sys.executable, "-I", str(script), str(proofs)], capture_output=True, text=True)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert "2 verified" in checked.stdout and "FAILED" not in checked.stdout, checked.stdout
 
     # The same page over an edited log: the edited roll fails.
     Roll.objects.filter(pk=secret.pk).update(total=secret.total % 100 + 1)
