@@ -104,10 +104,15 @@ def provable(request: Any) -> bool:
     )
 
 
-def _record_fair(membership: Membership, result, *, character, purpose: str = "") -> Roll:
+def _record_fair(
+    membership: Membership, result, *, character, purpose: str = "", secret=False, conflict=None
+) -> Roll:
     """A roll made on the campaign's fair dice, stored as the dice roller's kind so that anyone can
-    recompute it once the seed is revealed (docs/fair-dice.md); the engine's reading in ``detail``."""
+    recompute it once the seed is revealed (docs/fair-dice.md); the engine's reading in ``detail``
+    (with its conflict, as ``_record`` names it)."""
     data = result.as_dict()
+    if conflict is not None:
+        data[CONFLICT_KEY] = conflict.pk
     kind = "3d6_penalty" if result.penalty_dice else "3d6_bonus"
     count = result.penalty_dice or result.bonus_dice
     dice = roll_kind(Replay(result.faces), kind, count, result.rating + result.numeric_modifier)
@@ -125,6 +130,7 @@ def _record_fair(membership: Membership, result, *, character, purpose: str = ""
         total=dice.total,
         purpose=_purpose(result, purpose),
         detail=data,
+        secret=secret,
     )
 
 
@@ -437,12 +443,20 @@ def _check_may(conflict: Conflict, membership: Membership, event: dict) -> None:
 
 
 def _roll_side(membership: Membership, conflict: Conflict, key: str, spec: Any, rng, settings) -> dict:
-    """Roll one side's roll of a round: a participant character's role, or a GM rating."""
+    """Roll one side's roll of a round: a participant character's role, or a GM rating. Without a
+    scripted ``rng`` the dice come from the campaign's fair stream, one draw of the roller's kinds
+    per side (3d6 with its bonus or penalty dice: a conflict roll has no help or lost dice), so the
+    row carries a proof; a GM side's secret roll takes the secret lane."""
     where = f"sides.{key}"
     if not isinstance(spec, dict):
         raise ValidationError({where: ["Say how this side rolls."]})
     request = {k: spec[k] for k in ("bonus_dice", "penalty_dice", "bonuses", "penalties") if k in spec}
     side = conflict.state["sides"][key]
+    secret = side["controlled_by"] == "gm" and not settings["reveal_npc_rolls"]
+    draw = None
+    if rng is None:
+        draw = fairness.draw(conflict.campaign, secret=secret, announced=True, mission=None)
+        rng = draw.rng
     character_id = spec.get("character")
     try:
         if character_id not in (None, ""):
@@ -472,10 +486,13 @@ def _roll_side(membership: Membership, conflict: Conflict, key: str, spec: Any, 
             character = None
     except RuleError as error:
         raise violations_error(error.violations, prefix=f"{where}.") from None
-    secret = side["controlled_by"] == "gm" and not settings["reveal_npc_rolls"]
-    row = _record(
+    record = _record_fair if draw is not None else _record
+    row = record(
         membership, result, character=character, purpose=f"{conflict.title}", secret=secret, conflict=conflict
     )
+    if draw is not None:
+        fairness.prove(row, draw)
+        live.roll_made(row)
     return {**result.as_dict(), "log_roll": row.pk}
 
 
@@ -506,9 +523,8 @@ def add_event(
                 raise ValidationError({"status": ["This conflict is over."]})
             if not isinstance(specs, dict) or set(specs) != set(locked.state["order"]):
                 raise ValidationError({"sides": ["Say how each of the two sides rolls."]})
-            the_rng = rng or system_rng()
             folded["results"] = {
-                key: _roll_side(membership, locked, key, specs[key], the_rng, settings)
+                key: _roll_side(membership, locked, key, specs[key], rng, settings)
                 for key in locked.state["order"]
             }
         try:
