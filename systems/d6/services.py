@@ -15,7 +15,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 
 from campaigns import fairness, live
-from campaigns.models import Campaign, Membership, Roll
+from campaigns.models import Campaign, Membership, Roll, RollProof
 from characters.models import Character
 from characters.services import append_entry, violations_error
 from characters.systems import RuleError, RuleViolation
@@ -338,6 +338,8 @@ def _log_rolls(
             )
         )
     for row in Roll.objects.bulk_create(rows):
+        if source is not None:  # the event brought its own dice: rolled at the table, by hand
+            RollProof.objects.create(roll=row, by_hand=True)
         live.publish_roll(row)
 
 

@@ -48,8 +48,8 @@ def test_each_draw_of_an_initiative_event_is_a_row_with_a_proof(d6, running):
     assert stored[f"character-{d6.ada.pk}"]["dice"] == engine["dice"]
 
 
-def test_an_encounter_roll_verifies_after_rotation_and_fails_when_edited(d6, running, tmp_path):
-    rows = _initiative(d6, running)
+def _ada_acts(d6, running, **dice):
+    """Ada punches with brawling (her turn comes after whoever the order puts first)."""
     gm = d6.membership["gm"]
     pid = f"character-{d6.ada.pk}"
     services.record_event(running, gm, {"type": "declare", "participant": pid, "actions": 1})
@@ -58,9 +58,14 @@ def test_an_encounter_roll_verifies_after_rotation_and_fails_when_edited(d6, run
         if running.state["participants"][other]["round"]["declared"] is None:
             services.record_event(running, gm, {"type": "declare", "participant": other, "actions": 1})
         services.record_event(running, gm, {"type": "done", "participant": other})
-    services.record_event(
-        running, gm, {"type": "act", "participant": pid, "action": "punch", "trait": "brawling"}
-    )
+    event = {"type": "act", "participant": pid, "action": "punch", "trait": "brawling", **dice}
+    services.record_event(running, gm, event)
+
+
+def test_an_encounter_roll_verifies_after_rotation_and_fails_when_edited(d6, running, tmp_path):
+    rows = _initiative(d6, running)
+    gm = d6.membership["gm"]
+    _ada_acts(d6, running)
     act = rows.filter(character=d6.ada, purpose__contains="brawling").get()
     assert act.kind == "d6_wild" and hasattr(act, "proof")
     for row in rows.filter(secret=True):
@@ -87,3 +92,12 @@ def test_a_player_gets_no_proof_of_an_npc_roll_before_it_is_shared(d6, running):
     thugs = rows.get(purpose__startswith="Initiative for Thugs")
     entry = next(e for e in _doc(d6, "player")["rolls"] if e["id"] == thugs.pk)
     assert entry["sealed"] and entry["proof"] is None and "faces" not in entry
+
+
+def test_dice_an_event_brings_are_marked_entered_by_hand(d6, running):
+    rows = _initiative(d6, running)
+    _ada_acts(d6, running, dice={"dice": [2, 3, 4], "wild": [5], "extra_wild": []})
+    act = rows.filter(character=d6.ada, purpose__contains="brawling").get()
+    assert act.faces == [2, 3, 4, 5] and act.proof.by_hand
+    entry = next(e for e in _doc(d6, "player")["rolls"] if e["id"] == act.pk)
+    assert entry["proof"] == {"verifiable": False, "by_hand": True}
