@@ -101,3 +101,18 @@ def test_dice_an_event_brings_are_marked_entered_by_hand(d6, running):
     assert act.faces == [2, 3, 4, 5] and act.proof.by_hand
     entry = next(e for e in _doc(d6, "player")["rolls"] if e["id"] == act.pk)
     assert entry["proof"] == {"verifiable": False, "by_hand": True}
+
+
+def test_the_gms_archive_carries_the_encounter_proofs(d6, running, tmp_path):
+    from archive import services as archive_services
+
+    rows = _initiative(d6, running)
+    fairness.rotate(d6.membership["gm"])
+    archive = json.loads(json.dumps(archive_services.export_campaign(d6.campaign)))
+    done = _run_script(tmp_path, archive)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.splitlines()[-1] == f"{rows.count()} verified"
+    tampered = copy.deepcopy(archive)
+    first = tampered["rolls"][0]
+    first["faces"][0] = first["faces"][0] % 6 + 1
+    assert _run_script(tmp_path, tampered).returncode == 1
