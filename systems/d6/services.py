@@ -343,7 +343,16 @@ def _log_rolls(
         live.publish_roll(row)
 
 
-def _store_drawn(encounter, membership, participant, record, roll, purpose, secret, drawn) -> None:
+def _store_drawn(
+    encounter: Encounter,
+    membership: Membership,
+    participant: Participant | None,
+    record: dict[str, Any],
+    roll: dict[str, Any],
+    purpose: str,
+    secret: bool,
+    drawn: list[fairness.Drawn],
+) -> None:
     """One encounter roll made on the fair dice: a row per draw, each recomputable by the fair-dice
     verifiers (the dice roller's kind, count and modifier), each with its proof."""
     faces = [f for d in drawn for f in d.result.faces]
