@@ -243,6 +243,7 @@ def roll_for_character(
         row = _record_fair(membership, result, character=locked, purpose=purpose) if draw else None
         if row is not None and draw is not None:
             fairness.prove(row, draw)
+            live.roll_made(row)  # after its proof, as every fair roll is published
         else:
             row = _record(membership, result, character=locked, purpose=purpose)
         webhooks.after_commit_roll(row)  # posted if an observer sees it (a chat hook's rules)

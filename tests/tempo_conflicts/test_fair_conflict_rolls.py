@@ -98,3 +98,17 @@ def test_an_outsider_gets_no_proof_of_a_conflict_roll(world, agent):
     for who in ("other_player", "observer"):
         ids = {e["id"] for e in _doc(world, who)["rolls"]}
         assert not ids & {player_side.pk, gm_side.pk}
+
+
+def test_fair_tempo_rolls_reach_the_live_feed(world, agent, client):
+    """A conflict exchange and a panel roll (help dice and all) are published once their proof is
+    stored, to the members who see them."""
+    from tests.live.helpers import feed
+
+    _, player_side, gm_side = _exchange(world, agent)
+    body = {"help": [{"helper": "Mara", "kept": [6, 5, 2], "total": 13}]}
+    panel, _ = services.roll_for_character(world.tempo_membership["player"], agent, "soldier", body)
+    client.force_login(world.users["player"])
+    sent = "".join(m["data"] for m in feed(client, world.tempo.pk)[1] if m["event"] == "roll")
+    for roll in (player_side, gm_side, panel):
+        assert f'id="roll-{roll.pk}"' in sent
