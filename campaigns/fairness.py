@@ -8,6 +8,8 @@ one) and the release of a seed's secret key once no secret roll under it is stil
 
 from __future__ import annotations
 
+import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,6 +19,7 @@ from django.utils import timezone
 
 from campaigns.models import Campaign, ClientSeed, Membership, Mission, Role, Roll, RollProof, RollSeed
 from characters.systems import fair_dice
+from characters.systems.dice import DiceResult, roll_kind
 
 
 @dataclass
@@ -106,6 +109,63 @@ def prove(roll: Roll, made: Draw) -> RollProof:
     return RollProof.objects.create(
         roll=roll, seed=made.seed, lane=made.lane, counter=made.counter, client_seeds=made.client_seeds
     )
+
+
+@dataclass
+class Drawn:
+    """One draw a dice source made: whose roll it was (as the engine named it) and which of the
+    source's rolls, the dice, and the draw (seed, lane, counter) ``prove`` ties to its row."""
+
+    owner: str
+    roll: int
+    count: int
+    result: DiceResult
+    made: Draw
+
+
+class FairDraws(random.Random):
+    """A dice source for an engine that asks for whole draws of the dice roller's kinds: the
+    engine calls ``start_roll(owner)`` before a roll and ``draw(kind, count)`` for each draw of it.
+    Every draw is made on the campaign's fair dice under a counter of its own (the secret lane when
+    ``secret_of(owner)``), so each is stored as one row with one proof; ``take`` hands a roll's
+    draws to the system that stores them. Any other number the engine asks for (a tie-break, which
+    is no die) comes from ``other``. Use inside the transaction that stores the rows."""
+
+    def __init__(self, campaign: Campaign, other: random.Random, secret_of: Callable[[str], bool]) -> None:
+        super().__init__(0)
+        self.campaign, self.other, self.secret_of = campaign, other, secret_of
+        self.owner, self.rolls = "", 0
+        self.drawn: list[Drawn] = []
+
+    def start_roll(self, owner: str) -> None:
+        self.owner, self.rolls = owner, self.rolls + 1
+
+    def draw(self, kind: str, count: int) -> tuple[int, ...]:
+        made = draw(self.campaign, secret=self.secret_of(self.owner), announced=True, mission=None)
+        result = roll_kind(made.rng, kind, count)
+        self.drawn.append(Drawn(self.owner, self.rolls, count, result, made))
+        return tuple(result.faces)
+
+    def take(self, owner: str) -> list[Drawn]:
+        """The draws of ``owner``'s earliest roll not taken yet (none if its dice were given)."""
+        rolls = [d.roll for d in self.drawn if d.owner == owner]
+        if not rolls:
+            return []
+        taken = [d for d in self.drawn if d.roll == rolls[0]]
+        self.drawn = [d for d in self.drawn if d.roll != rolls[0]]
+        return taken
+
+    def randint(self, a: int, b: int) -> int:
+        return self.other.randint(a, b)
+
+    def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:  # type: ignore[override]
+        return self.other.randrange(start, stop, step)
+
+    def choice(self, seq: Any) -> Any:
+        return self.other.choice(seq)
+
+    def random(self) -> float:
+        return self.other.random()
 
 
 def set_client_seed(membership: Membership, seed: str) -> ClientSeed:

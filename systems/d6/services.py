@@ -14,11 +14,13 @@ from typing import Any
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 
-from campaigns import live
-from campaigns.models import Campaign, Membership, Roll
+from campaigns import fairness, live
+from campaigns.models import Campaign, Membership, Roll, RollProof
 from characters.models import Character
 from characters.services import append_entry, violations_error
 from characters.systems import RuleError, RuleViolation
+from characters.systems.base import Replay
+from characters.systems.dice import roll_kind
 from systems.d6.engine import encounter as engine
 from systems.d6.engine.campaign_settings import resolved
 from systems.d6.engine.tables import INITIATIVE_METHODS
@@ -288,9 +290,17 @@ def _faces_of(roll: dict[str, Any]) -> list[int]:
     return faces
 
 
-def _log_rolls(encounter: Encounter, membership: Membership, before: int, state: dict[str, Any]) -> None:
+def _log_rolls(
+    encounter: Encounter,
+    membership: Membership,
+    before: int,
+    state: dict[str, Any],
+    source: fairness.FairDraws | None = None,
+) -> None:
     """Copy the rolls an event made into the campaign's dice log. Rolls of GM-run participants
-    are secret (players see only the order, never NPC numbers)."""
+    are secret (players see only the order, never NPC numbers). A roll made on the fair dice
+    (``source``) is stored as its draws, each a row with its proof: the code's dice with the Wild
+    Die, then each extra Wild Die; the first row carries the engine's reading of the whole roll."""
     by_key = {p.key: p for p in encounter.participants.select_related("character")}
     rows = []
     for record in state["log"][before:]:
@@ -306,6 +316,11 @@ def _log_rolls(encounter: Encounter, membership: Membership, before: int, state:
             trait = record.get("trait") or ""
             kind = "d6 " + ("action" if record["type"] == "act" else str(record.get("roll_kind", "roll")))
             purpose = f"{name}: {what}{' with ' + trait if trait else ''} ({encounter.name})"
+        secret = bool(participant and participant.controlled_by == "gm")
+        drawn = source.take(record.get("participant", "")) if source is not None else []
+        if drawn:
+            _store_drawn(encounter, membership, participant, record, roll, purpose, secret, drawn)
+            continue
         rows.append(
             Roll(
                 campaign_id=encounter.campaign_id,
@@ -319,11 +334,60 @@ def _log_rolls(encounter: Encounter, membership: Membership, before: int, state:
                 total=roll["total"],
                 purpose=purpose[:200],
                 detail={"encounter": encounter.pk, "round": record.get("round"), **roll},
-                secret=bool(participant and participant.controlled_by == "gm"),
+                secret=secret,
             )
         )
     for row in Roll.objects.bulk_create(rows):
+        if source is not None:  # the event brought its own dice: rolled at the table, by hand
+            RollProof.objects.create(roll=row, by_hand=True)
         live.publish_roll(row)
+
+
+def _store_drawn(
+    encounter: Encounter,
+    membership: Membership,
+    participant: Participant | None,
+    record: dict[str, Any],
+    roll: dict[str, Any],
+    purpose: str,
+    secret: bool,
+    drawn: list[fairness.Drawn],
+) -> None:
+    """One encounter roll made on the fair dice: a row per draw, each recomputable by the fair-dice
+    verifiers (the dice roller's kind, count and modifier), each with its proof."""
+    faces = [f for d in drawn for f in d.result.faces]
+    if faces != _faces_of(roll):  # pragma: no cover - the engine reads the draws it was given
+        raise AssertionError("the encounter roll and its fair draws disagree")
+    where = {"encounter": encounter.pk, "round": record.get("round")}
+    first = None
+    for index, item in enumerate(drawn):
+        modifier = roll.get("pips", 0) + roll.get("bonus", 0) if index == 0 else 0
+        dice = roll_kind(Replay(item.result.faces), item.result.kind, item.count, modifier)
+        if index == 0:
+            text = purpose
+            if dice.total != roll["total"]:
+                text = f"{purpose} · reads {roll['total']}"
+            detail = {**where, **roll}
+        else:
+            text = f"Extra Wild Die {index} of: {purpose}"
+            detail = {**where, "extra_wild_of": first.pk if first else None}
+        row = Roll.objects.create(
+            campaign_id=encounter.campaign_id,
+            character=participant.character if participant else None,
+            roller=membership.user,
+            kind=item.result.kind,
+            count=item.count,
+            modifier=modifier,
+            faces=list(dice.faces),
+            kept=list(dice.kept or dice.faces),
+            total=dice.total,
+            purpose=text[:200],
+            detail=detail,
+            secret=secret,
+        )
+        fairness.prove(row, item.made)
+        live.publish_roll(row)
+        first = first or row
 
 
 def _book_character_points(
@@ -371,8 +435,14 @@ def record_event(
             raise ValidationError({"status": ["Start the encounter first."]})
         _check_player_event(locked, membership, event)
         before = len(locked.state.get("log", []))
+        source = None
+        if rng is None:  # the dice come from the campaign's fair stream, each draw with its proof
+            gm_run = {
+                key for key, side in locked.participants.values_list("key", "controlled_by") if side == "gm"
+            }
+            source = fairness.FairDraws(locked.campaign, random.SystemRandom(), gm_run.__contains__)
         try:
-            state = engine.apply_event(locked.state, event, rng or random.SystemRandom())
+            state = engine.apply_event(locked.state, event, rng or source)
         except RuleError as error:
             raise _engine_error(error) from None
         except (TypeError, ValueError, KeyError, AttributeError):
@@ -400,7 +470,7 @@ def record_event(
         if state["status"] == "over":
             locked.status = Encounter.Status.OVER
         locked.save(update_fields=["state", "event_count", "status", "updated_at"])
-        _log_rolls(locked, membership, before, state)
+        _log_rolls(locked, membership, before, state, source)
         live.publish_change(locked.campaign_id, live.topic_of("d6-encounter", locked.pk))
     encounter.state, encounter.event_count, encounter.status = locked.state, locked.event_count, locked.status
     return row

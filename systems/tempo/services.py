@@ -25,7 +25,7 @@ from characters.models import Character
 from characters.services import violations_error
 from characters.systems import RuleError
 from characters.systems.base import Replay
-from characters.systems.dice import roll_kind, system_rng
+from characters.systems.dice import ROLLER_KINDS, roll_kind, system_rng
 from systems.tempo.engine import conflict as engine_conflict
 from systems.tempo.engine import fate as engine_fate
 from systems.tempo.engine import roll as engine_roll
@@ -57,8 +57,10 @@ def may_roll_for(character: Character, membership: Membership) -> bool:
     return membership.role == Role.PLAYER and character.owner_id == membership.user_id
 
 
-def _purpose(result, purpose: str) -> str:
-    text = f"{result.role}: {result.band_name}"
+def _purpose(result, purpose: str, reads: int | None = None) -> str:
+    """The log's line for a roll; ``reads``: the rules' total when the row's own total (the dice
+    roller's reading of the draw) is another."""
+    text = f"{result.role}: {result.band_name}" + (f" at {reads}" if reads is not None else "")
     if purpose:
         text += f" · {purpose.strip()[:MAX_PURPOSE]}"
     return text[:200]
@@ -92,27 +94,38 @@ def _record(
     )
 
 
-def provable(request: Any) -> bool:
-    """Whether a roll request's dice are one draw of the dice roller's kinds (3d6 plus bonus or
-    penalty dice, keeping three), which the fair-dice proof recomputes: no helper's dice (rolled
-    elsewhere) and no die lost or added (§B4's extreme situations keep another count)."""
-    return (
-        isinstance(request, dict)
-        and not request.get("help")
-        and not request.get("extra_dice")
-        and not request.get("lost_dice")
-    )
+def fair_kind(result) -> tuple[str, int] | None:
+    """The dice roller's kind and count whose draw gives a Tempo roll's fresh dice in the order the
+    engine rolls them: 3d6 with its bonus or penalty dice when three dice are kept; plain d6 when
+    §B4's extreme situations keep another count. The helpers' dice are no part of the draw (they
+    were rolled before, in the helpers' own rolls). None if the count is past the roller's bounds."""
+    if result.keep_count == engine_roll.DICE_KEPT:
+        kind, count = (
+            ("3d6_penalty", result.penalty_dice) if result.penalty_dice else ("3d6_bonus", result.bonus_dice)
+        )
+    else:
+        kind, count = "d6", len(result.faces)
+    bounds = ROLLER_KINDS[kind]
+    return (kind, count) if bounds["min_count"] <= count <= bounds["max_count"] else None
 
 
-def _record_fair(membership: Membership, result, *, character, purpose: str = "") -> Roll:
-    """A roll made on the campaign's fair dice, stored as the dice roller's kind so that anyone can
-    recompute it once the seed is revealed (docs/fair-dice.md); the engine's reading in ``detail``."""
+def _record_fair(
+    membership: Membership, result, *, character, purpose: str = "", secret=False, conflict=None
+) -> Roll | None:
+    """A roll made on the campaign's fair dice, stored as the draw of the dice roller's kind that
+    gave its fresh dice, so that anyone can recompute it once the seed is revealed
+    (docs/fair-dice.md); the engine's reading (help dice, keep count, band) in ``detail``, and its
+    total in the purpose when the rules read the dice otherwise than the roller does. None when
+    the draw is not one of the roller's (the caller stores the roll as ``_record`` does)."""
+    fair = fair_kind(result)
+    if fair is None:
+        return None
+    kind, count = fair
     data = result.as_dict()
-    kind = "3d6_penalty" if result.penalty_dice else "3d6_bonus"
-    count = result.penalty_dice or result.bonus_dice
+    if conflict is not None:
+        data[CONFLICT_KEY] = conflict.pk
     dice = roll_kind(Replay(result.faces), kind, count, result.rating + result.numeric_modifier)
-    if dice.total != result.total:  # pragma: no cover - the engine and the roller read 3d6 alike
-        raise AssertionError("the Tempo roll and the dice roller disagree on the total")
+    text = _purpose(result, purpose, result.total if dice.total != result.total else None)
     return Roll.objects.create(
         campaign=membership.campaign,
         character=character,
@@ -121,11 +134,18 @@ def _record_fair(membership: Membership, result, *, character, purpose: str = ""
         count=count,
         modifier=dice.modifier,
         faces=list(dice.faces),
-        kept=list(dice.kept),
+        kept=list(dice.kept or dice.faces),
         total=dice.total,
-        purpose=_purpose(result, purpose),
+        purpose=text[:200],
         detail=data,
+        secret=secret,
     )
+
+
+def tempo_rolls() -> Q:
+    """The dice log's rows of Tempo's rolls: the engine's reading in ``detail``, whether the row
+    is stored as Tempo's own kind or as the fair draw of the roller's kind that gave its dice."""
+    return Q(kind=ROLL_KIND) | Q(detail__has_key="band_name")
 
 
 def hidden_conflict_rolls(user, membership: Membership) -> Q | None:
@@ -207,7 +227,7 @@ def roll_for_character(
     with transaction.atomic():
         locked = Character.objects.select_for_update().get(pk=character.pk)
         draw = None
-        if rng is None and provable(request):
+        if rng is None:
             draw = fairness.draw(character.campaign, secret=False, announced=True, mission=None)
         try:
             result, entries = engine_roll.roll_for_agent(
@@ -220,9 +240,10 @@ def roll_for_character(
             )
         except RuleError as error:
             raise violations_error(error.violations) from None
-        if draw is not None:
-            row = _record_fair(membership, result, character=locked, purpose=purpose)
+        row = _record_fair(membership, result, character=locked, purpose=purpose) if draw else None
+        if row is not None and draw is not None:
             fairness.prove(row, draw)
+            live.roll_made(row)  # after its proof, as every fair roll is published
         else:
             row = _record(membership, result, character=locked, purpose=purpose)
         webhooks.after_commit_roll(row)  # posted if an observer sees it (a chat hook's rules)
@@ -437,12 +458,20 @@ def _check_may(conflict: Conflict, membership: Membership, event: dict) -> None:
 
 
 def _roll_side(membership: Membership, conflict: Conflict, key: str, spec: Any, rng, settings) -> dict:
-    """Roll one side's roll of a round: a participant character's role, or a GM rating."""
+    """Roll one side's roll of a round: a participant character's role, or a GM rating. Without a
+    scripted ``rng`` the dice come from the campaign's fair stream, one draw of the roller's kinds
+    per side (3d6 with its bonus or penalty dice: a conflict roll has no help or lost dice), so the
+    row carries a proof; a GM side's secret roll takes the secret lane."""
     where = f"sides.{key}"
     if not isinstance(spec, dict):
         raise ValidationError({where: ["Say how this side rolls."]})
     request = {k: spec[k] for k in ("bonus_dice", "penalty_dice", "bonuses", "penalties") if k in spec}
     side = conflict.state["sides"][key]
+    secret = side["controlled_by"] == "gm" and not settings["reveal_npc_rolls"]
+    draw = None
+    if rng is None:
+        draw = fairness.draw(conflict.campaign, secret=secret, announced=True, mission=None)
+        rng = draw.rng
     character_id = spec.get("character")
     try:
         if character_id not in (None, ""):
@@ -472,10 +501,13 @@ def _roll_side(membership: Membership, conflict: Conflict, key: str, spec: Any, 
             character = None
     except RuleError as error:
         raise violations_error(error.violations, prefix=f"{where}.") from None
-    secret = side["controlled_by"] == "gm" and not settings["reveal_npc_rolls"]
-    row = _record(
-        membership, result, character=character, purpose=f"{conflict.title}", secret=secret, conflict=conflict
-    )
+    fields = {"character": character, "purpose": conflict.title, "secret": secret, "conflict": conflict}
+    row = _record_fair(membership, result, **fields) if draw is not None else None
+    if row is not None and draw is not None:
+        fairness.prove(row, draw)
+        live.roll_made(row)
+    else:
+        row = _record(membership, result, **fields)
     return {**result.as_dict(), "log_roll": row.pk}
 
 
@@ -506,9 +538,8 @@ def add_event(
                 raise ValidationError({"status": ["This conflict is over."]})
             if not isinstance(specs, dict) or set(specs) != set(locked.state["order"]):
                 raise ValidationError({"sides": ["Say how each of the two sides rolls."]})
-            the_rng = rng or system_rng()
             folded["results"] = {
-                key: _roll_side(membership, locked, key, specs[key], the_rng, settings)
+                key: _roll_side(membership, locked, key, specs[key], rng, settings)
                 for key in locked.state["order"]
             }
         try:

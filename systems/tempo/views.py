@@ -43,9 +43,9 @@ def panel_context(character, membership, user, form=None, last_roll=None, fate_f
     sheet = system.sheet(character.build).fields
     derived = system.derive(character.build)
     recent = list(
-        Roll.objects.visible_to(user, membership).filter(character=character, kind=services.ROLL_KIND)[
-            :RECENT_ROLLS
-        ]
+        Roll.objects.visible_to(user, membership)
+        .filter(character=character)
+        .filter(services.tempo_rolls())[:RECENT_ROLLS]
     )
     return {
         "character": character,

@@ -83,9 +83,10 @@ def test_a_roll_during_a_conflict_is_filed_with_it_and_hidden_from_players_outsi
     assert api(world.users["observer"]).get(base).status_code == 404
 
 
-def test_the_tempo_roll_panel_rolls_on_fair_dice_when_its_dice_are_one_draw(api, world, agent):
-    """The roll panel's request without helpers or lost/extra dice is the dice roller's 3d6 kind,
-    drawn from the campaign's seed: it verifies after rotation like any other roll."""
+def test_the_tempo_roll_panel_rolls_on_fair_dice(api, world, agent):
+    """The roll panel's dice are one draw of the dice roller from the campaign's seed: 3d6 with
+    its bonus or penalty dice when three are kept, plain d6 when an extra or lost die changes the
+    count (the rules' reading, keeping three of four, in the detail): both verify after rotation."""
     from campaigns import fairness
 
     client = api(world.users["player"])
@@ -95,10 +96,33 @@ def test_the_tempo_roll_panel_rolls_on_fair_dice_when_its_dice_are_one_draw(api,
     roll = Roll.objects.get(pk=made.json()["roll"]["id"])
     assert (roll.kind, roll.count, roll.modifier) == ("3d6_bonus", 1, 4)
     assert roll.total == roll.detail["total"] and roll.proof.lane == "open"
-    # an extra die (§B4's extreme situation) keeps four: not one draw of the roller, so no proof
+    # an extra die (§B4's extreme situation) keeps four: the draw is four plain d6
     extra = client.post(url, {"role": "soldier", "extra_dice": 1}, format="json")
     assert extra.status_code == 201, extra.content
-    assert Roll.objects.get(pk=extra.json()["roll"]["id"]).kind == "tempo"
+    four = Roll.objects.get(pk=extra.json()["roll"]["id"])
+    assert (four.kind, four.count, four.modifier) == ("d6", 4, 4) and four.faces == four.detail["faces"]
+    assert four.total == sum(four.faces) + 4 and four.detail["total"] == sum(four.detail["kept"]) + 4
     fairness.rotate(world.tempo_membership["gm"])
     doc = fairness.proof_document(world.tempo, world.users["player"], world.tempo_membership["player"])
-    assert sorted(v["verdict"] for v in fairness.verify_document(doc)) == ["not verifiable", "verified"]
+    assert sorted(v["verdict"] for v in fairness.verify_document(doc)) == ["verified", "verified"]
+
+
+def test_a_panel_roll_with_a_helpers_die_proves_its_own_dice(api, world, agent):
+    """A helper's die was rolled in the helper's own roll: the row's draw is the agent's three
+    fresh dice, the helper's die joins them in the rules' reading (detail, and the purpose)."""
+    from campaigns import fairness
+
+    client = api(world.users["player"])
+    url = f"/api/v1/characters/{agent.pk}/tempo-rolls/"
+    body = {"role": "soldier", "help": [{"helper": "Mara", "kept": [6, 5, 2], "total": 13}]}
+    made = client.post(url, body, format="json")
+    assert made.status_code == 201, made.content
+    roll = Roll.objects.get(pk=made.json()["roll"]["id"])
+    assert (roll.kind, roll.count) == ("3d6_bonus", 0) and len(roll.faces) == 3
+    assert roll.detail["help_dice"] and roll.faces == roll.detail["faces"]
+    assert roll.detail["total"] == sum(roll.detail["kept"]) + roll.modifier
+    if roll.total != roll.detail["total"]:
+        assert f"at {roll.detail['total']}" in roll.purpose
+    fairness.rotate(world.tempo_membership["gm"])
+    doc = fairness.proof_document(world.tempo, world.users["player"], world.tempo_membership["player"])
+    assert [v["verdict"] for v in fairness.verify_document(doc)] == ["verified"]

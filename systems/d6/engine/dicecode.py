@@ -94,9 +94,20 @@ class DieCode:
                 "code", f"{self} has no dice to roll: a trait at zero cannot be used.", f"{RULES} §B8"
             )
         normal_count = self.dice - 1 if wild_die else self.dice
-        dice = tuple(rng.randint(1, 6) for _ in range(normal_count))
-        wild = _roll_wild(rng, wild_die) if wild_die else ()
-        extra = tuple(_roll_wild(rng, wild_die) for _ in range(max(0, extra_wild_dice)))
+        draw = getattr(rng, "draw", None)
+        if callable(draw):
+            # A dice source that makes whole draws of the dice roller's kinds (the campaign's fair
+            # dice, where each draw carries its own proof): the code's dice with its Wild Die in
+            # one draw, each extra Wild Die in a draw of its own. Same faces in the same order.
+            faces = tuple(draw("d6_wild" if wild_die else "d6", self.dice))
+            dice, wild = faces[:normal_count], faces[normal_count:]
+            extra = tuple(
+                tuple(draw("d6_wild" if wild_die else "d6", 1)) for _ in range(max(0, extra_wild_dice))
+            )
+        else:
+            dice = tuple(rng.randint(1, 6) for _ in range(normal_count))
+            wild = _roll_wild(rng, wild_die) if wild_die else ()
+            extra = tuple(_roll_wild(rng, wild_die) for _ in range(max(0, extra_wild_dice)))
         return DieRoll(self, dice, wild, extra, bonus, "exploding" if wild_die else "plain", wild_one)
 
 

@@ -423,6 +423,8 @@ def _dice(
     where: str,
     extra_wild: int = 0,
     bonus: int = 0,
+    *,
+    who: str,
 ) -> tuple[DieRoll, dict[str, Any] | None]:
     """Score dice an event carries, or roll them with ``rng``; the second value is the dice to
     store in the event when they were rolled here."""
@@ -434,6 +436,9 @@ def _dice(
         ), None
     if rng is None:
         raise refuse(where, "The roll's dice are missing: enter the dice rolled, or let the app roll them.")
+    start = getattr(rng, "start_roll", None)
+    if callable(start):  # a dice source that files each roll under whose it is (the fair dice)
+        start(who)
     result = roll_code(code, rng, extra_wild_dice=extra_wild, bonus=bonus, **rules)
     stored = {
         "dice": list(result.dice),
@@ -675,7 +680,7 @@ def _roll_initiative(state: dict[str, Any], event: dict[str, Any], rng: random.R
         points = check_points(spends.get(pid, 0), fates.get(pid, 0), left, f"participants.{pid}")
         bonus = p["initiative_bonus"] if use_bonus else 0
         perception = _codes(p)[0]["Perception"]
-        result, stored = _dice(state, rolls.get(pid), perception, rng, f"rolls.{pid}", points, bonus)
+        result, stored = _dice(state, rolls.get(pid), perception, rng, f"rolls.{pid}", points, bonus, who=pid)
         if stored is not None:
             rolls[pid] = stored
         totals[pid] = result.total
@@ -905,7 +910,7 @@ def _act(state: dict[str, Any], event: dict[str, Any], rng: random.Random | None
         _usable_or_refuse(p, name, code, effective, dice)
         left = p["character_points"] - p["character_points_spent"]
         points = check_points(event.get("character_points", 0), None, left, "roll")
-        result, stored = _dice(state, event.get("dice"), effective, rng, "dice", points)
+        result, stored = _dice(state, event.get("dice"), effective, rng, "dice", points, who=p["id"])
         if stored is not None:
             event["dice"] = stored
         p["character_points_spent"] += points
@@ -1116,7 +1121,7 @@ def _roll(state: dict[str, Any], event: dict[str, Any], rng: random.Random | Non
     _usable_or_refuse(p, name or "code", code, effective, dice)
     left = p["character_points"] - p["character_points_spent"]
     points = check_points(event.get("character_points", 0), None, left, "roll")
-    result, stored = _dice(state, event.get("dice"), effective, rng, "dice", points)
+    result, stored = _dice(state, event.get("dice"), effective, rng, "dice", points, who=p["id"])
     if stored is not None:
         event["dice"] = stored
     p["character_points_spent"] += points

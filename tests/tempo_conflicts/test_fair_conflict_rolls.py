@@ -1,0 +1,114 @@
+"""A conflict exchange's rolls come from the campaign's fair dice (issue 32): each side's roll is a
+row with a proof that verifies once the seed is revealed, on the server and with the stand-alone
+script, and fails when its dice are edited; a GM side's secret roll takes the secret lane and
+stays sealed to the player in the conflict."""
+
+from __future__ import annotations
+
+import copy
+import json
+
+import pytest
+
+from campaigns import fairness
+from campaigns import services as campaign_services
+from campaigns.models import Roll
+from systems.tempo import services
+from tests.campaigns.test_verify_script import _run_script, _script_verdicts
+
+TITLE = "Chase over the Spree"
+
+
+def _exchange(world, agent, *, bonus_dice=0, penalty_dice=0):
+    gm = world.tempo_membership["gm"]
+    conflict = services.create_conflict(
+        gm,
+        {
+            "title": TITLE,
+            "sides": [
+                {"name": "Kestrel", "characters": [agent.pk]},
+                {"name": "Stasi", "npcs": ["Major Brandt"], "controlled_by": "gm"},
+            ],
+        },
+    )
+    sides = {
+        "a": {"character": agent.pk, "role": "soldier", "bonus_dice": bonus_dice},
+        "b": {"rating": 4, "penalty_dice": penalty_dice},
+    }
+    services.add_event(gm, conflict, {"type": "roll", "sides": sides})
+    player_side = Roll.objects.get(purpose__contains=TITLE, character=agent)
+    gm_side = Roll.objects.get(purpose__contains=TITLE, character__isnull=True)
+    return conflict, player_side, gm_side
+
+
+def _doc(world, who):
+    m = world.tempo_membership[who]
+    return json.loads(json.dumps(fairness.proof_document(world.tempo, m.user, m)))
+
+
+def _entry(doc, roll):
+    return next(e for e in doc["rolls"] if e["id"] == roll.pk)
+
+
+def test_each_side_of_an_exchange_is_stored_with_a_proof(world, agent):
+    conflict, player_side, gm_side = _exchange(world, agent, bonus_dice=1)
+    assert player_side.kind == "3d6_bonus" and player_side.count == 1 and len(player_side.faces) == 4
+    assert player_side.proof.lane == fairness.fair_dice.OPEN
+    assert gm_side.secret and gm_side.proof.lane == fairness.fair_dice.SECRET
+    assert gm_side.kind == "3d6_bonus" and gm_side.count == 0 and len(gm_side.faces) == 3
+    assert player_side.detail["conflict"] == gm_side.detail["conflict"] == conflict.pk
+    # the engine's reading is the row's: the exchange was decided on the dice the proof recomputes
+    results = conflict.events.get(kind="roll").payload["results"]
+    assert results["a"]["total"] == player_side.total and results["a"]["log_roll"] == player_side.pk
+    assert results["b"]["total"] == gm_side.total
+    # the player in the conflict gets the GM side's roll sealed: no faces, no proof
+    assert _entry(_doc(world, "player"), gm_side)["proof"] is None
+
+
+@pytest.mark.parametrize(("bonus_dice", "penalty_dice"), [(0, 0), (2, 1)])
+def test_an_exchange_verifies_after_rotation_and_fails_when_edited(
+    world, agent, tmp_path, bonus_dice, penalty_dice
+):
+    _, player_side, gm_side = _exchange(world, agent, bonus_dice=bonus_dice, penalty_dice=penalty_dice)
+    gm = world.tempo_membership["gm"]
+    pending = fairness.verify_document(_doc(world, "gm"))
+    assert {v["verdict"] for v in pending} == {"pending"}
+    campaign_services.reveal_roll(gm, gm_side)  # nothing sealed left: the secret key is released
+    fairness.rotate(gm)
+    for who in ("player", "gm"):
+        doc = _doc(world, who)
+        ours = [v["verdict"] for v in fairness.verify_document(doc)]
+        assert ours == ["verified", "verified"]
+        done = _run_script(tmp_path, doc)
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert _script_verdicts(done.stdout) == ours
+    doc = _doc(world, "player")
+    edited = copy.deepcopy(doc)
+    entry = _entry(edited, player_side)
+    entry["faces"][0] = entry["faces"][0] % 6 + 1
+    verdicts = {v["id"]: v for v in fairness.verify_document(edited)}
+    assert verdicts[player_side.pk]["verdict"] == "failed"
+    assert verdicts[gm_side.pk]["verdict"] == "verified"
+    failed = _run_script(tmp_path, edited)
+    assert failed.returncode == 1 and "FAILED (the dice recompute as" in failed.stdout
+
+
+def test_an_outsider_gets_no_proof_of_a_conflict_roll(world, agent):
+    _, player_side, gm_side = _exchange(world, agent)
+    for who in ("other_player", "observer"):
+        ids = {e["id"] for e in _doc(world, who)["rolls"]}
+        assert not ids & {player_side.pk, gm_side.pk}
+
+
+def test_fair_tempo_rolls_reach_the_live_feed(world, agent, client):
+    """A conflict exchange and a panel roll (help dice and all) are published once their proof is
+    stored, to the members who see them."""
+    from tests.live.helpers import feed
+
+    _, player_side, gm_side = _exchange(world, agent)
+    body = {"help": [{"helper": "Mara", "kept": [6, 5, 2], "total": 13}]}
+    panel, _ = services.roll_for_character(world.tempo_membership["player"], agent, "soldier", body)
+    client.force_login(world.users["player"])
+    sent = "".join(m["data"] for m in feed(client, world.tempo.pk)[1] if m["event"] == "roll")
+    for roll in (player_side, gm_side, panel):
+        assert f'id="roll-{roll.pk}"' in sent
