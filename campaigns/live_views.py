@@ -61,10 +61,18 @@ async def live_feed(request, pk):
 
 
 def _render(request, user, campaign_id: int, seq: int) -> live.Batch:
+    return live.render_batch(user, campaign_id, seq, request=request)
+
+
+def _render_in_pool(request, user, campaign_id: int, seq: int) -> live.Batch:
+    """``_render`` in a thread of the async pool, which outlives requests: its database connection
+    is closed there when it is too old or broken (CONN_MAX_AGE), as Django does at the end of a
+    request. Not in the sync stream: that runs inside its request, whose end closes it (and on
+    PostgreSQL closing it there would end the request's, or a test's, transaction)."""
     from django.db import close_old_connections
 
     close_old_connections()
-    return live.render_batch(user, campaign_id, seq, request=request)
+    return _render(request, user, campaign_id, seq)
 
 
 async def _stream(request, user, campaign_id: int, seq: int):
@@ -73,7 +81,8 @@ async def _stream(request, user, campaign_id: int, seq: int):
     try:
         while True:
             wake.clear()
-            batch = await sync_to_async(_render, thread_sensitive=False)(request, user, campaign_id, seq)
+            render = sync_to_async(_render_in_pool, thread_sensitive=False)
+            batch = await render(request, user, campaign_id, seq)
             if not batch.member:
                 return
             seq = batch.seq
