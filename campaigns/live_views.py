@@ -61,9 +61,7 @@ async def live_feed(request, pk):
 
 
 def _render(request, user, campaign_id: int, seq: int) -> live.Batch:
-    from django.db import close_old_connections
-
-    close_old_connections()
+    live.keep_connection()
     return live.render_batch(user, campaign_id, seq, request=request)
 
 
