@@ -66,7 +66,9 @@ def _render(request, user, campaign_id: int, seq: int) -> live.Batch:
 
 
 async def _stream(request, user, campaign_id: int, seq: int):
-    yield live.retry_hint()
+    # The retry hint goes out with the first batch: a client that has read it knows the stream
+    # has caught up from its cursor (bench/live.py counts a connection from then on).
+    first = live.retry_hint()
     wake = await hub.subscribe(campaign_id)
     try:
         while True:
@@ -75,8 +77,9 @@ async def _stream(request, user, campaign_id: int, seq: int):
             if not batch.member:
                 return
             seq = batch.seq
-            if batch.text:
-                yield batch.text
+            if first or batch.text:
+                yield first + batch.text
+                first = ""
             # Nothing is read again until the hub says the campaign has news: an idle stream
             # costs its heartbeat only.
             while not wake.is_set():
