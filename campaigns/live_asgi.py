@@ -91,6 +91,7 @@ def _open(cookie: dict[str, str], campaign_pk: int, cursor: str | None):
 
     from django.contrib.auth import get_user
     from django.contrib.sessions.backends.base import SessionBase
+
     from campaigns import live
     from campaigns.live_views import _start
 
