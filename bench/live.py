@@ -55,9 +55,19 @@ MARK = re.compile(r"bench-(\d+)-(\d+)")
 
 # --- the machine ----------------------------------------------------------------------------------
 def cpu_seconds(pid: int) -> float:
-    """utime + stime of a process, in seconds (Linux /proc)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    """utime + stime of the server, in seconds (Linux /proc): every process of its process group
+    (uvicorn --workers N: the supervisor and its workers)."""
+    ticks = 0
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:  # ended meanwhile
+            continue
+        if int(fields[2]) == pid:
+            ticks += int(fields[11]) + int(fields[12])
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 def machine_ticks() -> tuple[int, int]:
@@ -190,7 +200,7 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def start_server(env: dict[str, str], port: int, log: Path) -> subprocess.Popen:
+def start_server(env: dict[str, str], port: int, log: Path, workers: int = 1) -> subprocess.Popen:
     def more_files():  # 2,000 streams: well past a default of 1,024 open files
         soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
         resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
@@ -209,6 +219,8 @@ def start_server(env: dict[str, str], port: int, log: Path) -> subprocess.Popen:
                 "4096",
                 "--timeout-graceful-shutdown",
                 "2",
+                "--workers",
+                str(workers),
             ],
             cwd=ROOT,
             env=env,
@@ -256,11 +268,14 @@ async def listen(client, base: str, table: int, member: int, session: str, resul
             if response.status_code != 200:
                 results.stream_errors.append(f"{response.status_code} for {url}")
                 return
-            results.connected += 1
+            first = True
             results.open_streams += 1
             try:
                 async for chunk in response.aiter_text():
                     now = time.monotonic()
+                    if first:  # the retry hint comes with the stream's first read: caught up
+                        results.connected += 1
+                        first = False
                     buffer += chunk
                     *messages, buffer = buffer.split("\n\n")
                     for message in messages:
@@ -406,6 +421,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--drain-seconds", type=float, default=3.0)
     parser.add_argument("--connect-timeout", type=float, default=120.0)
     parser.add_argument("--redis", default="", help="LIVE_REDIS_URL for the server (default: none)")
+    parser.add_argument(
+        "--workers", type=int, default=1, help="uvicorn processes (more than one wants --redis)"
+    )
     args = parser.parse_args(argv if argv is not None else [])
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
@@ -417,7 +435,7 @@ def main(argv: list[str] | None = None) -> None:
         print(f"   seeded {args.tables} tables of {args.size} in {time.monotonic() - began:.1f} s")
         port = free_port()
         log = var_dir / "uvicorn.log"
-        server = start_server(env, port, log)
+        server = start_server(env, port, log, args.workers)
         try:
             results, phases = asyncio.run(drive(args, tables, f"http://127.0.0.1:{port}", server.pid))
         finally:

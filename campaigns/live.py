@@ -102,6 +102,24 @@ def latest_public_id(user, membership: Membership) -> int:
     return newest["public_id"] if newest else 0
 
 
+def keep_connection() -> None:
+    """Ready this thread's database connection for a live read, keeping it open between reads.
+
+    The live reads run in the event loop's fixed pool of threads (sync_to_async, not
+    thread-sensitive), never inside a transaction, so each thread keeps one connection for good:
+    ``close_old_connections`` would close it after every read when CONN_MAX_AGE is 0 (SQLite's
+    default here), and opening one (its PRAGMAs and functions) cost more than the read itself
+    (bench/live.py). A connection that raised an error is checked and replaced if broken."""
+    from django.db import connections
+
+    for conn in connections.all(initialized_only=True):
+        if conn.connection is not None and conn.errors_occurred:
+            if conn.is_usable():
+                conn.errors_occurred = False
+            else:
+                conn.close()
+
+
 def newest_seq() -> int:
     newest = LiveEvent.objects.order_by("-id").values_list("id", flat=True).first()
     return newest or 0

@@ -91,11 +91,11 @@ def _open(cookie: dict[str, str], campaign_pk: int, cursor: str | None):
 
     from django.contrib.auth import get_user
     from django.contrib.sessions.backends.base import SessionBase
-    from django.db import close_old_connections
 
+    from campaigns import live
     from campaigns.live_views import _start
 
-    close_old_connections()
+    live.keep_connection()
     engine = import_module(settings.SESSION_ENGINE)
     session: SessionBase = engine.SessionStore(cookie.get(settings.SESSION_COOKIE_NAME))
     user = get_user(SimpleNamespace(session=session))

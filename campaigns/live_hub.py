@@ -98,17 +98,14 @@ class Hub:
         await self.ready.wait()
 
     async def _poll(self) -> None:
+        from campaigns import live
         from campaigns.models import LiveEvent
 
         def newer(after: int) -> list[tuple[int, int]]:
-            from django.db import close_old_connections
-
-            close_old_connections()
+            live.keep_connection()
             return list(
                 LiveEvent.objects.filter(id__gt=after).order_by("id").values_list("id", "campaign_id")[:1000]
             )
-
-        from campaigns import live
 
         # Where the poll starts: a subscriber reads what came before from its own cursor.
         try:

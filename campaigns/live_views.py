@@ -61,33 +61,26 @@ async def live_feed(request, pk):
 
 
 def _render(request, user, campaign_id: int, seq: int) -> live.Batch:
+    live.keep_connection()
     return live.render_batch(user, campaign_id, seq, request=request)
 
 
-def _render_in_pool(request, user, campaign_id: int, seq: int) -> live.Batch:
-    """``_render`` in a thread of the async pool, which outlives requests: its database connection
-    is closed there when it is too old or broken (CONN_MAX_AGE), as Django does at the end of a
-    request. Not in the sync stream: that runs inside its request, whose end closes it (and on
-    PostgreSQL closing it there would end the request's, or a test's, transaction)."""
-    from django.db import close_old_connections
-
-    close_old_connections()
-    return _render(request, user, campaign_id, seq)
-
-
 async def _stream(request, user, campaign_id: int, seq: int):
-    yield live.retry_hint()
+    # The retry hint goes out with the first batch: a client that has read it knows the stream
+    # has caught up from its cursor (bench/live.py counts a connection from then on).
+    first = live.retry_hint()
     wake = await hub.subscribe(campaign_id)
     try:
         while True:
             wake.clear()
-            render = sync_to_async(_render_in_pool, thread_sensitive=False)
+            render = sync_to_async(_render, thread_sensitive=False)
             batch = await render(request, user, campaign_id, seq)
             if not batch.member:
                 return
             seq = batch.seq
-            if batch.text:
-                yield batch.text
+            if first or batch.text:
+                yield first + batch.text
+                first = ""
             # Nothing is read again until the hub says the campaign has news: an idle stream
             # costs its heartbeat only.
             while not wake.is_set():
