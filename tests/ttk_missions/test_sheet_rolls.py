@@ -46,12 +46,16 @@ def test_a_roll_during_the_ninjas_run_is_filed_with_it(api, ttk, start):
     assert roll.detail["during"] == {"title": f"Mission run “{run.title}”", "url": f"/ttk/{run.pk}/"}
 
 
-def test_a_turns_fate_dice_are_rolled_on_the_fair_dice_and_verify_once_shared(ttk, start):
+def test_a_turns_fate_dice_are_rolled_on_the_fair_dice_and_verify_once_shared(ttk, start, monkeypatch):
     """The GM's four Fudge dice of a turn come from the campaign's fair-dice stream (a secret roll,
     the GM's), the same faces the run plays with; shared and rotated, the player verifies them."""
     from campaigns import fairness, services
     from systems.time_to_kill import services as ttk_services
+    from tests.ttk_missions.helpers import ScriptedRng
 
+    # The stone drawn in preparation is the engine's own draw (not a die): an ordinary stone, so
+    # the turn reaches the Fate roll the same way every time (the target stone would end it).
+    monkeypatch.setattr(ttk_services, "make_rng", lambda: ScriptedRng(draws=["o"]))
     run = start()
     for side, kind in (("player", "prepare_draw"), ("player", "end_preparation"), ("gm", "roll_fates")):
         user = ttk.users["gm"] if side == "gm" else ttk.users["player"]
