@@ -190,6 +190,7 @@ def fill(route: str, objects: dict) -> str | None:
 def demo_objects() -> list[dict]:
     """For each demo campaign, the ids its routes are filled with (alice's character first)."""
     from campaigns.models import NPC, Invitation
+    from characters import builder
     from characters.models import Character
     from characters.views import WIZARDS
 
@@ -212,7 +213,7 @@ def demo_objects() -> list[dict]:
         # every mission and encounter (a published tally and an open one, one being set up ...)
         out += [{**common, "mission": pk} for pk in campaign.missions.values_list("pk", flat=True)[1:]]
         out += [{**common, "encounter": pk} for pk in campaign.d6_encounters.values_list("pk", flat=True)[1:]]
-        for step in WIZARDS[campaign.system].STEP_KEYS:  # the builder, on the campaign's draft
+        for step in builder.step_keys(WIZARDS[campaign.system]):  # the builder, on the campaign's draft
             out.append({**common, "character": draft.pk, "step": step})
     return out
 
