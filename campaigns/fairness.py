@@ -70,11 +70,21 @@ def players_seeds(campaign: Campaign) -> list[str]:
     return sorted(have.values())
 
 
-def draw(campaign: Campaign, *, secret: bool, announced: bool, mission: Mission | None) -> Draw:
+def draw(
+    campaign: Campaign, *, secret: bool, announced: bool, mission: Mission | None, scope: str = ""
+) -> Draw:
     """The next counter of the roll's lane under the current seed, and its dice stream. Call inside
-    the roll's transaction: the seed row is locked until the roll is stored."""
+    the roll's transaction: the seed row is locked until the roll is stored.
+
+    ``scope``: the roll is seen by some members only (a Tempo conflict's rolls, by its
+    participants): it is numbered within ``open:<scope>`` or ``secret:<scope>``, so the campaign's
+    lanes show no gap to a member who does not see it. The scope is a label every member who sees
+    the roll sees too (the conflict's place among the campaign's conflicts), never a database id."""
     seed = current_seed(campaign, lock=True)
-    if not secret:
+    if scope and not (secret and not announced):
+        lane = fair_dice.scoped(fair_dice.SECRET if secret else fair_dice.OPEN, scope)
+        counter = RollProof.objects.filter(seed=seed, lane=lane).count()
+    elif not secret:
         lane, counter = fair_dice.OPEN, seed.next_open
         seed.next_open += 1
         seed.save(update_fields=["next_open"])
@@ -131,9 +141,11 @@ class FairDraws(random.Random):
     draws to the system that stores them. Any other number the engine asks for (a tie-break, which
     is no die) comes from ``other``. Use inside the transaction that stores the rows."""
 
-    def __init__(self, campaign: Campaign, other: random.Random, secret_of: Callable[[str], bool]) -> None:
+    def __init__(
+        self, campaign: Campaign, other: random.Random, secret_of: Callable[[str], bool], scope: str = ""
+    ) -> None:
         super().__init__(0)
-        self.campaign, self.other, self.secret_of = campaign, other, secret_of
+        self.campaign, self.other, self.secret_of, self.scope = campaign, other, secret_of, scope
         self.owner, self.rolls = "", 0
         self.drawn: list[Drawn] = []
 
@@ -141,7 +153,9 @@ class FairDraws(random.Random):
         self.owner, self.rolls = owner, self.rolls + 1
 
     def draw(self, kind: str, count: int) -> tuple[int, ...]:
-        made = draw(self.campaign, secret=self.secret_of(self.owner), announced=True, mission=None)
+        made = draw(
+            self.campaign, secret=self.secret_of(self.owner), announced=True, mission=None, scope=self.scope
+        )
         result = roll_kind(made.rng, kind, count)
         self.drawn.append(Drawn(self.owner, self.rolls, count, result, made))
         return tuple(result.faces)
@@ -304,7 +318,7 @@ def verify_document(document: dict[str, Any]) -> list[dict[str, Any]]:
             elif key in seen:
                 verdict, reason = "failed", "another roll took the same counter"
             elif not seed.get("server_seed") or (
-                proof["lane"] != fair_dice.OPEN and not seed.get("secret_key")
+                not fair_dice.is_open(proof["lane"]) and not seed.get("secret_key")
             ):
                 verdict, reason = "pending", "its seed is not revealed yet"
             else:

@@ -138,6 +138,7 @@ def record_roll(
     character=None,
     rng=None,
     detail=None,
+    scope: str = "",
 ) -> Roll:
     """Roll dice and append the result to the campaign's log.
 
@@ -145,7 +146,8 @@ def record_roll(
     (a check reads its margin and result off the rolled number). ``secret_by_rule``: the rules
     make this roll the GM's whoever asks for it (a secret check, timemaster-characters.md §4.2), so
     a player may make it and gets no result. ``announced=False`` keeps a secret roll out of
-    everyone else's log until the GM reveals it (the significance check)."""
+    everyone else's log until the GM reveals it (the significance check). ``scope``: the roll is
+    seen by some members only; the fair dice number it within that scope (fairness.draw)."""
     secret = secret or secret_by_rule
     if secret and not secret_by_rule and not membership.is_gm:
         raise PermissionDenied("Only the game master can roll in secret.")
@@ -163,7 +165,9 @@ def record_roll(
     announced = announced or not secret
     draw = None
     if rng is None:
-        draw = fairness.draw(membership.campaign, secret=secret, announced=announced, mission=mission)
+        draw = fairness.draw(
+            membership.campaign, secret=secret, announced=announced, mission=mission, scope=scope
+        )
         rng = draw.rng
     result = roll_kind(rng, kind, count, modifier)
     made = Roll.objects.create(

@@ -118,6 +118,7 @@ def roll_from_sheet(
             "purpose": plan.purpose[:200],
             "secret_by_rule": plan.secret,
             "mission": context.mission if context is not None else None,
+            "scope": context.dice_scope if context is not None else "",
             "character": locked,
             "detail": detail,
         }

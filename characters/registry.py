@@ -173,6 +173,9 @@ class RollContext:
     url: str = ""
     mission: object | None = None  # a campaigns.models.Mission
     detail: dict | None = None
+    # When only some members see the roll (``detail`` files it with something they alone see):
+    # the fair dice's scope label of that record, so its counters count only rolls they see.
+    dice_scope: str = ""
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ summary; exits 1 if any roll failed. The scheme (docs/fair-dice.md, "dossier-dic
   commitment      = sha256(seed bytes), hex; shown before any roll under the seed
   client digest   = sha256("\\n".join(sorted(players' seeds)))
   message         = "dossier-dice/1|<lane>|<counter>|<client digest>"
-  open lane       : roll key = HMAC-SHA256(server seed, message)
+  open lanes      : "open" and "open:<scope>": roll key = HMAC-SHA256(server seed, message)
   other lanes     : roll key = HMAC-SHA256(secret key, HMAC-SHA256(server seed, message))
   block j         = HMAC-SHA256(roll key, j as 4 bytes big-endian), read as eight 32-bit words
   below(n)        = next word w with w < 2^32 - 2^32 mod n, then w mod n
@@ -34,11 +34,15 @@ def sha256_hex(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+def is_open(lane: str) -> bool:
+    return lane == "open" or lane.startswith("open:")
+
+
 def roll_key(server_seed: str, secret_key: str | None, lane: str, counter: int, client_seeds: list) -> bytes:
     digest = sha256_hex("\n".join(sorted(client_seeds)).encode("utf-8"))
     message = f"{VERSION}|{lane}|{counter}|{digest}".encode()
     key = hmac.new(bytes.fromhex(server_seed), message, hashlib.sha256).digest()
-    if lane == "open":
+    if is_open(lane):
         return key
     return hmac.new(bytes.fromhex(secret_key or ""), key, hashlib.sha256).digest()
 
@@ -119,7 +123,8 @@ def from_archive(document: dict) -> dict:
 def check(entry: dict, proof: dict, seed: dict) -> str | None:
     if sha256_hex(bytes.fromhex(seed["server_seed"])) != seed["commitment"]:
         return "the server seed does not match its commitment"
-    if proof["lane"] != "open" and sha256_hex(bytes.fromhex(seed["secret_key"])) != seed["secret_commitment"]:
+    secret_key = seed.get("secret_key")
+    if not is_open(proof["lane"]) and sha256_hex(bytes.fromhex(secret_key)) != seed["secret_commitment"]:
         return "the secret key does not match its commitment"
     key = roll_key(
         seed["server_seed"], seed.get("secret_key"), proof["lane"], proof["counter"], proof["client_seeds"]
@@ -152,7 +157,7 @@ def verify(document: dict) -> list[tuple[object, str, str]]:
                 verdict, reason = "FAILED", "its seed is not in the document"
             elif key in seen:
                 verdict, reason = "FAILED", "another roll took the same counter"
-            elif not seed.get("server_seed") or (proof["lane"] != "open" and not seed.get("secret_key")):
+            elif not seed.get("server_seed") or (not is_open(proof["lane"]) and not seed.get("secret_key")):
                 verdict, reason = "pending", "its seed is not revealed yet"
             else:
                 try:

@@ -11,9 +11,10 @@ scripts/verify_rolls.py an independent stdlib implementation):
 - A roll has a *lane* and a *counter*: ``open`` for open rolls (0, 1, 2, ... under the seed),
   ``secret`` for announced secret rolls (their own 0, 1, 2, ...), ``hidden:<scope>`` for unannounced
   secret rolls (numbered within their scope, a mission), so that no lane's numbers count rolls a
-  reader may not know exist.
+  reader may not know exist. Rolls that only some members see (a Tempo conflict's, shown to its
+  participants) take ``open:<scope>`` and ``secret:<scope>``, numbered within that scope.
 - ``message = "dossier-dice/1|<lane>|<counter>|<client digest>"``;
-  open: ``roll key = HMAC-SHA256(S, message)``;
+  open lanes (``open``, ``open:<scope>``): ``roll key = HMAC-SHA256(S, message)``;
   secret lanes: ``roll key = HMAC-SHA256(K, HMAC-SHA256(S, message))`` (both keys needed).
 - The dice read a stream of 32-bit big-endian words: block j is ``HMAC-SHA256(roll key, j as 4
   bytes big-endian)``, eight words a block. A number below n takes the next word w, rejecting
@@ -40,6 +41,18 @@ VERSION = "dossier-dice/1"
 OPEN = "open"
 SECRET = "secret"
 HIDDEN = "hidden"  # + ":" + scope
+
+
+def is_open(lane: str) -> bool:
+    """An open lane (``open`` or ``open:<scope>``): its rolls need only the server seed."""
+    return lane == OPEN or lane.startswith(OPEN + ":")
+
+
+def scoped(lane: str, scope: str) -> str:
+    """``lane`` numbered within ``scope`` (a label every reader of its rolls sees, no database id)."""
+    return f"{lane}:{scope}" if scope else lane
+
+
 SEED_BYTES = 32
 MAX_CLIENT_SEED = 64
 
@@ -69,7 +82,7 @@ def message(lane: str, counter: int, digest: str) -> bytes:
 def roll_key(server_seed_hex: str, secret_key_hex: str | None, lane: str, counter: int, digest: str) -> bytes:
     """The key a roll's dice come from; a secret lane needs the secret key too."""
     key = hmac.new(bytes.fromhex(server_seed_hex), message(lane, counter, digest), hashlib.sha256).digest()
-    if lane == OPEN:
+    if is_open(lane):
         return key
     if secret_key_hex is None:
         raise ValueError("a secret roll's dice need the seed's secret key")
@@ -137,7 +150,7 @@ def check_roll(entry: dict[str, Any], seed: dict[str, Any]) -> str | None:
     if commitment(server_seed) != seed.get("commitment"):
         return "the server seed does not match its commitment"
     secret_key = None
-    if entry["lane"] != OPEN:
+    if not is_open(entry["lane"]):
         secret_key = seed.get("secret_key")
         if not secret_key:
             return "the secret key is not revealed yet"

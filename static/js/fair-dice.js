@@ -94,10 +94,15 @@
 
   function clientDigest(seeds) { return hex(sha256(utf8(seeds.slice().sort(byCodePoint).join("\n")))); }
 
+  // An open lane ("open", or "open:<scope>" for rolls only some members see) needs only the server seed.
+  function isOpen(lane) {
+    return lane === "open" || lane.indexOf("open:") === 0;
+  }
+
   function rollKey(serverSeed, secretKey, lane, counter, digest) {
     var message = utf8("dossier-dice/1|" + lane + "|" + counter + "|" + digest);
     var key = hmac(unhex(serverSeed), message);
-    return lane === "open" ? key : hmac(unhex(secretKey), key);
+    return isOpen(lane) ? key : hmac(unhex(secretKey), key);
   }
 
   function Stream(key) { this.key = key; this.block = 0; this.words = []; }
@@ -165,7 +170,7 @@
     if (hex(sha256(unhex(seed.server_seed))) !== seed.commitment) {
       return "the server seed does not match its commitment";
     }
-    if (proof.lane !== "open" && hex(sha256(unhex(seed.secret_key))) !== seed.secret_commitment) {
+    if (!isOpen(proof.lane) && hex(sha256(unhex(seed.secret_key))) !== seed.secret_commitment) {
       return "the secret key does not match its commitment";
     }
     var key = rollKey(seed.server_seed, seed.secret_key, proof.lane, proof.counter, clientDigest(proof.client_seeds));
@@ -189,7 +194,7 @@
         var seed = seeds[proof.seed], key = proof.seed + "|" + proof.lane + "|" + proof.counter;
         if (!seed) { verdict = "failed"; reason = "its seed is not in the document"; }
         else if (seen[key]) { verdict = "failed"; reason = "another roll took the same counter"; }
-        else if (!seed.server_seed || (proof.lane !== "open" && !seed.secret_key)) { verdict = "pending"; reason = "its seed is not revealed yet"; }
+        else if (!seed.server_seed || (!isOpen(proof.lane) && !seed.secret_key)) { verdict = "pending"; reason = "its seed is not revealed yet"; }
         else {
           var problem = checkRoll(entry, proof, seed);
           verdict = problem ? "failed" : "verified";

@@ -9,6 +9,8 @@ each event's one-line summary is written again from that replay.
 
 from __future__ import annotations
 
+import re
+
 from archive import engine_states, timestamps
 from archive.problems import ArchiveRefused, Checker, Problem, join, length_of
 from campaigns.models import Roll
@@ -28,6 +30,7 @@ SIDE_INPUT = ("key", "name", "controlled_by", "superiority", "max_level", "aspec
 MAX_CONFLICTS = 10_000
 MAX_EVENTS = 10_000
 MAX_PARTICIPANTS = 200
+SCOPE_LABEL = re.compile(r"[a-z0-9-]{1,40}")
 
 
 # -- export -----------------------------------------------------------------------------------------
@@ -79,6 +82,7 @@ def export(campaign, refs) -> list[dict]:
                 ],
                 "created_by": conflict.created_by.username if conflict.created_by else None,
                 "created_at": timestamps.iso(conflict.created_at),
+                "dice_scope": conflict.dice_scope,
             }
         )
     return out
@@ -132,6 +136,12 @@ def _structure(check: Checker, conflict, path: str, document: dict) -> None:
     check.kind_of(conflict, "state", path, (dict,), "an object")
     if conflict.get("created_by") is not None:
         check.text(conflict, "created_by", path, 150)
+    if "dice_scope" in conflict and not (
+        isinstance(conflict["dice_scope"], str) and SCOPE_LABEL.fullmatch(conflict["dice_scope"])
+    ):
+        check.add(
+            join(path, "dice_scope"), "must be the conflict's label on the fair dice: 1-40 of a-z, 0-9 and -"
+        )
     timestamps.check(check, conflict, "created_at", path)
     _participants(check, conflict, path, document)
     rolls = length_of(document, "rolls")
@@ -249,6 +259,8 @@ def load(campaign, data, refs) -> None:
             state=into_database(states[-1]),
             created_by=refs.user(conflict.get("created_by")),
         )
+        if conflict.get("dice_scope"):  # an archive from before the label: a new one (the default)
+            row.dice_scope = conflict["dice_scope"]
         conflicts.append(row)
         people += [
             (

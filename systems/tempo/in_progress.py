@@ -1,5 +1,6 @@
 """Tempo's play under way, for the campaign page (SystemApp.play_in_progress, issue 30): each
-running conflict, and whose move it is (a concession to answer, else the GM's next exchange)."""
+running conflict the reader may see (the GM's and its participants': no one else learns that it
+exists), and whose move it is (a concession to answer, else the GM's next exchange)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,8 @@ from systems.tempo.models import Conflict
 
 def records(campaign, user, membership) -> list[InProgress]:
     conflicts = (
-        Conflict.objects.filter(campaign=campaign, status=Conflict.Status.RUNNING)
+        Conflict.objects.visible_to(user, membership)
+        .filter(campaign=campaign, status=Conflict.Status.RUNNING)
         .prefetch_related("participants__character")
         .order_by("-id")[:10]
     )

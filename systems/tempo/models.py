@@ -11,6 +11,7 @@ from django.conf import settings as django_settings
 from django.db import models
 from django.db.models import Q
 
+from characters.systems import fair_dice
 from config.fields import ReadSafeJSONField
 
 
@@ -36,6 +37,12 @@ class ConflictQuerySet(models.QuerySet):
         return self.filter(gm_of | involved).distinct()
 
 
+def new_dice_scope() -> str:
+    """A conflict's label on the fair dice (its rolls' lanes ``open:<label>``): random, so it
+    names no database id and counts no other conflict."""
+    return "conflict-" + fair_dice.new_seed_hex(6)
+
+
 class Conflict(models.Model):
     class Status(models.TextChoices):
         RUNNING = "running", "Running"
@@ -53,6 +60,9 @@ class Conflict(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+    # The fair dice number this conflict's rolls within lanes of their own (campaigns.fairness.draw's
+    # scope): a member who is not in the conflict sees no gap in the campaign's counters.
+    dice_scope = models.CharField(max_length=40, default=new_dice_scope, editable=False)
 
     objects = ConflictQuerySet.as_manager()
 

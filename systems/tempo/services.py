@@ -470,7 +470,9 @@ def _roll_side(membership: Membership, conflict: Conflict, key: str, spec: Any, 
     secret = side["controlled_by"] == "gm" and not settings["reveal_npc_rolls"]
     draw = None
     if rng is None:
-        draw = fairness.draw(conflict.campaign, secret=secret, announced=True, mission=None)
+        draw = fairness.draw(
+            conflict.campaign, secret=secret, announced=True, mission=None, scope=conflict.dice_scope
+        )
         rng = draw.rng
     character_id = spec.get("character")
     try:

@@ -27,4 +27,5 @@ def context(character) -> RollContext | None:
         f"Conflict “{conflict.title}”",
         reverse("tempo-conflict-detail", args=[conflict.pk]),
         detail={CONFLICT_KEY: conflict.pk},
+        dice_scope=conflict.dice_scope,
     )

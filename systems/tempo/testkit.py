@@ -9,6 +9,9 @@ BLANK_LABELS = ["Primary", "Flashpoint 1", "Athlete", "Thief", "TRUST NO ONE", "
 #: The test modules that walk this system's API routes for every role (each has WALKED_ROUTES).
 API_ROLE_WALKS = ("tests.tempo_conflicts.test_api_roles",)
 
+#: The test module with this system's part of the non-interference worlds (tests/secrets/worlds.py).
+SECRET_WORLD = "tests.tempo_conflicts.secret_world"
+
 #: The sample hero's name, and ledger entries the archive round trips append to it (the entry at
 #: LEDGER_REVERTED is reverted after).
 HERO = "Finn Marlowe"

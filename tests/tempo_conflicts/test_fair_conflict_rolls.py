@@ -53,8 +53,11 @@ def _entry(doc, roll):
 def test_each_side_of_an_exchange_is_stored_with_a_proof(world, agent):
     conflict, player_side, gm_side = _exchange(world, agent, bonus_dice=1)
     assert player_side.kind == "3d6_bonus" and player_side.count == 1 and len(player_side.faces) == 4
-    assert player_side.proof.lane == fairness.fair_dice.OPEN
-    assert gm_side.secret and gm_side.proof.lane == fairness.fair_dice.SECRET
+    # numbered within the conflict's own lanes: its label is random, no id and no count
+    assert conflict.dice_scope.startswith("conflict-") and len(conflict.dice_scope) == len("conflict-") + 12
+    assert player_side.proof.lane == f"open:{conflict.dice_scope}" and player_side.proof.counter == 0
+    assert gm_side.secret and gm_side.proof.lane == f"secret:{conflict.dice_scope}"
+    assert gm_side.proof.counter == 0
     assert gm_side.kind == "3d6_bonus" and gm_side.count == 0 and len(gm_side.faces) == 3
     assert player_side.detail["conflict"] == gm_side.detail["conflict"] == conflict.pk
     # the engine's reading is the row's: the exchange was decided on the dice the proof recomputes
@@ -91,6 +94,30 @@ def test_an_exchange_verifies_after_rotation_and_fails_when_edited(
     assert verdicts[gm_side.pk]["verdict"] == "verified"
     failed = _run_script(tmp_path, edited)
     assert failed.returncode == 1 and "FAILED (the dice recompute as" in failed.stdout
+
+
+def test_a_member_outside_the_conflict_sees_no_gap_in_the_counters(world, agent):
+    """The campaign's lanes count no conflict roll: the rolls a member outside the conflict sees
+    are numbered 0, 1, 2 with no hole, and their verdicts are the same as in a campaign where the
+    conflict never rolled (the conflict is a hidden input to them)."""
+    other = world.tempo_membership["other_player"]
+    campaign_services.record_roll(other, kind="d6")
+    _, player_side, gm_side = _exchange(world, agent)
+    campaign_services.record_roll(other, kind="d6")
+    # a roll from the agent's page while the conflict runs is the conflict's too
+    from campaigns import sheet_rolls
+
+    sheet = sheet_rolls.roll_from_sheet(world.tempo_membership["player"], agent, "role:soldier", {})
+    assert sheet.detail["conflict"] == player_side.detail["conflict"]
+    assert sheet.proof.lane == player_side.proof.lane and sheet.proof.counter == 1
+    campaign_services.record_roll(world.tempo_membership["gm"], kind="d6")
+    seen = _doc(world, "other_player")
+    counters = [(e["proof"]["lane"], e["proof"]["counter"]) for e in seen["rolls"]]
+    assert counters == [("open", 0), ("open", 1), ("open", 2)]
+    campaign_services.reveal_roll(world.tempo_membership["gm"], gm_side)
+    fairness.rotate(world.tempo_membership["gm"])
+    assert [v["verdict"] for v in fairness.verify_document(_doc(world, "other_player"))] == ["verified"] * 3
+    assert {v["verdict"] for v in fairness.verify_document(_doc(world, "player"))} == {"verified"}
 
 
 def test_an_outsider_gets_no_proof_of_a_conflict_roll(world, agent):
