@@ -14,10 +14,20 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, models, transaction
 from django.utils import timezone
 
-from campaigns.models import Campaign, ClientSeed, Membership, Mission, Role, Roll, RollProof, RollSeed
+from campaigns.models import (
+    Campaign,
+    ClientSeed,
+    DiceScope,
+    Membership,
+    Mission,
+    Role,
+    Roll,
+    RollProof,
+    RollSeed,
+)
 from characters.systems import fair_dice
 from characters.systems.dice import DiceResult, roll_kind
 
@@ -58,6 +68,42 @@ def current_seed(campaign: Campaign, *, lock: bool = False) -> RollSeed:
     return seed
 
 
+def open_scope(campaign: Campaign, label: str) -> DiceScope:
+    """The dice scope ``label`` of the campaign, made (with its secret key's commitment) on first
+    need. A system opens a scope when the part of play starts (a Tempo conflict, at creation), so
+    the commitment is shown to who sees it before any roll in it."""
+    scope = DiceScope.objects.filter(campaign=campaign, label=label).first()
+    if scope is None:
+        scope = DiceScope(campaign=campaign, label=label)
+        scope.secret_commitment = fair_dice.commitment(scope.secret_key)
+        try:
+            with transaction.atomic():
+                scope.save()
+        except IntegrityError:  # another request made it first: take theirs
+            scope = DiceScope.objects.get(campaign=campaign, label=label)
+    return scope
+
+
+def open_scopes(campaign: Campaign, scopes: list[tuple[str, bool]]) -> None:
+    """Open many scopes at once (an import): (label, closed) pairs; a label already open stays."""
+    now = timezone.now()
+    rows = []
+    for label, closed in scopes:
+        row = DiceScope(campaign=campaign, label=label, closed_at=now if closed else None)
+        row.secret_commitment = fair_dice.commitment(row.secret_key)
+        rows.append(row)
+    DiceScope.objects.bulk_create(rows, batch_size=1000, ignore_conflicts=True)
+
+
+def close_scope(campaign: Campaign, label: str) -> None:
+    """The part of play is over: no roll is made in the scope again, so its secret key may come
+    out once none of its secret rolls is still the GM's."""
+    DiceScope.objects.filter(campaign=campaign, label=label, closed_at__isnull=True).update(
+        closed_at=timezone.now()
+    )
+    release_secret_keys(campaign)
+
+
 def players_seeds(campaign: Campaign) -> list[str]:
     """Every player's seed as it stands now (a player who never chose one gets a random one)."""
     players = Membership.objects.filter(campaign=campaign, role=Role.PLAYER)
@@ -81,9 +127,12 @@ def draw(
     lanes show no gap to a member who does not see it. The scope is a label every member who sees
     the roll sees too (the conflict's place among the campaign's conflicts), never a database id."""
     seed = current_seed(campaign, lock=True)
+    secret_key = seed.secret_key
     if scope and not (secret and not announced):
         lane = fair_dice.scoped(fair_dice.SECRET if secret else fair_dice.OPEN, scope)
         counter = RollProof.objects.filter(seed=seed, lane=lane).count()
+        if secret:  # the scope's own secret key: the campaign's key coming out reveals nothing of it
+            secret_key = open_scope(campaign, scope).secret_key
     elif not secret:
         lane, counter = fair_dice.OPEN, seed.next_open
         seed.next_open += 1
@@ -101,7 +150,7 @@ def draw(
     client_seeds = players_seeds(campaign)
     key = fair_dice.roll_key(
         seed.server_seed,
-        seed.secret_key,
+        secret_key,
         lane,
         counter,
         fair_dice.client_digest(client_seeds),
@@ -211,20 +260,38 @@ def rotate(membership: Membership) -> RollSeed:
     return seed
 
 
+#: The lanes of a scope's secret rolls: their dice need the scope's key, not the seed's.
+SCOPED_SECRET = models.Q(proof__lane__startswith=fair_dice.SECRET + ":")
+
+
 def release_secret_keys(campaign: Campaign) -> list[RollSeed]:
-    """Release the secret key of every rotated seed under which no secret roll is still the GM's.
+    """Release the secret key of every rotated seed under which no secret roll is still the GM's,
+    and of every closed dice scope none of whose secret rolls is.
 
     Whether a key is out must say nothing a player may not know: the condition is read off what
     every member sees (the announced secret rolls still sealed; a mission closed and not published,
     which may hold an unannounced significance check whether or not it does), and the key stays in
-    while any roll under the seed is sealed at all, so no hidden result is ever released."""
+    while any roll under the seed is sealed at all, so no hidden result is ever released. A scope's
+    secret rolls (a conflict's, which only its participants know of) need the scope's key, not the
+    seed's, so they are no part of the seed's condition; a scope's key comes out on a condition its
+    own members see."""
+    for scope in DiceScope.objects.filter(
+        campaign=campaign, closed_at__isnull=False, secret_released_at__isnull=True
+    ):
+        lane = fair_dice.scoped(fair_dice.SECRET, scope.label)
+        if not Roll.objects.filter(
+            campaign=campaign, proof__lane=lane, secret=True, revealed_at__isnull=True
+        ).exists():
+            scope.secret_released_at = timezone.now()
+            scope.save(update_fields=["secret_released_at"])
     if Mission.objects.filter(campaign=campaign, closed_at__isnull=False, published_at__isnull=True).exists():
         return []
     released = []
     for seed in RollSeed.objects.filter(
         campaign=campaign, rotated_at__isnull=False, secret_released_at__isnull=True
     ):
-        if Roll.objects.filter(proof__seed=seed, secret=True, revealed_at__isnull=True).exists():
+        sealed = Roll.objects.filter(proof__seed=seed, secret=True, revealed_at__isnull=True)
+        if sealed.exclude(SCOPED_SECRET).exists():
             continue
         seed.secret_released_at = timezone.now()
         seed.save(update_fields=["secret_released_at"])
@@ -242,6 +309,17 @@ def seed_view(seed: RollSeed) -> dict[str, Any]:
         "rotated_at": seed.rotated_at.isoformat() if seed.rotated_at else None,
         "server_seed": seed.server_seed if seed.rotated_at else None,
         "secret_key": seed.secret_key if seed.secret_released_at else None,
+    }
+
+
+def scope_view(scope: DiceScope) -> dict[str, Any]:
+    """A dice scope as its members see it: the commitment always, the key once released."""
+    return {
+        "label": scope.label,
+        "secret_commitment": scope.secret_commitment,
+        "created_at": scope.created_at.isoformat(),
+        "closed_at": scope.closed_at.isoformat() if scope.closed_at else None,
+        "secret_key": scope.secret_key if scope.secret_released_at else None,
     }
 
 
@@ -276,6 +354,7 @@ def proof_document(
     if seed is not None:
         rolls = rolls.filter(proof__seed__campaign=campaign, proof__seed__number=seed)
     entries = []
+    labels: set[str] = set()
     for roll in rolls:
         sealed = roll.sealed_for(membership)
         proof = getattr(roll, "proof", None)
@@ -290,18 +369,25 @@ def proof_document(
                 total=roll.total,
             )
         entry["proof"] = proof_view(roll, proof, sealed)
+        label = fair_dice.lane_scope(entry["proof"].get("lane") or "") if entry["proof"] else None
+        if label:
+            labels.add(label)
         entries.append(entry)
     seed_rows = RollSeed.objects.filter(campaign=campaign).order_by("number")
     if seed is not None:
         seed_rows = seed_rows.filter(number=seed)
     seeds = [seed_view(s) for s in seed_rows]
-    return {"format": fair_dice.VERSION, "seeds": seeds, "rolls": entries}
+    # The dice scopes of the rolls this reader sees (a conflict they take part in): never a scope
+    # the reader sees no roll of.
+    scopes = [scope_view(s) for s in DiceScope.objects.filter(campaign=campaign, label__in=labels)]
+    return {"format": fair_dice.VERSION, "seeds": seeds, "scopes": scopes, "rolls": entries}
 
 
 def verify_document(document: dict[str, Any]) -> list[dict[str, Any]]:
     """Every roll of a proof document with its verdict: "verified", "pending" (its seed is not
     revealed yet), "by hand", "not verifiable", "sealed" or "failed" with the reason."""
     seeds = {s["number"]: s for s in document.get("seeds", [])}
+    scopes = {s["label"]: s for s in document.get("scopes", [])}
     seen: set[tuple[Any, str, int]] = set()
     verdicts = []
     for entry in document.get("rolls", []):
@@ -313,16 +399,19 @@ def verify_document(document: dict[str, Any]) -> list[dict[str, Any]]:
         else:
             seed = seeds.get(proof["seed"])
             key = (proof["seed"], proof["lane"], proof["counter"])
+            holder = fair_dice.keys_for(proof["lane"], seed or {}, scopes)
             if seed is None:
                 verdict, reason = "failed", "its seed is not in the document"
+            elif holder is None:
+                verdict, reason = "failed", "its dice scope is not in the document"
             elif key in seen:
                 verdict, reason = "failed", "another roll took the same counter"
             elif not seed.get("server_seed") or (
-                not fair_dice.is_open(proof["lane"]) and not seed.get("secret_key")
+                not fair_dice.is_open(proof["lane"]) and not holder.get("secret_key")
             ):
                 verdict, reason = "pending", "its seed is not revealed yet"
             else:
-                problem = fair_dice.check_roll({**entry, **proof}, seed)
+                problem = fair_dice.check_roll({**entry, **proof}, seed, scopes)
                 verdict, reason = ("failed", problem) if problem else ("verified", "")
             seen.add(key)
         verdicts.append({"id": entry.get("id"), "verdict": verdict, "reason": reason})

@@ -463,6 +463,33 @@ class RollSeed(models.Model):
         return f"seed {self.number} of {self.campaign_id}"
 
 
+class DiceScope(models.Model):
+    """A part of play that only some members see (a Tempo conflict, seen by its participants and
+    the GM), on the fair dice: its rolls take lanes of their own (``open:<label>``,
+    ``secret:<label>``), and its secret rolls a secret key of its own, so that nothing the campaign's
+    other members see (the counters of the campaign's lanes, when its secret key comes out)
+    depends on it. ``secret_commitment`` is shown to who sees the scope from its start;
+    ``secret_key`` once the scope is closed and none of its secret rolls is still the GM's. The
+    label is random (no database id) and travels in the archive."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="dice_scopes")
+    label = models.CharField(max_length=40)
+    secret_key = models.CharField(max_length=64, default=_seed_hex)
+    secret_commitment = models.CharField(max_length=64)
+    created_at = models.DateTimeField(auto_now_add=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+    secret_released_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["campaign", "created_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "label"], name="one_dice_scope_label_per_campaign")
+        ]
+
+    def __str__(self) -> str:
+        return f"dice scope {self.label} of {self.campaign_id}"
+
+
 class ClientSeed(models.Model):
     """A player's own entropy for the campaign's dice, changeable at any time; every roll takes
     every player's seed as it stands at that moment."""

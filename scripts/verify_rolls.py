@@ -11,7 +11,9 @@ summary; exits 1 if any roll failed. The scheme (docs/fair-dice.md, "dossier-dic
   client digest   = sha256("\\n".join(sorted(players' seeds)))
   message         = "dossier-dice/1|<lane>|<counter>|<client digest>"
   open lanes      : "open" and "open:<scope>": roll key = HMAC-SHA256(server seed, message)
-  other lanes     : roll key = HMAC-SHA256(secret key, HMAC-SHA256(server seed, message))
+  other lanes     : roll key = HMAC-SHA256(secret key, HMAC-SHA256(server seed, message)), where
+                    the secret key is the seed's, or for "secret:<scope>" the scope's own
+                    (the document's "scopes", by label)
   block j         = HMAC-SHA256(roll key, j as 4 bytes big-endian), read as eight 32-bit words
   below(n)        = next word w with w < 2^32 - 2^32 mod n, then w mod n
   randint(a, b)   = a + below(b - a + 1)
@@ -36,6 +38,13 @@ def sha256_hex(data: bytes) -> str:
 
 def is_open(lane: str) -> bool:
     return lane == "open" or lane.startswith("open:")
+
+
+def keys_for(lane: str, seed: dict, scopes: dict):
+    """What holds the secret key a lane needs: the seed, or for "secret:<scope>" that scope."""
+    if lane.startswith("secret:"):
+        return scopes.get(lane[len("secret:") :])
+    return seed
 
 
 def roll_key(server_seed: str, secret_key: str | None, lane: str, counter: int, client_seeds: list) -> bytes:
@@ -117,18 +126,17 @@ def from_archive(document: dict) -> dict:
         }
         for position, roll in enumerate(rolls)
     ]
-    return {"format": VERSION, "seeds": seeds, "rolls": entries}
+    scopes = document.get("fair_dice_scopes") or []
+    return {"format": VERSION, "seeds": seeds, "scopes": scopes, "rolls": entries}
 
 
-def check(entry: dict, proof: dict, seed: dict) -> str | None:
+def check(entry: dict, proof: dict, seed: dict, holder: dict) -> str | None:
     if sha256_hex(bytes.fromhex(seed["server_seed"])) != seed["commitment"]:
         return "the server seed does not match its commitment"
-    secret_key = seed.get("secret_key")
-    if not is_open(proof["lane"]) and sha256_hex(bytes.fromhex(secret_key)) != seed["secret_commitment"]:
+    secret_key = holder.get("secret_key")
+    if not is_open(proof["lane"]) and sha256_hex(bytes.fromhex(secret_key)) != holder["secret_commitment"]:
         return "the secret key does not match its commitment"
-    key = roll_key(
-        seed["server_seed"], seed.get("secret_key"), proof["lane"], proof["counter"], proof["client_seeds"]
-    )
+    key = roll_key(seed["server_seed"], secret_key, proof["lane"], proof["counter"], proof["client_seeds"])
     faces, kept, total = dice(Stream(key), entry["kind"], entry["count"], entry["modifier"])
     if faces != list(entry["faces"]):
         return f"the dice recompute as {faces}, not {list(entry['faces'])}"
@@ -141,6 +149,7 @@ def verify(document: dict) -> list[tuple[object, str, str]]:
     if "fair_dice" in document or "campaign" in document:
         document = from_archive(document)
     seeds = {s["number"]: s for s in document.get("seeds", [])}
+    scopes = {s["label"]: s for s in document.get("scopes", [])}
     seen = set()
     out = []
     for entry in document.get("rolls", []):
@@ -153,15 +162,18 @@ def verify(document: dict) -> list[tuple[object, str, str]]:
         else:
             seed = seeds.get(proof["seed"])
             key = (proof["seed"], proof["lane"], proof["counter"])
+            holder = keys_for(proof["lane"], seed or {}, scopes)
             if seed is None:
                 verdict, reason = "FAILED", "its seed is not in the document"
+            elif holder is None:
+                verdict, reason = "FAILED", "its dice scope is not in the document"
             elif key in seen:
                 verdict, reason = "FAILED", "another roll took the same counter"
-            elif not seed.get("server_seed") or (not is_open(proof["lane"]) and not seed.get("secret_key")):
+            elif not seed.get("server_seed") or (not is_open(proof["lane"]) and not holder.get("secret_key")):
                 verdict, reason = "pending", "its seed is not revealed yet"
             else:
                 try:
-                    problem = check(entry, proof, seed)
+                    problem = check(entry, proof, seed, holder)
                 except (KeyError, TypeError, ValueError) as error:
                     problem = f"unreadable: {error}"
                 verdict, reason = ("FAILED", problem) if problem else ("verified", "")

@@ -32,6 +32,7 @@ from archive import references
 from archive.sections import (
     characters,
     fair_dice,
+    fair_dice_scopes,
     members,
     mission_records,
     missions,
@@ -102,7 +103,7 @@ PLATFORM_SECTIONS: tuple[ModuleType, ...] = (
 )
 #: Platform sections that come after every system's (the fair-dice proofs name rolls a system's
 #: section may have touched); optional, like the systems' (docs/export-format.md).
-PLATFORM_TAIL_SECTIONS: tuple[ModuleType, ...] = (fair_dice, rolls_by_hand)
+PLATFORM_TAIL_SECTIONS: tuple[ModuleType, ...] = (fair_dice_scopes, fair_dice, rolls_by_hand)
 
 #: Records of the project that format version 1 does not carry. Each would be one module here (its
 #: rows point at missions and characters by position, like ``rolls``) plus a line in SECTIONS.

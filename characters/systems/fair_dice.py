@@ -12,7 +12,9 @@ scripts/verify_rolls.py an independent stdlib implementation):
   ``secret`` for announced secret rolls (their own 0, 1, 2, ...), ``hidden:<scope>`` for unannounced
   secret rolls (numbered within their scope, a mission), so that no lane's numbers count rolls a
   reader may not know exist. Rolls that only some members see (a Tempo conflict's, shown to its
-  participants) take ``open:<scope>`` and ``secret:<scope>``, numbered within that scope.
+  participants) take ``open:<scope>`` and ``secret:<scope>``, numbered within that scope; a
+  ``secret:<scope>`` lane's second key is the scope's own secret key (its commitment shown to the
+  scope's members from its start), not the seed's.
 - ``message = "dossier-dice/1|<lane>|<counter>|<client digest>"``;
   open lanes (``open``, ``open:<scope>``): ``roll key = HMAC-SHA256(S, message)``;
   secret lanes: ``roll key = HMAC-SHA256(K, HMAC-SHA256(S, message))`` (both keys needed).
@@ -46,6 +48,27 @@ HIDDEN = "hidden"  # + ":" + scope
 def is_open(lane: str) -> bool:
     """An open lane (``open`` or ``open:<scope>``): its rolls need only the server seed."""
     return lane == OPEN or lane.startswith(OPEN + ":")
+
+
+def lane_scope(lane: str) -> str | None:
+    """The scope a lane numbers its rolls within (``open:<scope>``, ``secret:<scope>``), else None."""
+    for prefix in (OPEN + ":", SECRET + ":"):
+        if lane.startswith(prefix):
+            return lane[len(prefix) :]
+    return None
+
+
+def scope_of(lane: str) -> str | None:
+    """The scope whose own secret key a lane's dice need (``secret:<scope>``), else None."""
+    prefix = SECRET + ":"
+    return lane[len(prefix) :] if lane.startswith(prefix) else None
+
+
+def keys_for(lane: str, seed: dict[str, Any], scopes: dict[str, dict[str, Any]]) -> dict[str, Any] | None:
+    """What holds the secret key (and its commitment) a lane's dice need: the seed, or for a
+    scope's secret lane the scope (None when ``scopes`` lacks it)."""
+    label = scope_of(lane)
+    return seed if label is None else scopes.get(label)
 
 
 def scoped(lane: str, scope: str) -> str:
@@ -140,10 +163,13 @@ def roll(
     return roll_kind(FairRandom(key), kind, count, modifier)
 
 
-def check_roll(entry: dict[str, Any], seed: dict[str, Any]) -> str | None:
+def check_roll(
+    entry: dict[str, Any], seed: dict[str, Any], scopes: dict[str, dict[str, Any]] | None = None
+) -> str | None:
     """None if the roll recomputes from its seed, or what is wrong. ``entry``: kind, count,
     modifier, faces, kept, total, lane, counter, client_seeds; ``seed``: server_seed,
-    commitment, and for a secret lane secret_key and secret_commitment."""
+    commitment, and for a secret lane secret_key and secret_commitment (for a scope's secret lane
+    those come from ``scopes``, by label)."""
     server_seed = seed.get("server_seed")
     if not server_seed:
         return "the server seed is not revealed yet"
@@ -151,10 +177,13 @@ def check_roll(entry: dict[str, Any], seed: dict[str, Any]) -> str | None:
         return "the server seed does not match its commitment"
     secret_key = None
     if not is_open(entry["lane"]):
-        secret_key = seed.get("secret_key")
+        holder = keys_for(entry["lane"], seed, scopes or {})
+        if holder is None:
+            return "its dice scope is not in the document"
+        secret_key = holder.get("secret_key")
         if not secret_key:
             return "the secret key is not revealed yet"
-        if commitment(secret_key) != seed.get("secret_commitment"):
+        if commitment(secret_key) != holder.get("secret_commitment"):
             return "the secret key does not match its commitment"
     result = roll(
         entry["kind"],

@@ -99,6 +99,11 @@
     return lane === "open" || lane.indexOf("open:") === 0;
   }
 
+  // What holds the secret key a lane needs: the seed, or for "secret:<scope>" that scope's own.
+  function keysFor(lane, seed, scopes) {
+    return lane.indexOf("secret:") === 0 ? scopes[lane.slice("secret:".length)] : seed;
+  }
+
   function rollKey(serverSeed, secretKey, lane, counter, digest) {
     var message = utf8("dossier-dice/1|" + lane + "|" + counter + "|" + digest);
     var key = hmac(unhex(serverSeed), message);
@@ -166,14 +171,14 @@
 
   function same(a, b) { return JSON.stringify(a) === JSON.stringify(b); }
 
-  function checkRoll(entry, proof, seed) {
+  function checkRoll(entry, proof, seed, holder) {
     if (hex(sha256(unhex(seed.server_seed))) !== seed.commitment) {
       return "the server seed does not match its commitment";
     }
-    if (!isOpen(proof.lane) && hex(sha256(unhex(seed.secret_key))) !== seed.secret_commitment) {
+    if (!isOpen(proof.lane) && hex(sha256(unhex(holder.secret_key))) !== holder.secret_commitment) {
       return "the secret key does not match its commitment";
     }
-    var key = rollKey(seed.server_seed, seed.secret_key, proof.lane, proof.counter, clientDigest(proof.client_seeds));
+    var key = rollKey(seed.server_seed, holder.secret_key, proof.lane, proof.counter, clientDigest(proof.client_seeds));
     var got = rollKind(new Stream(key), entry.kind, entry.count, entry.modifier);
     if (!same(got.faces, entry.faces)) { return "the dice recompute as " + got.faces.join(" ") + ", not " + entry.faces.join(" "); }
     if (!same(got.kept, entry.kept) || got.total !== entry.total) { return "the total recomputes as " + got.total + ", not " + entry.total; }
@@ -182,8 +187,9 @@
 
   // The same verdicts as campaigns.fairness.verify_document.
   function verify(doc) {
-    var seeds = {}, seen = {}, verdicts = [];
+    var seeds = {}, scopes = Object.create(null), seen = {}, verdicts = [];
     (doc.seeds || []).forEach(function (s) { seeds[s.number] = s; });
+    (doc.scopes || []).forEach(function (s) { scopes[s.label] = s; });
     (doc.rolls || []).forEach(function (entry) {
       var proof = entry.proof, verdict, reason = "";
       if (entry.sealed) {
@@ -192,11 +198,13 @@
         verdict = proof && proof.by_hand ? "by hand" : "not verifiable";
       } else {
         var seed = seeds[proof.seed], key = proof.seed + "|" + proof.lane + "|" + proof.counter;
+        var holder = keysFor(proof.lane, seed || {}, scopes);
         if (!seed) { verdict = "failed"; reason = "its seed is not in the document"; }
+        else if (!holder) { verdict = "failed"; reason = "its dice scope is not in the document"; }
         else if (seen[key]) { verdict = "failed"; reason = "another roll took the same counter"; }
-        else if (!seed.server_seed || (!isOpen(proof.lane) && !seed.secret_key)) { verdict = "pending"; reason = "its seed is not revealed yet"; }
+        else if (!seed.server_seed || (!isOpen(proof.lane) && !holder.secret_key)) { verdict = "pending"; reason = "its seed is not revealed yet"; }
         else {
-          var problem = checkRoll(entry, proof, seed);
+          var problem = checkRoll(entry, proof, seed, holder);
           verdict = problem ? "failed" : "verified";
           reason = problem || "";
         }

@@ -10,9 +10,11 @@ each event's one-line summary is written again from that replay.
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 from archive import engine_states, timestamps
 from archive.problems import ArchiveRefused, Checker, Problem, join, length_of
+from campaigns import fairness
 from campaigns.models import Roll
 from characters.systems import RuleError
 from systems.tempo.engine import conflict as engine
@@ -236,7 +238,13 @@ def _check_rules(conflict: dict, path: str) -> list[Problem]:
 
 
 def validate(data, document) -> list[Problem]:
-    return engine_states.validate_records(data, document, KEY, MAX_CONFLICTS, _structure, _check_rules)
+    problems = engine_states.validate_records(data, document, KEY, MAX_CONFLICTS, _structure, _check_rules)
+    if isinstance(data, list):  # a dice scope is one conflict's
+        labels = Counter(c.get("dice_scope") for c in data if isinstance(c, dict) and c.get("dice_scope"))
+        for index, conflict in enumerate(data):
+            if isinstance(conflict, dict) and labels.get(conflict.get("dice_scope"), 0) > 1:
+                problems.append(Problem(join(join(KEY, index), "dice_scope"), "is given to two conflicts."))
+    return problems
 
 
 # -- import -----------------------------------------------------------------------------------------
@@ -289,6 +297,10 @@ def load(campaign, data, refs) -> None:
             )
             stamps.append(event.get("created_at"))
     Conflict.objects.bulk_create(conflicts)
+    # Each conflict's dice scope (the file's, with its key, replaces these in fair_dice_scopes).
+    fairness.open_scopes(
+        campaign, [(row.dice_scope, row.status == Conflict.Status.OVER) for row in conflicts]
+    )
     for row, item in (*people, *made_events):
         item.conflict = row
     Participant.objects.bulk_create([p for _, p in people], batch_size=1000)

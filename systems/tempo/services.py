@@ -421,6 +421,9 @@ def create_conflict(membership: Membership, data: dict[str, Any]) -> Conflict:
             [Participant(conflict=conflict, side=key, character=c) for key, chars, _ in people for c in chars]
             + [Participant(conflict=conflict, side=key, npc_name=n) for key, _, npcs in people for n in npcs]
         )
+        # The conflict's own dice scope: its secret key's commitment exists (and is shown on the
+        # conflict's page) before any of its rolls.
+        fairness.open_scope(campaign, conflict.dice_scope)
     return conflict
 
 
@@ -561,6 +564,8 @@ def add_event(
         locked.state = state
         locked.status = state["status"]
         locked.save(update_fields=["state", "status", "updated_at"])
+        if locked.status == Conflict.Status.OVER:  # no roll is made in it again
+            fairness.close_scope(locked.campaign, locked.dice_scope)
         live.publish_change(locked.campaign_id, live.topic_of("tempo-conflict", locked.pk))
     conflict.state, conflict.status = locked.state, locked.status
     return row

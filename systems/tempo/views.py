@@ -14,6 +14,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
+from campaigns import fairness
 from campaigns.models import Role, Roll
 from characters.models import Character
 from characters.systems import get_system
@@ -272,6 +273,8 @@ def _totals(state: dict, seq: int) -> list[str]:
 def conflict_detail(request, pk):
     conflict, membership = access.get_conflict_for_user(request.user, pk)
     context = tracker_context(conflict, membership, request.user)
+    if not request.htmx:  # the conflict's own secret key, committed before any of its rolls
+        context["dice_scope"] = fairness.open_scope(conflict.campaign, conflict.dice_scope)
     template = "tempo_conflicts/_tracker.html" if request.htmx else "tempo_conflicts/detail.html"
     return render(request, template, context)
 

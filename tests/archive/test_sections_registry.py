@@ -23,6 +23,7 @@ ORDER = (
     "ttk_runs",
     "tempo_conflicts",
     # the platform's sections after every system's (archive.sections.PLATFORM_TAIL_SECTIONS)
+    "fair_dice_scopes",
     "fair_dice",
     "rolls_by_hand",
 )
@@ -39,6 +40,7 @@ def test_the_sections_keep_their_order_with_the_systems_sections_from_their_fold
         "ttk_runs",
         "tempo_conflicts",
         "d6_encounters",
+        "fair_dice_scopes",
         "fair_dice",
         "rolls_by_hand",
     )
@@ -66,7 +68,7 @@ def test_a_new_systems_section_goes_last_or_before_the_platform_section_it_names
     _install(monkeypatch, "pulp_clues", BEFORE="missions")
     keys = archive_sections.section_keys()
     # after the platform's and the other systems' sections, before the platform's tail sections
-    assert keys[-3:] == ("pulp_cases", "fair_dice", "rolls_by_hand")
+    assert keys[-4:] == ("pulp_cases", "fair_dice_scopes", "fair_dice", "rolls_by_hand")
     assert keys.index("pulp_clues") == keys.index("missions") - 1
     assert {"pulp_cases", "pulp_clues"} <= set(archive_sections.OPTIONAL_SECTIONS)
 

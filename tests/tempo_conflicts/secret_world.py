@@ -4,7 +4,8 @@ dice, with open rolls around it; world A adds, in the middle of play, a conflict
 part in, which rolls on the fair dice too. A conflict is its participants' and the GM's (the other
 players and the observers see none of it), so nothing a reader sees may change with it: not the
 dice log, not the live feed, and not the fair dice's counters (a conflict's rolls are numbered
-within lanes of its own, campaigns.fairness.draw's ``scope``)."""
+within lanes of its own, campaigns.fairness.draw's ``scope``), nor when the campaign's secret key
+comes out (a conflict's secret rolls are under its own key)."""
 
 from __future__ import annotations
 
@@ -70,6 +71,11 @@ def build(users, variant: str, members_of) -> dict:
         },
     )
     _exchange(gm, chase, {"a": {"character": finn.pk, "role": "soldier"}, "b": {"rating": 2}})
+    # The GM shares the GM side's roll: nothing sealed is left that a reader knows of, so the
+    # campaign's secret key comes out at rotation in both worlds (world A's other conflict keeps
+    # a sealed roll, under that conflict's own key).
+    sealed = tempo.rolls.get(detail__conflict=chase.pk, secret=True)
+    campaign_services.reveal_roll(gm, sealed)
     if variant == "A":
         # A conflict of the GM's with nobody's agent in it: an open side and a sealed GM side.
         with _aside():

@@ -72,11 +72,12 @@ def test_each_side_of_an_exchange_is_stored_with_a_proof(world, agent):
 def test_an_exchange_verifies_after_rotation_and_fails_when_edited(
     world, agent, tmp_path, bonus_dice, penalty_dice
 ):
-    _, player_side, gm_side = _exchange(world, agent, bonus_dice=bonus_dice, penalty_dice=penalty_dice)
+    conflict, player_side, gm_side = _exchange(world, agent, bonus_dice=bonus_dice, penalty_dice=penalty_dice)
     gm = world.tempo_membership["gm"]
     pending = fairness.verify_document(_doc(world, "gm"))
     assert {v["verdict"] for v in pending} == {"pending"}
-    campaign_services.reveal_roll(gm, gm_side)  # nothing sealed left: the secret key is released
+    campaign_services.reveal_roll(gm, gm_side)  # nothing sealed left in the conflict
+    services.add_event(gm, conflict, {"type": "end", "reason": "they lose them in the rain"})  # its key out
     fairness.rotate(gm)
     for who in ("player", "gm"):
         doc = _doc(world, who)
@@ -102,7 +103,7 @@ def test_a_member_outside_the_conflict_sees_no_gap_in_the_counters(world, agent)
     conflict never rolled (the conflict is a hidden input to them)."""
     other = world.tempo_membership["other_player"]
     campaign_services.record_roll(other, kind="d6")
-    _, player_side, gm_side = _exchange(world, agent)
+    conflict, player_side, gm_side = _exchange(world, agent)
     campaign_services.record_roll(other, kind="d6")
     # a roll from the agent's page while the conflict runs is the conflict's too
     from campaigns import sheet_rolls
@@ -115,9 +116,73 @@ def test_a_member_outside_the_conflict_sees_no_gap_in_the_counters(world, agent)
     counters = [(e["proof"]["lane"], e["proof"]["counter"]) for e in seen["rolls"]]
     assert counters == [("open", 0), ("open", 1), ("open", 2)]
     campaign_services.reveal_roll(world.tempo_membership["gm"], gm_side)
+    services.add_event(world.tempo_membership["gm"], conflict, {"type": "end", "reason": "over"})
     fairness.rotate(world.tempo_membership["gm"])
     assert [v["verdict"] for v in fairness.verify_document(_doc(world, "other_player"))] == ["verified"] * 3
     assert {v["verdict"] for v in fairness.verify_document(_doc(world, "player"))} == {"verified"}
+
+
+def _scope(world, doc, conflict):
+    return next(s for s in doc["scopes"] if s["label"] == conflict.dice_scope)
+
+
+def test_a_conflicts_secret_rolls_take_its_own_key_out_when_it_is_over(world, agent, tmp_path):
+    """The GM side's sealed roll is under the conflict's own secret key: the campaign's key comes
+    out at rotation whatever the conflict holds (a member outside it must learn nothing from when),
+    and the conflict's key only once the conflict is over and nothing in it is sealed; then its
+    participants verify every roll of it, here, with the script and in the browser's code."""
+    from campaigns.models import DiceScope, RollSeed
+    from tests.campaigns.test_verify_script import JS, NODE
+
+    conflict, player_side, gm_side = _exchange(world, agent)
+    gm = world.tempo_membership["gm"]
+    scope = DiceScope.objects.get(campaign=world.tempo, label=conflict.dice_scope)
+    assert gm_side.proof.lane == f"secret:{scope.label}" and scope.secret_commitment
+    fairness.rotate(gm)
+    assert RollSeed.objects.get(campaign=world.tempo, number=1).secret_released_at is not None
+    doc = _doc(world, "player")
+    assert _scope(world, doc, conflict)["secret_key"] is None  # running, and the roll still sealed
+    assert _entry(doc, gm_side)["proof"] is None
+    campaign_services.reveal_roll(gm, gm_side)
+    assert _scope(world, _doc(world, "player"), conflict)["secret_key"] is None  # still running
+    assert {v["verdict"] for v in fairness.verify_document(_doc(world, "player"))} == {"verified", "pending"}
+    services.add_event(gm, conflict, {"type": "end", "reason": "the Stasi lose them"})
+    doc = _doc(world, "player")
+    assert _scope(world, doc, conflict)["secret_key"] == DiceScope.objects.get(pk=scope.pk).secret_key
+    assert [v["verdict"] for v in fairness.verify_document(doc)] == ["verified", "verified"]
+    done = _run_script(tmp_path, doc)
+    assert done.returncode == 0 and _script_verdicts(done.stdout) == ["verified", "verified"], done.stdout
+    # a scope key or commitment edited, or the scope left out: the GM side's roll fails
+    for edit in ("key", "commitment", "missing"):
+        edited = copy.deepcopy(doc)
+        if edit == "missing":
+            edited["scopes"] = []
+        else:
+            _scope(world, edited, conflict)["secret_key" if edit == "key" else "secret_commitment"] = (
+                "ab" * 32
+            )
+        verdicts = {v["id"]: v["verdict"] for v in fairness.verify_document(edited)}
+        assert verdicts == {player_side.pk: "verified", gm_side.pk: "failed"}, edit
+        failed = _run_script(tmp_path, edited)
+        assert failed.returncode == 1 and "FAILED" in failed.stdout
+    if NODE is not None:  # the browser's verifier agrees (it runs in the e2e layer too)
+        import subprocess
+
+        runner = tmp_path / "run.js"
+        runner.write_text(
+            "global.window = {}; global.document = {addEventListener() {}};\n"
+            f"require({json.dumps(str(JS))});\n"
+            "const doc = JSON.parse(require('fs').readFileSync(process.argv[2], 'utf8'));\n"
+            "console.log(JSON.stringify(window.dossierFairDice.verify(doc).map((v) => v.verdict)));\n",
+            encoding="utf-8",
+        )
+        path = tmp_path / "doc.json"
+        path.write_text(json.dumps(doc), encoding="utf-8")
+        out = subprocess.run([NODE, str(runner), str(path)], capture_output=True, text=True, check=True)
+        assert json.loads(out.stdout) == ["verified", "verified"]
+    # the other player and the observer see neither the rolls nor the scope
+    for who in ("other_player", "observer"):
+        assert _doc(world, who)["scopes"] == []
 
 
 def test_an_outsider_gets_no_proof_of_a_conflict_roll(world, agent):
