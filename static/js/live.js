@@ -20,6 +20,10 @@ document.addEventListener("htmx:sseBeforeMessage", function (event) {
     return;
   }
   var only = log.getAttribute("data-live-mission"); // a mission's page: that mission's rolls
+  var filter = document.getElementById(log.getAttribute("data-live-filter") || ""); // the log's mission filter
+  if (filter && filter.value) {
+    only = filter.value;
+  }
   if (only && line.getAttribute("data-mission") !== only) {
     return;
   }

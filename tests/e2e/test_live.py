@@ -95,6 +95,26 @@ def test_a_players_roll_reaches_the_gms_dice_page_and_campaign_page_without_a_re
     expect(alice.locator("#roll-log li").filter(has_text="Pick the lock of the archive")).to_have_count(1)
 
 
+def test_a_dice_log_filtered_by_a_mission_takes_that_missions_new_rolls_only(table, demo):
+    campaign = _campaign()
+    mission = campaign.missions.order_by("id").first()
+    gm, alice = table("gm"), table("alice")
+    gm.goto(f"/campaigns/{campaign.pk}/dice/")
+    gm.locator("#log-mission").select_option(str(mission.pk))  # the filter (htmx swaps the log)
+    gm.wait_for_timeout(800)  # filtered and connected
+    alice.goto(f"/campaigns/{campaign.pk}/dice/")
+    with alice.expect_response(lambda r: r.request.method == "POST"):  # the form is drawn again after
+        _roll_from_form(alice, "Bribe the porter")  # no mission
+    expect(alice.locator("#roll-log li").filter(has_text="Bribe the porter")).to_have_count(1)
+    form = alice.locator("form").filter(has=alice.get_by_label("What for")).first
+    expect(form.get_by_label("What for")).to_have_value("")  # the new form is in
+    form.locator("select[name=mission]").select_option(str(mission.pk))
+    _roll_from_form(alice, "Read the ledger")
+    expect(gm.locator("#roll-log li").filter(has_text="Read the ledger")).to_have_count(1)
+    gm.wait_for_timeout(500)
+    expect(gm.locator("#roll-log li").filter(has_text="Bribe the porter")).to_have_count(0)
+
+
 def test_a_secret_roll_shows_the_player_only_that_it_was_made_until_shared(table, demo):
     from campaigns.models import Roll
 
