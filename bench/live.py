@@ -445,6 +445,26 @@ def main(argv: list[str] | None = None) -> None:
             except subprocess.TimeoutExpired:
                 os.killpg(server.pid, signal.SIGKILL)
         report(args, results, phases, server_times(log))
+        errors = server_errors(log)
+        if errors:
+            print("   the server logged errors (first of each kind):")
+            for message, count in errors:
+                print(f"     {count} x {message}")
+
+
+def server_errors(log: Path, limit: int = 5) -> list[tuple[str, int]]:
+    """The server's ERROR lines by their message's first 160 characters, most frequent first."""
+    counts: dict[str, int] = {}
+    for line in log.read_text(errors="replace").splitlines():
+        try:
+            entry = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(entry, dict) and entry.get("level") in ("ERROR", "CRITICAL"):
+            text = str(entry.get("exc_info") or entry.get("message") or "")
+            key = (text.strip().splitlines() or [""])[-1][:160]
+            counts[key] = counts.get(key, 0) + 1
+    return sorted(counts.items(), key=lambda item: -item[1])[:limit]
 
 
 def report(args, results: Results, phases: list[Phase], server: list[float]) -> None:

@@ -13,6 +13,7 @@ from campaigns.models import (
     NPC,
     Campaign,
     ClientSeed,
+    DiceScope,
     Invitation,
     LiveEvent,
     Membership,
@@ -119,6 +120,16 @@ class RollSeedAdmin(ViewOnlyAdmin):
     search_fields = ("campaign__name",)
     list_select_related = ("campaign",)
     exclude = ("server_seed", "secret_key")  # not revealed to the table yet, so not on a screen either
+
+
+@admin.register(DiceScope)
+class DiceScopeAdmin(ViewOnlyAdmin):
+    """A part of play's own fair-dice key (a Tempo conflict); view only, and the key not shown."""
+
+    list_display = ("campaign", "label", "secret_commitment", "created_at", "closed_at", "secret_released_at")
+    search_fields = ("campaign__name", "label")
+    list_select_related = ("campaign",)
+    exclude = ("secret_key",)
 
 
 @admin.register(RollProof)

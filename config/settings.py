@@ -108,6 +108,8 @@ FORM_RENDERER = "config.form_renderer.SelectRenderer"
 # --- database ---------------------------------------------------------------------------------
 DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'dossier.sqlite3'}")}
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Write transactions in turn through a file lock (config/sqlite3/base.py says why).
+    DATABASES["default"]["ENGINE"] = "config.sqlite3"
     # WAL, immediate transactions and a busy timeout: without them concurrent writers get
     # "database is locked" (measured, ARCHITECTURE.md "Facts").
     DATABASES["default"].setdefault("OPTIONS", {}).update(
@@ -117,9 +119,22 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
             "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
         }
     )
-    DATABASES["default"].setdefault("TEST", {})
+    # Tests on an in-memory database, as Django does for SQLite when no test name is given (said
+    # outright: pytest-django would otherwise not know the backend for SQLite and name a file).
+    DATABASES["default"].setdefault("TEST", {}).setdefault("NAME", ":memory:")
 else:
-    DATABASES["default"].setdefault("CONN_MAX_AGE", env.int("CONN_MAX_AGE", default=60))
+    # PostgreSQL through psycopg's connection pool (Django's "pool" option), not persistent
+    # connections: under ASGI every request's synchronous code runs in a thread of its own, and
+    # CONN_MAX_AGE kept a connection per thread, so a busy node ran PostgreSQL out of connections
+    # ("too many clients": bench/live.py, 2,000 clients and two workers; Django's docs advise a pool
+    # under ASGI). A request borrows a connection and gives it back; past DB_POOL_MAX it waits up to
+    # DB_POOL_TIMEOUT seconds. Per process: keep workers x DB_POOL_MAX under max_connections.
+    DATABASES["default"]["CONN_MAX_AGE"] = 0
+    DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
+        "min_size": env.int("DB_POOL_MIN", default=2),
+        "max_size": env.int("DB_POOL_MAX", default=20),
+        "timeout": env.float("DB_POOL_TIMEOUT", default=10.0),
+    }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [

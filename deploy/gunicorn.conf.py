@@ -10,7 +10,8 @@ import os
 # ASGI workers (uvicorn's, config.asgi): a campaign's live feed holds a connection per open page,
 # which a sync worker would hold a whole worker for (docs/live.md).
 worker_class = "uvicorn_worker.UvicornWorker"
-# Each worker holds its own database connection (CONN_MAX_AGE); 2-4 per core is gunicorn's advice.
+# Each worker holds its own pool of database connections (DB_POOL_MAX, config/settings.py); 2-4
+# workers per core is gunicorn's advice.
 workers = int(os.environ.get("WEB_CONCURRENCY", "3"))
 # The proxy in front keeps slow clients away; a request that takes longer than this is a bug.
 timeout = 30
