@@ -124,8 +124,9 @@ def draw(
 
     ``scope``: the roll is seen by some members only (a Tempo conflict's rolls, by its
     participants): it is numbered within ``open:<scope>`` or ``secret:<scope>``, so the campaign's
-    lanes show no gap to a member who does not see it. The scope is a label every member who sees
-    the roll sees too (the conflict's place among the campaign's conflicts), never a database id."""
+    lanes show no gap to a member who does not see it; a scoped secret roll takes the scope's own
+    secret key (open_scope). The scope is a random label (a Tempo conflict's ``dice_scope``) that
+    counts nothing and is never a database id."""
     seed = current_seed(campaign, lock=True)
     secret_key = seed.secret_key
     if scope and not (secret and not announced):
