@@ -9,6 +9,9 @@ BLANK_LABELS = ["Perception", "search", "Reflexes", "dodge", "Initiative", "-5D"
 #: The test modules that walk this system's API routes for every role (each has WALKED_ROUTES).
 API_ROLE_WALKS = ("tests.d6_encounters.test_api_roles",)
 
+#: The test module with this system's part of the non-interference worlds (tests/secrets/worlds.py).
+SECRET_WORLD = "tests.d6_encounters.secret_world"
+
 #: The sample hero's name, and ledger entries the archive round trips append to it (the entry at
 #: LEDGER_REVERTED is reverted after).
 HERO = "Ana"
