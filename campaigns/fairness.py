@@ -68,14 +68,20 @@ def current_seed(campaign: Campaign, *, lock: bool = False) -> RollSeed:
     return seed
 
 
+def _new_scope(campaign: Campaign, label: str, closed_at=None) -> DiceScope:
+    """An unsaved scope with its fresh secret key's commitment."""
+    scope = DiceScope(campaign=campaign, label=label, closed_at=closed_at)
+    scope.secret_commitment = fair_dice.commitment(scope.secret_key)
+    return scope
+
+
 def open_scope(campaign: Campaign, label: str) -> DiceScope:
     """The dice scope ``label`` of the campaign, made (with its secret key's commitment) on first
     need. A system opens a scope when the part of play starts (a Tempo conflict, at creation), so
     the commitment is shown to who sees it before any roll in it."""
     scope = DiceScope.objects.filter(campaign=campaign, label=label).first()
     if scope is None:
-        scope = DiceScope(campaign=campaign, label=label)
-        scope.secret_commitment = fair_dice.commitment(scope.secret_key)
+        scope = _new_scope(campaign, label)
         try:
             with transaction.atomic():
                 scope.save()
@@ -87,11 +93,7 @@ def open_scope(campaign: Campaign, label: str) -> DiceScope:
 def open_scopes(campaign: Campaign, scopes: list[tuple[str, bool]]) -> None:
     """Open many scopes at once (an import): (label, closed) pairs; a label already open stays."""
     now = timezone.now()
-    rows = []
-    for label, closed in scopes:
-        row = DiceScope(campaign=campaign, label=label, closed_at=now if closed else None)
-        row.secret_commitment = fair_dice.commitment(row.secret_key)
-        rows.append(row)
+    rows = [_new_scope(campaign, label, now if closed else None) for label, closed in scopes]
     DiceScope.objects.bulk_create(rows, batch_size=1000, ignore_conflicts=True)
 
 
@@ -191,11 +193,9 @@ class FairDraws(random.Random):
     draws to the system that stores them. Any other number the engine asks for (a tie-break, which
     is no die) comes from ``other``. Use inside the transaction that stores the rows."""
 
-    def __init__(
-        self, campaign: Campaign, other: random.Random, secret_of: Callable[[str], bool], scope: str = ""
-    ) -> None:
+    def __init__(self, campaign: Campaign, other: random.Random, secret_of: Callable[[str], bool]) -> None:
         super().__init__(0)
-        self.campaign, self.other, self.secret_of, self.scope = campaign, other, secret_of, scope
+        self.campaign, self.other, self.secret_of = campaign, other, secret_of
         self.owner, self.rolls = "", 0
         self.drawn: list[Drawn] = []
 
@@ -203,9 +203,7 @@ class FairDraws(random.Random):
         self.owner, self.rolls = owner, self.rolls + 1
 
     def draw(self, kind: str, count: int) -> tuple[int, ...]:
-        made = draw(
-            self.campaign, secret=self.secret_of(self.owner), announced=True, mission=None, scope=self.scope
-        )
+        made = draw(self.campaign, secret=self.secret_of(self.owner), announced=True, mission=None)
         result = roll_kind(made.rng, kind, count)
         self.drawn.append(Drawn(self.owner, self.rolls, count, result, made))
         return tuple(result.faces)

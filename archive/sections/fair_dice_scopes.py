@@ -13,11 +13,12 @@ import re
 
 from archive import timestamps
 from archive.problems import Checker, Problem, join
+from archive.sections.fair_dice import HEX64
 from campaigns.models import DiceScope
 
 KEY = "fair_dice_scopes"
-HEX64 = re.compile(r"^[0-9a-f]{64}$")
-LABEL = re.compile(r"^[a-z0-9-]{1,40}$")
+#: A scope's label (a Tempo conflict's ``dice_scope`` names it too: systems/tempo/archive.py).
+LABEL = re.compile(r"[a-z0-9-]{1,40}")
 MAX_SCOPES = 100_000
 
 
@@ -45,7 +46,7 @@ def validate(data, document) -> list[Problem]:
         if not check.obj(scope, path, ("label", "secret_key", "secret_commitment")):
             continue
         label = scope.get("label")
-        if not isinstance(label, str) or not LABEL.match(label):
+        if not isinstance(label, str) or not LABEL.fullmatch(label):
             check.add(join(path, "label"), "must be 1-40 of a-z, 0-9 and -.")
         elif label in labels:
             check.add(join(path, "label"), "is given to two scopes.")

@@ -58,17 +58,12 @@ def lane_scope(lane: str) -> str | None:
     return None
 
 
-def scope_of(lane: str) -> str | None:
-    """The scope whose own secret key a lane's dice need (``secret:<scope>``), else None."""
-    prefix = SECRET + ":"
-    return lane[len(prefix) :] if lane.startswith(prefix) else None
-
-
 def keys_for(lane: str, seed: dict[str, Any], scopes: dict[str, dict[str, Any]]) -> dict[str, Any] | None:
     """What holds the secret key (and its commitment) a lane's dice need: the seed, or for a
-    scope's secret lane the scope (None when ``scopes`` lacks it)."""
-    label = scope_of(lane)
-    return seed if label is None else scopes.get(label)
+    scope's secret lane (``secret:<scope>``) the scope (None when ``scopes`` lacks it)."""
+    if lane.startswith(SECRET + ":"):
+        return scopes.get(lane_scope(lane) or "")
+    return seed
 
 
 def scoped(lane: str, scope: str) -> str:

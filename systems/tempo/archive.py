@@ -9,11 +9,11 @@ each event's one-line summary is written again from that replay.
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 
 from archive import engine_states, timestamps
 from archive.problems import ArchiveRefused, Checker, Problem, join, length_of
+from archive.sections import fair_dice_scopes
 from campaigns import fairness
 from campaigns.models import Roll
 from characters.systems import RuleError
@@ -32,7 +32,6 @@ SIDE_INPUT = ("key", "name", "controlled_by", "superiority", "max_level", "aspec
 MAX_CONFLICTS = 10_000
 MAX_EVENTS = 10_000
 MAX_PARTICIPANTS = 200
-SCOPE_LABEL = re.compile(r"[a-z0-9-]{1,40}")
 
 
 # -- export -----------------------------------------------------------------------------------------
@@ -139,7 +138,7 @@ def _structure(check: Checker, conflict, path: str, document: dict) -> None:
     if conflict.get("created_by") is not None:
         check.text(conflict, "created_by", path, 150)
     if "dice_scope" in conflict and not (
-        isinstance(conflict["dice_scope"], str) and SCOPE_LABEL.fullmatch(conflict["dice_scope"])
+        isinstance(conflict["dice_scope"], str) and fair_dice_scopes.LABEL.fullmatch(conflict["dice_scope"])
     ):
         check.add(
             join(path, "dice_scope"), "must be the conflict's label on the fair dice: 1-40 of a-z, 0-9 and -"
