@@ -108,10 +108,11 @@ def close_scope(campaign: Campaign, label: str) -> None:
 
 def players_seeds(campaign: Campaign) -> list[str]:
     """Every player's seed as it stands now (a player who never chose one gets a random one)."""
-    players = Membership.objects.filter(campaign=campaign, role=Role.PLAYER)
-    have = dict(ClientSeed.objects.filter(membership__in=players).values_list("membership_id", "seed"))
-    for member_id in players.values_list("id", flat=True):
-        if member_id not in have:
+    have = dict(
+        Membership.objects.filter(campaign=campaign, role=Role.PLAYER).values_list("id", "client_seed__seed")
+    )
+    for member_id, seed in have.items():
+        if seed is None:
             have[member_id] = ClientSeed.objects.create(
                 membership_id=member_id, seed=fair_dice.new_seed_hex(8)
             ).seed

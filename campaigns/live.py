@@ -18,14 +18,23 @@ may not see.
 from __future__ import annotations
 
 import logging
-import time
+import secrets
 from dataclasses import dataclass
+from typing import Any
 
 from django.conf import settings
 from django.db import connection, transaction
 from django.template.loader import render_to_string
 
-from campaigns.models import HIDDEN_ROLLS, HIDDEN_TOPICS, LiveEvent, Membership, Roll
+from campaigns.models import (
+    HIDDEN_ROLLS,
+    HIDDEN_TOPICS,
+    Campaign,
+    LiveEvent,
+    Membership,
+    Roll,
+    seen_by_members,
+)
 
 log = logging.getLogger(__name__)
 
@@ -145,6 +154,17 @@ class Batch:
     text: str  # the SSE text to send ("" when nothing is new for this subscriber)
     seq: int  # the feed position read up to (past the events this subscriber may not see)
     member: bool  # False once the user has left the campaign: the stream ends
+    more: bool = False  # the reading stopped at BATCH events: more wait after ``seq``
+
+
+@dataclass
+class Reader:
+    """A subscriber of a campaign's feed as a reading sees it: who, from where, with what request
+    (the GM's lines carry the share form, with a CSRF token masked from the reader's cookie)."""
+
+    user: Any
+    seq: int
+    request: Any = None
 
 
 def render_batch(user, campaign_id: int, after: int, request=None) -> Batch:
@@ -154,86 +174,147 @@ def render_batch(user, campaign_id: int, after: int, request=None) -> Batch:
     puts a new one on top and replaces one it has, so a secret roll shared later updates in place);
     a change as the topic's event name. Several events of one roll in a batch go out once, as the
     roll stands now."""
-    membership = (
-        Membership.objects.select_related("campaign").filter(user=user, campaign_id=campaign_id).first()
-    )
-    if membership is None:
-        return Batch("", after, False)
-    shared = _same_for_every_member(membership)
-    if shared:
-        known = _member_batches.get((campaign_id, after))
-        # ... while nothing came after it (a reader woken by a newer event reads that one too)
-        if (
-            known is not None
-            and known[2] > time.monotonic()
-            and not LiveEvent.objects.filter(campaign_id=campaign_id, id__gt=known[0]).exists()
-        ):
-            return Batch(known[1], known[0], True)
-    batch = _render(user, membership, campaign_id, after, request)
-    if shared:
-        if len(_member_batches) > 4096:
-            _member_batches.clear()
-        _member_batches[campaign_id, after] = (batch.seq, batch.text, time.monotonic() + MEMBER_BATCH_SECONDS)
-    return batch
+    return render_for(campaign_id, [Reader(user, after, request)])[0]
 
 
-#: A batch as everyone but the GM reads it, in a campaign whose system hides nothing more from
-#: some members than from others (no HIDDEN_ROLLS or HIDDEN_TOPICS rule): the members of a table
-#: woken by the same roll share one reading and rendering of it, for this long.
-MEMBER_BATCH_SECONDS = 2.0
-_member_batches: dict[tuple[int, int], tuple[int, str, float]] = {}
+def render_for(campaign_id: int, readers: list[Reader]) -> list[Batch]:
+    """``render_batch`` for every reader of a campaign woken by the same news, in one reading.
 
-
-def forget() -> None:
-    """Drop what this process keeps of rendered batches and lines (tests: a database rolled back
-    hands the same ids out again)."""
-    _member_batches.clear()
-    _shared_lines.clear()
-
-
-def _same_for_every_member(membership: Membership) -> bool:
-    system = membership.campaign.system
-    return not membership.is_gm and system not in HIDDEN_ROLLS and system not in HIDDEN_TOPICS
-
-
-def _render(user, membership: Membership, campaign_id: int, after: int, request) -> Batch:
-    # Every event after the cursor (up to BATCH); which of them this reader may see is the roll
-    # log's own rule, read in the same query as the lines' rolls (log_lines), and the system's
-    # hidden topics: as LiveEvent.objects.visible_to, in three queries whatever the batch.
+    The hub (campaigns/live_hub.py) calls this once per wake for all the streams of a campaign it
+    holds: a table woken by a roll costs one membership query, one events query and one rolls
+    query, however many of its members are connected. The readers fall into audiences: the GM,
+    and everyone else, who all see the same lines (the roll log's rule: SEEN_BY_MEMBERS) unless
+    the system hides rolls or topics from some members, in which case each such reader is an
+    audience of their own and their rolls are read with the log's own query (``log_lines``). Each
+    line is rendered once per audience.
+    Returns a batch per reader, in order."""
+    memberships = _memberships(campaign_id, {reader.user.pk for reader in readers})
+    present = [reader.seq for reader in readers if reader.user.pk in memberships]
+    if not present:
+        return [Batch("", reader.seq, False) for reader in readers]
+    # Every event after the earliest cursor (up to BATCH); which of them each reader may see is the
+    # roll log's own rule, read in the same query as the lines' rolls, and the system's hidden
+    # topics: as LiveEvent.objects.visible_to.
     events = list(
-        LiveEvent.objects.filter(campaign_id=campaign_id, id__gt=after)
+        LiveEvent.objects.filter(campaign_id=campaign_id, id__gt=min(present))
         .order_by("id")
         .values_list("id", "public_id", "roll_id", "topic")[:BATCH]
     )
-    if not events:
-        return Batch("", after, True)
-    last_seq = events[-1][0]
+    more = len(events) == BATCH
+    last_seq = events[-1][0] if events else 0
     roll_ids = {roll_id for _, _, roll_id, _ in events if roll_id}
-    rolls = {r.pk: r for r in log_lines(user, membership).filter(pk__in=roll_ids)} if roll_ids else {}
-    hidden: set[str] = set()
-    if not membership.is_gm and any(topic for _, _, roll_id, topic in events if not roll_id):
-        rule = HIDDEN_TOPICS.get(membership.campaign.system)
-        hidden = set((rule(user, membership) if rule is not None else None) or ())
     last_of_roll = {roll_id: seq for seq, _, roll_id, _ in events if roll_id}
-    parts = []
-    for seq, public_id, roll_id, topic in events:
-        if roll_id:
-            if last_of_roll[roll_id] == seq and roll_id in rolls:
-                parts.append(message("roll", _line(rolls[roll_id], membership, request), public_id))
-        elif topic not in hidden:
-            parts.append(message(topic, topic, public_id))
-    return Batch("".join(parts), last_seq, True)
+    # The batch's rolls as the GM sees them, read once: the members' audience takes those the
+    # roll log's rule shows them (seen_by_members, SEEN_BY_MEMBERS's twin for a roll in hand).
+    every_roll: dict[int, Roll] | None = None
+    audiences: dict[Any, _Audience] = {}
+    batches = []
+    for reader in readers:
+        membership = memberships.get(reader.user.pk)
+        if membership is None:
+            batches.append(Batch("", reader.seq, False))
+            continue
+        if not events or reader.seq >= last_seq:
+            batches.append(Batch("", max(reader.seq, last_seq), True, more))
+            continue
+        key = _audience_key(reader.user, membership)
+        audience = audiences.get(key)
+        if audience is None:
+            if every_roll is None and key in ("gm", "member"):
+                every_roll = _by_pk(_lines_of(Roll.objects.filter(campaign_id=campaign_id)), roll_ids)
+            if key == "gm":
+                shown = every_roll
+            elif key == "member":
+                shown = {pk: roll for pk, roll in (every_roll or {}).items() if seen_by_members(roll)}
+            else:
+                shown = _by_pk(log_lines(reader.user, membership), roll_ids)
+            audience = audiences[key] = _Audience(reader.user, membership, shown, events)
+        parts = []
+        for seq, public_id, roll_id, topic in events:
+            if seq <= reader.seq:
+                continue
+            if roll_id:
+                if last_of_roll[roll_id] == seq and roll_id in audience.rolls:
+                    parts.append(message("roll", audience.line(roll_id, reader.request), public_id))
+            elif topic not in audience.hidden:
+                parts.append(message(topic, topic, public_id))
+        batches.append(Batch("".join(parts), last_seq, True, more))
+    return batches
+
+
+def _memberships(campaign_id: int, user_ids: set[int]) -> dict[int, Membership]:
+    """The campaign's memberships of these users, as they stand now, in one light query."""
+    rows = Membership.objects.filter(campaign_id=campaign_id, user_id__in=user_ids).values_list(
+        "id", "user_id", "role", "campaign__system"
+    )
+    found = {}
+    campaign = None
+    for pk, user_id, role, system in rows:
+        if campaign is None:
+            campaign = Campaign(pk=campaign_id, system=system)
+        found[user_id] = Membership(pk=pk, user_id=user_id, campaign=campaign, role=role)
+    return found
+
+
+def _by_pk(rolls, roll_ids: set[int]) -> dict[int, Roll]:
+    return {r.pk: r for r in rolls.filter(pk__in=roll_ids)} if roll_ids else {}
+
+
+def _audience_key(user, membership: Membership) -> Any:
+    """Readers that see the same lines of the same events: the GM(s); every other member, unless
+    the system keeps some rolls or topics from some members (then each reader is their own)."""
+    if membership.is_gm:
+        return "gm"
+    system = membership.campaign.system
+    if system in HIDDEN_ROLLS or system in HIDDEN_TOPICS:
+        return ("reader", user.pk)
+    return "member"
+
+
+#: What stands for the reader's CSRF token in a GM's line rendered once for every GM reading it;
+#: each reader's own masked token replaces it (random per process: no text can foresee it).
+_CSRF_MARK = "csrf" + secrets.token_hex(16)
+
+
+class _Audience:
+    """The rolls and hidden topics one audience sees of a batch of events, and its lines."""
+
+    def __init__(self, user, membership: Membership, rolls: dict[int, Roll], events: list[tuple]) -> None:
+        self.membership = membership
+        self.rolls = rolls
+        self.hidden: set[str] = set()
+        if not membership.is_gm and any(topic for _, _, roll_id, topic in events if not roll_id):
+            rule = HIDDEN_TOPICS.get(membership.campaign.system)
+            self.hidden = set((rule(user, membership) if rule is not None else None) or ())
+        self.lines: dict[int, str] = {}
+
+    def line(self, roll_id: int, request) -> str:
+        line = self.lines.get(roll_id)
+        if line is None:
+            line = self.lines[roll_id] = _line(self.rolls[roll_id], self.membership)
+        if self.membership.is_gm and _CSRF_MARK in line:
+            from django.middleware.csrf import get_token
+
+            line = line.replace(_CSRF_MARK, get_token(request) if request is not None else "")
+        return line
+
+
+def forget() -> None:
+    """Drop what this process keeps of rendered lines (tests: a database rolled back hands the
+    same ids out again)."""
+    _shared_lines.clear()
 
 
 #: Roll lines as everyone but the GM reads them, which is the same for all of them (the GM's line
-#: has the share form, with the GM's own CSRF token): rendered once per process, not per reader.
+#: has the share form): rendered once per process, not per reader.
 _shared_lines: dict[tuple, str] = {}
 
 
-def _line(roll: Roll, membership: Membership, request) -> str:
+def _line(roll: Roll, membership: Membership) -> str:
     context = {"r": roll, "membership": membership, "campaign": membership.campaign}
     if membership.is_gm:
-        return render_to_string("campaigns/_roll_line.html", context, request=request).strip()
+        context["csrf_token"] = _CSRF_MARK
+        return render_to_string("campaigns/_roll_line.html", context).strip()
     key = (
         roll.pk,
         roll.revealed_at,
@@ -245,9 +326,7 @@ def _line(roll: Roll, membership: Membership, request) -> str:
     if line is None:
         if len(_shared_lines) > 4096:
             _shared_lines.clear()
-        line = _shared_lines[key] = render_to_string(
-            "campaigns/_roll_line.html", context, request=request
-        ).strip()
+        line = _shared_lines[key] = render_to_string("campaigns/_roll_line.html", context).strip()
     return line
 
 
@@ -271,10 +350,12 @@ LINE_FIELDS = (
 
 def log_lines(user, membership: Membership):
     """The rolls as a roll log draws them (its line's fields and relations only), for this reader."""
-    return (
-        Roll.objects.visible_to(user, membership)
-        .select_related(*_LINE_RELATED)
-        .only(*LINE_FIELDS, "roller__username", "mission__title", "character__name", "proof__by_hand")
+    return _lines_of(Roll.objects.visible_to(user, membership))
+
+
+def _lines_of(rolls):
+    return rolls.select_related(*_LINE_RELATED).only(
+        *LINE_FIELDS, "roller__username", "mission__title", "character__name", "proof__by_hand"
     )
 
 

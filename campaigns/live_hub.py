@@ -1,8 +1,11 @@
 """One web process's fan-out of live events (campaigns/live.py says what the events are).
 
-The hub keeps, per campaign, the asyncio.Event of every connected subscriber of this process and
-sets them when the campaign has something new; each subscriber then reads its own events from the
-database. What wakes the hub, started by the first subscriber in the server's event loop:
+The hub keeps, per campaign, every connected subscriber of this process. A new subscriber first
+catches up from its own cursor by itself; from then on, when the campaign has news, the hub reads
+it once for all of the campaign's subscribers (``live.render_for``: one membership query, one
+events query, the rolls and lines once per audience) and hands each its own batch, so a table
+woken by a roll costs about what one reader did. What wakes the hub, started by the first
+subscriber in the server's event loop:
 
 - ``poke`` from this process (the request that made the roll), at once;
 - with LIVE_REDIS_URL set, a Redis pub/sub message from any process of any node (one
@@ -17,6 +20,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from dataclasses import dataclass, field
+from typing import Any
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
@@ -26,38 +31,97 @@ log = logging.getLogger(__name__)
 CHANNEL = "dossier:live"
 
 
+@dataclass(eq=False)
+class Subscriber:
+    """One open stream of a campaign in this process."""
+
+    user: Any
+    request: Any
+    seq: int  # the feed position it has been sent up to
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    #: Caught up from its own cursor: from now on the campaign's fan-out reads for it.
+    ready: bool = False
+    outbox: list[str] = field(default_factory=list)  # read for it by the fan-out, not yet sent
+    ended: bool = False  # no longer a member (or its reading failed): the stream ends
+
+
 class Hub:
     def __init__(self) -> None:
-        self.waiters: dict[int, set[asyncio.Event]] = {}
+        self.waiters: dict[int, set[Subscriber]] = {}
         self.loop: asyncio.AbstractEventLoop | None = None
         self.tasks: list[asyncio.Task] = []
+        self.fan_outs: dict[int, asyncio.Task] = {}  # campaign -> its reading, while one runs
+        self.again: set[int] = set()  # campaigns woken while their reading ran
         self.seen = 0
         self.ready = asyncio.Event()
 
     # --- subscribers (in the event loop) ------------------------------------------------------------
-    async def subscribe(self, campaign_id: int) -> asyncio.Event:
+    async def subscribe(self, campaign_id: int, user=None, request=None, seq: int = 0) -> Subscriber:
         await self._start()
-        event = asyncio.Event()
-        self.waiters.setdefault(campaign_id, set()).add(event)
-        return event
+        subscriber = Subscriber(user, request, seq)
+        self.waiters.setdefault(campaign_id, set()).add(subscriber)
+        return subscriber
 
-    def unsubscribe(self, campaign_id: int, event: asyncio.Event) -> None:
-        events = self.waiters.get(campaign_id)
-        if events is not None:
-            events.discard(event)
-            if not events:
+    def unsubscribe(self, campaign_id: int, subscriber: Subscriber) -> None:
+        subscribers = self.waiters.get(campaign_id)
+        if subscribers is not None:
+            subscribers.discard(subscriber)
+            if not subscribers:
                 del self.waiters[campaign_id]
 
     def connections(self) -> int:
-        return sum(len(events) for events in self.waiters.values())
+        return sum(len(subscribers) for subscribers in self.waiters.values())
 
     def wake(self, campaign_id: int) -> None:
-        for event in self.waiters.get(campaign_id, ()):
-            event.set()
+        """News in the campaign: a stream still catching up reads it itself; for the others the
+        campaign's fan-out reads once (one at a time per campaign; a wake meanwhile runs it again)."""
+        fan_out = False
+        for subscriber in self.waiters.get(campaign_id, ()):
+            if subscriber.ready:
+                fan_out = True
+            else:
+                subscriber.wake.set()
+        if not fan_out:
+            return
+        if campaign_id in self.fan_outs:
+            self.again.add(campaign_id)
+        elif self.loop is not None:
+            self.fan_outs[campaign_id] = self.loop.create_task(self._fan_out(campaign_id))
 
     def wake_all(self) -> None:
         for campaign_id in list(self.waiters):
             self.wake(campaign_id)
+
+    async def _fan_out(self, campaign_id: int) -> None:
+        from campaigns import live
+
+        try:
+            while True:
+                self.again.discard(campaign_id)
+                readers = [s for s in self.waiters.get(campaign_id, ()) if s.ready and not s.ended]
+                if not readers:
+                    return
+                try:
+                    batches = await sync_to_async(_read, thread_sensitive=False)(
+                        campaign_id, [live.Reader(s.user, s.seq, s.request) for s in readers]
+                    )
+                except Exception:
+                    # Its streams end; their browsers reconnect with the last id they were sent.
+                    log.exception("live: reading the news of campaign %s failed", campaign_id)
+                    batches = [live.Batch("", s.seq, False) for s in readers]
+                for subscriber, batch in zip(readers, batches, strict=True):
+                    if not batch.member:
+                        subscriber.ended = True
+                        subscriber.wake.set()
+                        continue
+                    subscriber.seq = batch.seq
+                    if batch.text:
+                        subscriber.outbox.append(batch.text)
+                        subscriber.wake.set()
+                if not any(batch.more for batch in batches) and campaign_id not in self.again:
+                    return
+        finally:
+            del self.fan_outs[campaign_id]
 
     # --- from any thread ----------------------------------------------------------------------------
     def poke(self, campaign_id: int) -> None:
@@ -77,12 +141,15 @@ class Hub:
 
     async def stop(self) -> None:
         """Cancel the listeners (a test's event loop ending; the server's ending does it itself)."""
-        for task in self.tasks:
+        tasks = [*self.tasks, *self.fan_outs.values()]
+        for task in tasks:
             task.cancel()
-        for task in self.tasks:
+        for task in tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         self.tasks, self.loop = [], None
+        self.fan_outs.clear()
+        self.again.clear()
 
     # --- listeners ----------------------------------------------------------------------------------
     async def _start(self) -> None:
@@ -149,6 +216,13 @@ class Hub:
             finally:
                 with contextlib.suppress(Exception):
                     await client.aclose()
+
+
+def _read(campaign_id: int, readers: list) -> list:
+    from campaigns import live
+
+    live.keep_connection()
+    return live.render_for(campaign_id, readers)
 
 
 hub = Hub()

@@ -69,27 +69,41 @@ async def _stream(request, user, campaign_id: int, seq: int):
     # The retry hint goes out with the first batch: a client that has read it knows the stream
     # has caught up from its cursor (bench/live.py counts a connection from then on).
     first = live.retry_hint()
-    wake = await hub.subscribe(campaign_id)
+    subscriber = await hub.subscribe(campaign_id, user, request, seq)
     try:
+        # Catching up from its own cursor, reading by itself until a reading ends with no news
+        # having come meanwhile; then the hub's fan-out reads for it (no await in between: a wake
+        # finds it either still reading or ready).
         while True:
-            wake.clear()
+            subscriber.wake.clear()
             render = sync_to_async(_render, thread_sensitive=False)
-            batch = await render(request, user, campaign_id, seq)
+            batch = await render(request, user, campaign_id, subscriber.seq)
             if not batch.member:
                 return
-            seq = batch.seq
+            subscriber.seq = batch.seq
             if first or batch.text:
                 yield first + batch.text
                 first = ""
-            # Nothing is read again until the hub says the campaign has news: an idle stream
+            if not subscriber.wake.is_set() and not batch.more:
+                break
+        subscriber.ready = True
+        while True:
+            # Nothing is read again until the hub has read the campaign's news: an idle stream
             # costs its heartbeat only.
-            while not wake.is_set():
+            while not subscriber.wake.is_set():
                 try:
-                    await asyncio.wait_for(wake.wait(), settings.LIVE_HEARTBEAT_SECONDS)
+                    await asyncio.wait_for(subscriber.wake.wait(), settings.LIVE_HEARTBEAT_SECONDS)
                 except TimeoutError:
                     yield ": still here\n\n"  # keeps proxies from closing an idle stream
+            subscriber.wake.clear()
+            if subscriber.outbox:
+                text = "".join(subscriber.outbox)
+                subscriber.outbox.clear()
+                yield text
+            if subscriber.ended:
+                return
     finally:
-        hub.unsubscribe(campaign_id, wake)
+        hub.unsubscribe(campaign_id, subscriber)
 
 
 def _sync_stream(request, user, campaign_id: int, seq: int):

@@ -278,6 +278,12 @@ def _hidden_rolls(user, membership: Membership) -> models.Q | None:
 SEEN_BY_MEMBERS = models.Q(secret=False) | models.Q(announced=True) | models.Q(revealed_at__isnull=False)
 
 
+def seen_by_members(roll: Roll) -> bool:
+    """SEEN_BY_MEMBERS of one roll in hand (the live feed reads a batch's rolls once for the GM and
+    the members; tests/live/test_feed.py holds the two to the same answer for every case)."""
+    return not roll.secret or roll.announced or roll.revealed_at is not None
+
+
 class RollQuerySet(models.QuerySet):
     def visible_to(self, user, membership: Membership | None = None):
         """GMs see every roll of their campaigns; everyone else sees only the open ones, less those

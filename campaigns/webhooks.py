@@ -231,19 +231,22 @@ def queue(campaign_id: int, event: dict[str, Any]) -> int:
     return len(hooks)
 
 
-def roll_made(roll_id: int) -> None:
-    """After a roll is stored: post it if an observer would see it."""
+def roll_made(roll_id: int, campaign_id: int) -> None:
+    """After a roll is stored: post it if an observer would see it. (Most campaigns have no hook:
+    that is asked first, before the roll is read again.)"""
+    if not Webhook.objects.filter(campaign_id=campaign_id, enabled=True).exists():
+        return
     roll = (
         Roll.objects.select_related("campaign", "roller", "character", "mission").filter(pk=roll_id).first()
     )
-    if roll is None or not Webhook.objects.filter(campaign_id=roll.campaign_id, enabled=True).exists():
+    if roll is None:
         return
     if observer_sees(roll):
         queue(roll.campaign_id, roll_event(roll))
 
 
 def after_commit_roll(roll: Roll) -> None:
-    transaction.on_commit(lambda: roll_made(roll.pk))
+    transaction.on_commit(lambda: roll_made(roll.pk, roll.campaign_id))
 
 
 def after_commit_mission(mission: Mission, verdict: str) -> None:

@@ -10,7 +10,7 @@ import pytest
 from campaigns import services
 from campaigns.models import LiveEvent, Roll
 from systems.tempo import services as tempo_services
-from tests.live.helpers import feed
+from tests.live.helpers import feed, parse
 
 
 def _login(client, world, who):
@@ -154,19 +154,113 @@ def test_a_play_records_change_is_its_topic(world, client, conflict):
     assert [(m["event"], m["data"]) for m in messages] == [(f"tempo-conflict-{conflict.pk}",) * 2]
 
 
-def test_members_woken_by_the_same_roll_share_its_reading_but_never_miss_a_newer_one(world, client):
-    """The members' batch is read once for a table (campaigns.live._member_batches); a reader
-    whose cursor is the same but who comes after a newer event gets that event too."""
-    first = _roll(world, purpose="first")
-    player = _login(client, world, "player")
-    start = feed(player, world.campaign.pk)[1]
-    cursor = start[-1]["id"]
-    _roll(world, purpose="second")
-    assert [m["data"].count("second") for m in feed(player, world.campaign.pk, last_event_id=cursor)[1]] == [
-        1
-    ]
-    third = _roll(world, purpose="third")
-    other = _login(client, world, "other_player")
-    seen = feed(other, world.campaign.pk, last_event_id=cursor)[1]
-    assert ["second" in seen[0]["data"], f'id="roll-{third.pk}"' in seen[1]["data"]] == [True, True]
-    assert f'id="roll-{first.pk}"' in start[0]["data"]
+def _unmasked(text):
+    """The messages, each CSRF token (masked afresh at every rendering) in place of its value."""
+    import re
+
+    return parse(re.sub(r'(name="csrfmiddlewaretoken" value=")[^"]+', r"\1TOKEN", text))
+
+
+def _readers(world, *names, seq=0):
+    from campaigns import live
+
+    return [live.Reader(world.users[name], seq) for name in names]
+
+
+def test_one_reading_serves_every_reader_of_a_table_as_each_alone(world, django_assert_num_queries):
+    """The hub's fan-out (live.render_for) reads a table's news once for all its streams: each
+    reader gets byte for byte what reading alone gives them (render_batch), the GM's line with the
+    share form and the GM's own CSRF token, the others the sealed line."""
+    from django.middleware.csrf import _get_new_csrf_string
+    from django.test import RequestFactory
+
+    from campaigns import live
+
+    _roll(world, purpose="first")
+    secret = services.record_roll(world.membership["gm"], kind="d10", secret=True, rng=random.Random(4))
+    names = ("gm", "player", "other_player", "observer")
+    gm_request = RequestFactory().get("/")
+    gm_request.META["CSRF_COOKIE"] = _get_new_csrf_string()
+    readers = _readers(world, *names)
+    readers[0].request = gm_request
+    # The memberships, the events, the rolls: three queries for the four readers, as for one.
+    with django_assert_num_queries(3):
+        together = live.render_for(world.campaign.pk, readers)
+    for reader, batch in zip(readers, together, strict=True):
+        alone = live.render_batch(reader.user, world.campaign.pk, 0, request=reader.request)
+        gm = reader.user == world.users["gm"]
+        assert [_unmasked(batch.text), batch.seq, batch.member] == [_unmasked(alone.text), alone.seq, True]
+        lines = {m["data"] for m in parse(batch.text)}
+        sealed = any(f'id="roll-{secret.pk}"' in line and "made a secret roll" in line for line in lines)
+        assert sealed is not gm
+    from django.middleware.csrf import _does_token_match
+
+    [form_line] = [m["data"] for m in parse(together[0].text) if "csrfmiddlewaretoken" in m["data"]]
+    token = form_line.split('name="csrfmiddlewaretoken" value="')[1].split('"')[0]
+    assert _does_token_match(token, gm_request.META["CSRF_COOKIE"])
+
+
+def test_a_reading_for_readers_at_different_cursors_gives_each_what_comes_after_its_own(world):
+    from campaigns import live
+
+    _roll(world, purpose="first")
+    cursor = live.newest_in(world.campaign.pk, 0)
+    second = _roll(world, purpose="second")
+    behind, level = _readers(world, "player", "other_player")
+    level.seq = cursor
+    batches = live.render_for(world.campaign.pk, [behind, level])
+    assert [m["data"].count("first") for m in parse(batches[0].text)] == [1, 0]
+    assert [f'id="roll-{second.pk}"' in m["data"] for m in parse(batches[1].text)] == [True]
+    assert batches[0].seq == batches[1].seq == live.newest_in(world.campaign.pk, 0)
+
+
+def test_a_reader_who_left_is_told_so_and_the_others_still_read(world):
+    from campaigns import live
+
+    _roll(world)
+    world.membership["other_player"].delete()
+    batches = live.render_for(world.campaign.pk, _readers(world, "player", "other_player", "outsider"))
+    assert [(b.member, bool(b.text)) for b in batches] == [(True, True), (False, False), (False, False)]
+
+
+def test_a_reading_stops_at_the_batch_size_and_says_more_wait(world, monkeypatch):
+    from campaigns import live
+
+    monkeypatch.setattr(live, "BATCH", 2)
+    rolls = [_roll(world, purpose=f"roll {n}") for n in range(3)]
+    [batch] = live.render_for(world.campaign.pk, _readers(world, "player"))
+    assert batch.more and len(parse(batch.text)) == 2
+    [rest] = live.render_for(world.campaign.pk, [live.Reader(world.users["player"], batch.seq)])
+    assert not rest.more and [f'id="roll-{rolls[2].pk}"' in m["data"] for m in parse(rest.text)] == [True]
+
+
+def test_in_a_system_that_hides_rolls_from_some_members_each_reader_reads_alone(world, conflict):
+    """Tempo keeps a conflict's rolls from members not in it: its readers are not one audience."""
+    from campaigns import live
+
+    in_conflict = {r.pk for r in Roll.objects.filter(purpose__contains="Rooftops")}
+    names = ("gm", "player", "other_player", "observer")
+    readers = [live.Reader(world.users[name], 0) for name in names]
+    together = live.render_for(world.tempo.pk, readers)
+    for name, reader, batch in zip(names, readers, together, strict=True):
+        alone = live.render_batch(reader.user, world.tempo.pk, 0)
+        assert parse(batch.text) == parse(alone.text), name
+        sees = any(f'id="roll-{pk}"' in batch.text for pk in in_conflict)
+        assert sees is (name in ("gm", "player")), name
+
+
+@pytest.mark.parametrize("secret", [False, True])
+@pytest.mark.parametrize("announced", [False, True])
+@pytest.mark.parametrize("revealed", [False, True])
+def test_the_feeds_rule_for_a_roll_in_hand_is_the_logs_rule(world, secret, announced, revealed):
+    """The shared reading filters the members' rolls in Python (seen_by_members): the same answer
+    as the log's query (SEEN_BY_MEMBERS) for every kind of roll."""
+    from django.utils import timezone
+
+    from campaigns.models import SEEN_BY_MEMBERS, seen_by_members
+
+    roll = _roll(world, "gm", secret=secret, announced=announced)
+    if revealed:
+        Roll.objects.filter(pk=roll.pk).update(revealed_at=timezone.now())
+    roll.refresh_from_db()
+    assert seen_by_members(roll) is Roll.objects.filter(SEEN_BY_MEMBERS, pk=roll.pk).exists()
