@@ -121,7 +121,7 @@ class Hub:
                 if not any(batch.more for batch in batches) and campaign_id not in self.again:
                     return
         finally:
-            del self.fan_outs[campaign_id]
+            self.fan_outs.pop(campaign_id, None)
 
     # --- from any thread ----------------------------------------------------------------------------
     def poke(self, campaign_id: int) -> None:
