@@ -37,6 +37,7 @@ import os
 import random
 import re
 import resource
+import shutil
 import signal
 import socket
 import statistics
@@ -45,6 +46,7 @@ import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -162,6 +164,12 @@ Membership.objects.bulk_create(
         for m in range(size)
     ]
 )
+# Tables in play: each has opened its dice page before, so its fair dice seed and its players' seeds
+# exist (a campaign's very first roll makes them: five more writes, once in its life).
+from campaigns import fairness
+for campaign in campaigns:
+    fairness.current_seed(campaign)
+    fairness.players_seeds(campaign)
 out = []
 backend = "django.contrib.auth.backends.ModelBackend"
 for t in range(tables):
@@ -175,6 +183,12 @@ for t in range(tables):
         token = AuthToken.objects.create(user)[1] if m else ""
         members.append({"session": session.session_key, "token": token})
     out.append({"campaign": campaigns[t].pk, "members": members})
+from django.db import connection
+if connection.vendor == "postgresql":
+    # The tables were just filled: their statistics now, not by autovacuum in the middle of the
+    # measured phases (a database in service is not one minute old).
+    with connection.cursor() as cursor:
+        cursor.execute("VACUUM ANALYZE")
 print("SEEDED" + json.dumps(out))
 """
 
@@ -392,19 +406,22 @@ async def drive(args, tables: list[dict], base: str, server_pid: int) -> tuple[R
     return results, phases
 
 
-def server_times(log: Path) -> list[float]:
-    """The roll requests' durations from dossier's request log (JSON lines), in seconds."""
+def server_times(log: Path) -> list[tuple[float, float]]:
+    """The roll requests from dossier's request log (JSON lines): (when, in seconds since the
+    first, its duration in seconds)."""
     times = []
     for line in log.read_text(errors="replace").splitlines():
         if '"duration_ms"' not in line or "/rolls/" not in line:
             continue
         try:
             entry = json.loads(line)
-        except ValueError:
+            when = datetime.strptime(entry["time"], "%Y-%m-%d %H:%M:%S,%f").timestamp()
+        except (ValueError, KeyError):
             continue
         if entry.get("method") == "POST" and entry.get("path", "").endswith("/rolls/"):
-            times.append(entry["duration_ms"] / 1000)
-    return times
+            times.append((when, entry["duration_ms"] / 1000))
+    first = min((when for when, _ in times), default=0.0)
+    return sorted((when - first, duration) for when, duration in times)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -424,6 +441,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--workers", type=int, default=1, help="uvicorn processes (more than one wants --redis)"
     )
+    parser.add_argument("--keep-log", default="", help="copy the server's log (JSON lines) to this file")
     args = parser.parse_args(argv if argv is not None else [])
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
@@ -445,6 +463,8 @@ def main(argv: list[str] | None = None) -> None:
             except subprocess.TimeoutExpired:
                 os.killpg(server.pid, signal.SIGKILL)
         report(args, results, phases, server_times(log))
+        if args.keep_log:
+            shutil.copyfile(log, args.keep_log)
         errors = server_errors(log)
         if errors:
             print("   the server logged errors (first of each kind):")
@@ -467,7 +487,8 @@ def server_errors(log: Path, limit: int = 5) -> list[tuple[str, int]]:
     return sorted(counts.items(), key=lambda item: -item[1])[:limit]
 
 
-def report(args, results: Results, phases: list[Phase], server: list[float]) -> None:
+def report(args, results: Results, phases: list[Phase], timed: list[tuple[float, float]]) -> None:
+    server = [duration for _, duration in timed]
     clients = args.tables * args.size
     # "every other client of its table": the roller's own copy is left out of the figures
     others = {
@@ -504,6 +525,13 @@ def report(args, results: Results, phases: list[Phase], server: list[float]) -> 
         f"p95 {1000 * pct(server, 0.95):.1f} ms  (n={len(server)}); as the client saw it: "
         f"p95 {1000 * pct(results.request_times, 0.95):.1f} ms"
     )
+    windows: dict[int, list[float]] = {}
+    for when, duration in timed:
+        windows.setdefault(int(when // 10), []).append(duration)
+    by_window = [
+        f"{10 * w}s {1000 * pct(v, 0.5):.0f}/{1000 * pct(v, 0.95):.0f}" for w, v in sorted(windows.items())
+    ]
+    print("   the same by 10 s of the rolling phase, p50/p95 ms: " + "  ".join(by_window))
     idle = next((p for p in phases if p.name == "idle"), None)
     if idle:
         print(

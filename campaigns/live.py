@@ -82,7 +82,7 @@ def notify(campaign_id: int, seq: int) -> None:
     Redis (when set; without it they find the event on their next poll)."""
     from campaigns import live_hub
 
-    live_hub.hub.poke(campaign_id)
+    live_hub.hub.poke(campaign_id, seq)
     url = settings.LIVE_REDIS_URL
     if not url:
         return

@@ -153,3 +153,40 @@ def test_the_asgi_route_checks_the_host_as_django_does(world):
 def test_other_paths_go_to_django(world):
     status, text, _ = _route_scenario(world, "player", path="/campaigns/")
     assert status == 200 and "Time Corps" in text
+
+
+def test_the_safety_poll_wakes_only_campaigns_with_an_event_no_wake_named():
+    """With Redis the poll is a safety net for a lost pub/sub message: a campaign whose newest
+    event a wake already named (this process's commit, a message) is not read again."""
+    from campaigns.live_hub import Hub
+
+    async def run():
+        hub = Hub()
+        hub.loop = asyncio.get_running_loop()
+        read: list[int] = []
+        hub._fan_out = lambda campaign_id: _record(hub, read, campaign_id)
+        for campaign_id in (1, 2):
+            subscriber = await _subscribe(hub, campaign_id)
+            subscriber.ready = True
+        hub.wake(1, 10)  # a message named event 10 of campaign 1
+        await asyncio.sleep(0)
+        hub.found([(9, 1), (10, 1), (11, 2)])  # the poll: campaign 2's event 11 was never named
+        await asyncio.sleep(0)
+        hub.found([(12, 1)])  # a message lost: the poll finds campaign 1's event 12
+        await asyncio.sleep(0)
+        return read, hub.seen
+
+    assert asyncio.run(run()) == ([1, 2, 1], 12)
+
+
+async def _record(hub, read, campaign_id):
+    read.append(campaign_id)
+    hub.fan_outs.pop(campaign_id)
+
+
+async def _subscribe(hub, campaign_id):
+    from campaigns.live_hub import Subscriber
+
+    subscriber = Subscriber(None, None, 0)
+    hub.waiters.setdefault(campaign_id, set()).add(subscriber)
+    return subscriber
