@@ -264,3 +264,28 @@ def test_the_feeds_rule_for_a_roll_in_hand_is_the_logs_rule(world, secret, annou
         Roll.objects.filter(pk=roll.pk).update(revealed_at=timezone.now())
     roll.refresh_from_db()
     assert seen_by_members(roll) is Roll.objects.filter(SEEN_BY_MEMBERS, pk=roll.pk).exists()
+
+
+def test_a_roll_requests_queries_do_not_grow_with_the_table_or_its_history(world, api, make_user):
+    """The click-to-roll request's work is fixed (bench/live.py, docs/live.md): the same queries
+    with 3 players as with 30, and after 3 rolls as after 30 (the players' seeds are one query)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from campaigns.models import Membership, Role
+
+    client = api(world.users["player"])
+    url = f"/api/v1/campaigns/{world.campaign.pk}/rolls/"
+
+    def queries() -> int:
+        assert client.post(url, {"kind": "d10", "count": 2}, format="json").status_code == 201  # warm-up
+        with CaptureQueriesContext(connection) as captured:
+            assert client.post(url, {"kind": "d10", "count": 2}, format="json").status_code == 201
+        return len(captured)
+
+    few = queries()
+    for n in range(28):
+        Membership.objects.create(campaign=world.campaign, user=make_user(f"extra{n}"), role=Role.PLAYER)
+    for _ in range(30):
+        _roll(world)
+    assert queries() == few
