@@ -42,7 +42,25 @@ def wait_for(predicate, timeout: float, what: str, log: Path):
             return value
         time.sleep(0.1)
     print(log.read_text()[-4000:] if log.exists() else "(no worker log)")
+    print(broker_state())
     raise AssertionError(f"timed out waiting for {what}")
+
+
+def broker_state() -> str:
+    """What Redis holds of the queue at a time-out: a job still unacknowledged (nobody restored
+    it), waiting in the queue (nobody took it), or gone (someone took it and dropped it)."""
+    import redis
+
+    try:
+        client = redis.Redis.from_url(os.environ["CELERY_BROKER_URL"], socket_timeout=2)
+        return (
+            f"broker: queue {client.llen('celery')}, unacked {client.hlen('unacked')}, "
+            f"unacked index {client.zrange('unacked_index', 0, -1, withscores=True)}, "
+            f"restore mutex {client.get('unacked_mutex')!r} (ttl {client.ttl('unacked_mutex')}), "
+            f"now {time.time():.1f}"
+        )
+    except Exception as error:  # a diagnosis only
+        return f"broker: unreadable ({error})"
 
 
 def status_of(render_id: int) -> str:
