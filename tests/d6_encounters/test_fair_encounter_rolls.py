@@ -52,12 +52,14 @@ def _ada_acts(d6, running, **dice):
     """Ada punches with brawling (her turn comes after whoever the order puts first)."""
     gm = d6.membership["gm"]
     pid = f"character-{d6.ada.pk}"
-    services.record_event(running, gm, {"type": "declare", "participant": pid, "actions": 1})
-    while running.state["active"][-1]["participant"] != pid:  # the order decides who acts first
+    # The fair dice's initiative decides who declares and acts first: whoever comes before Ada
+    # declares one action and is done (declaring Ada first failed whenever Bo won the initiative).
+    while running.state["active"][-1]["participant"] != pid:
         other = running.state["active"][-1]["participant"]
         if running.state["participants"][other]["round"]["declared"] is None:
             services.record_event(running, gm, {"type": "declare", "participant": other, "actions": 1})
         services.record_event(running, gm, {"type": "done", "participant": other})
+    services.record_event(running, gm, {"type": "declare", "participant": pid, "actions": 1})
     event = {"type": "act", "participant": pid, "action": "punch", "trait": "brawling", **dice}
     services.record_event(running, gm, event)
 
