@@ -7,12 +7,13 @@ commit, ``publish`` wakes the web processes: through Redis pub/sub when LIVE_RED
 Redis also polls the newest event id every LIVE_POLL_SECONDS so that events written by another
 process (a Celery worker, a second server) arrive too.
 
-A woken subscriber reads the events after its cursor that its user may see
-(LiveEvent.objects.visible_to: the roll log's own rule) and is sent each rendered for that user
-(``render_batch``), so what the feed shows equals what the page shows. The cursor a client holds
-is the random ``public_id`` of the last event it was sent (the SSE id, sent back as
-Last-Event-ID on reconnection): nothing missed, nothing twice, and no count of the events it
-may not see.
+A subscriber is sent the events after its cursor that its user may see (the roll log's own rule,
+as LiveEvent.objects.visible_to), each rendered for that user, so what the feed shows equals what
+the page shows: read by itself while it catches up (``render_batch``), then by the hub once for
+all the campaign's subscribers of the process (``render_for``), with the same result. The
+cursor a client holds is the random ``public_id`` of the last event it was sent (the SSE id, sent
+back as Last-Event-ID on reconnection): nothing missed, nothing twice, and no count of the events
+it may not see.
 """
 
 from __future__ import annotations
