@@ -47,7 +47,7 @@ from weasyprint.urls import URLFetcher, URLFetcherResponse
 from characters import registry
 from characters.systems import SheetData
 from sheets import archival as archival_files
-from sheets import fillable, marks
+from sheets import fillable, marks, structure
 
 logger = logging.getLogger(__name__)
 
@@ -422,7 +422,7 @@ def render_pdf(
                 )
                 for name, data in attachments
             ]
-        pdf = document.write_pdf(**options)
+        pdf = document.write_pdf(finisher=structure.fold_text_runs, **options)
         page_count = len(document.pages)
         del document
     return RenderedPDF(pdf=pdf, pages=page_count, fetcher=fetcher)

@@ -338,7 +338,9 @@ def _stored_parts(
             template_version=version,
             status=RenderStatus.DONE,
             kind__in={page["kind"] for page in planned["snapshot"]["pages"]},
-        ).exclude(file="")
+        )
+        .exclude(file="")
+        .only("pk", "content_key", "file")  # not the snapshots: twenty JSON documents nobody reads here
     }
     if any(key not in stored for key in keys):
         return None
