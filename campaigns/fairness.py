@@ -106,17 +106,28 @@ def close_scope(campaign: Campaign, label: str) -> None:
     release_secret_keys(campaign)
 
 
-def players_seeds(campaign: Campaign) -> list[str]:
-    """Every player's seed as it stands now (a player who never chose one gets a random one)."""
-    have = dict(
+def _seeds_by_player(campaign: Campaign) -> dict[int, str | None]:
+    """membership id -> the player's seed, None for a player who has none yet (one query)."""
+    return dict(
         Membership.objects.filter(campaign=campaign, role=Role.PLAYER).values_list("id", "client_seed__seed")
     )
-    for member_id, seed in have.items():
-        if seed is None:
-            have[member_id] = ClientSeed.objects.create(
-                membership_id=member_id, seed=fair_dice.new_seed_hex(8)
-            ).seed
-    return sorted(have.values())
+
+
+def players_seeds(campaign: Campaign) -> list[str]:
+    """Every player's seed as it stands now (a player who never chose one gets a random one).
+
+    Two requests may find the same player without a seed at once (a roll and the player opening
+    the fair-dice page): each offers a random seed, the first stored stays (the membership has one
+    seed: a conflict is ignored, not an error), and both read back the one that stayed."""
+    have = _seeds_by_player(campaign)
+    missing = [member_id for member_id, seed in have.items() if seed is None]
+    if missing:
+        ClientSeed.objects.bulk_create(
+            [ClientSeed(membership_id=member_id, seed=fair_dice.new_seed_hex(8)) for member_id in missing],
+            ignore_conflicts=True,
+        )
+        have.update(ClientSeed.objects.filter(membership_id__in=missing).values_list("membership_id", "seed"))
+    return sorted(seed for seed in have.values() if seed is not None)
 
 
 def draw(

@@ -8,7 +8,7 @@ import copy
 import pytest
 
 from campaigns import fairness, services
-from campaigns.models import Mission, Roll, RollSeed
+from campaigns.models import ClientSeed, Mission, Roll, RollSeed
 from characters.systems import fair_dice
 
 
@@ -110,6 +110,27 @@ def test_a_player_secret_check_is_bound_by_the_players_seeds(world):
     assert roll.proof.lane == "secret" and "chosen" in roll.proof.client_seeds
     assert _verdicts(world, "player") == ["sealed"]
     assert _verdicts(world, "gm") == ["pending"]
+
+
+def test_a_player_without_a_seed_gets_one_even_when_another_request_made_it_first(world, monkeypatch):
+    """A roll and the player's fair-dice page can both find the player without a seed; the one that
+    stores second keeps the first one's seed instead of failing on the membership's one seed."""
+    player = world.membership["player"]
+    assert not ClientSeed.objects.filter(membership=player).exists()
+    stale = fairness._seeds_by_player(world.campaign)  # read before the other request stored its seed
+    ClientSeed.objects.create(membership=player, seed="made-by-the-other-request")
+    monkeypatch.setattr(fairness, "_seeds_by_player", lambda campaign: dict(stale))
+    assert "made-by-the-other-request" in fairness.players_seeds(world.campaign)
+    assert list(ClientSeed.objects.filter(membership=player).values_list("seed", flat=True)) == [
+        "made-by-the-other-request"
+    ]
+
+
+def test_every_player_without_a_seed_gets_a_random_one_once(world):
+    first = fairness.players_seeds(world.campaign)
+    players = [m for m in world.membership.values() if m.role == "player"]
+    assert len(first) == len(players) and all(len(seed) == 16 for seed in first)
+    assert fairness.players_seeds(world.campaign) == first  # kept, not drawn again
 
 
 def test_an_unpublished_closed_mission_keeps_every_secret_key_in(world):
