@@ -70,7 +70,7 @@ def get_render_for_user(user, render_id) -> tuple[SheetRender, Membership]:
         raise not_found from None
     if not user.is_authenticated or not 0 < render_id < 2**63:
         raise not_found
-    render = SheetRender.objects.select_related("campaign", "character", "run").filter(pk=render_id).first()
+    render = SheetRender.objects.select_related("campaign", "character").filter(pk=render_id).first()
     if render is None:
         raise not_found
     membership = get_membership(user, render.campaign_id)

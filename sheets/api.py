@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.http import FileResponse, HttpResponseRedirect
 from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiResponse, extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.decorators import api_view
 from rest_framework.request import Request
@@ -15,6 +15,28 @@ from campaigns.access import get_campaign_for_user
 from config.errors import Conflict
 from sheets import access, kinds, services, storage
 from sheets.models import RenderStatus, SheetRender
+
+
+@extend_schema_field({"type": "integer", "nullable": True})
+class _RecordField(serializers.Field):
+    """The id of the record a system's kind printed from, under the name the request gave it (the
+    kind's SheetKindSpec.target, e.g. ``run``); null for a render of another kind. A record the
+    platform keeps a relation of its own for (a campaign's mission) is read from that relation,
+    any other from the render's generic ``record``."""
+
+    def __init__(self, **kwargs):
+        super().__init__(source="*", read_only=True, **kwargs)
+
+    def to_representation(self, render: SheetRender) -> int | None:
+        spec = kinds.spec(render.kind)
+        if spec is None or spec.target != self.field_name:
+            return None
+        own = f"{self.field_name}_id"
+        return getattr(render, own) if own in _OWN_RELATIONS else render.record_id
+
+
+#: The platform's own relations of a render a kind may print from (``mission_id``).
+_OWN_RELATIONS = {f.attname for f in SheetRender._meta.concrete_fields if f.is_relation}
 
 
 class SheetRenderSerializer(serializers.ModelSerializer):
@@ -30,7 +52,6 @@ class SheetRenderSerializer(serializers.ModelSerializer):
             "system",
             "campaign",
             "character",
-            "run",
             "revision",
             "template_version",
             "status",
@@ -45,6 +66,16 @@ class SheetRenderSerializer(serializers.ModelSerializer):
             "page_url",
         ]
         read_only_fields = fields
+
+    def get_fields(self):
+        fields = super().get_fields()
+        # One field per record the installed systems' kinds print from, as in the request.
+        for target, labels in _targets().items():
+            if target not in fields:
+                fields[target] = _RecordField(
+                    help_text=f"The {' or '.join(labels)} printed (its id), or null."
+                )
+        return fields
 
     def get_status_url(self, render: SheetRender) -> str:
         return reverse("api-sheet-render", args=[render.pk])

@@ -8,6 +8,7 @@ key while one is queued, running or done gets that row back: no second render.
 from __future__ import annotations
 
 from django.conf import settings
+from django.contrib.contenttypes.fields import GenericForeignKey
 from django.db import models
 from django.db.models import Q
 
@@ -74,16 +75,15 @@ class SheetRender(models.Model):
     mission = models.ForeignKey(
         "campaigns.Mission", on_delete=models.CASCADE, null=True, blank=True, related_name="sheet_renders"
     )
-    # A system's play record a print shows (a mission run's Fate Record Sheet; its revision is the
-    # run's event count). Kept as the one relation to a system's model: see the note in
-    # docs/architecture.md ("Sheets"); a system kind sets it through its KindPlan.row.
-    run = models.ForeignKey(
-        "ttk_missions.MissionRun",
-        on_delete=models.CASCADE,
-        null=True,
-        blank=True,
-        related_name="sheet_renders",
+    # The record of a system's model a print shows (a play record: a mission run's Fate Record
+    # Sheet, whose revision is the run's event count), set by a system kind through its
+    # KindPlan.row ({"record": ...}). A generic relation, so the platform names no system's model;
+    # the system's model declares a GenericRelation back to here, which deletes its prints with it.
+    record_type = models.ForeignKey(
+        "contenttypes.ContentType", on_delete=models.CASCADE, null=True, blank=True, related_name="+"
     )
+    record_id = models.PositiveBigIntegerField(null=True, blank=True)
+    record = GenericForeignKey("record_type", "record_id")
     # A GM's copy may hold GM-only pages (a bundle with the Fate Record Sheet); a player's never does.
     gm_copy = models.BooleanField(default=False)
     # The character's revision shown (0 for sheets without a character; a bundle: the highest;
@@ -113,7 +113,11 @@ class SheetRender(models.Model):
 
     class Meta:
         ordering = ["-queued_at", "-id"]
-        indexes = [models.Index(fields=["status", "queued_at"])]
+        indexes = [
+            models.Index(fields=["status", "queued_at"]),
+            # A record's prints, found when it is deleted (its GenericRelation's cascade).
+            models.Index(fields=["record_type", "record_id"], name="sheet_render_record"),
+        ]
         constraints = [
             # Failed rows stay as a record; a new request after a failure makes a new row.
             models.UniqueConstraint(
@@ -140,7 +144,7 @@ class SheetRender(models.Model):
     def stamp_label(self) -> str:
         """What the revision number counts: a character's revisions, or (a system kind's print)
         what its plan said, e.g. a mission run's events ("after event")."""
-        return self.snapshot.get("stamp_label") or ("after event" if self.run_id else "revision")
+        return self.snapshot.get("stamp_label") or "revision"
 
     @property
     def stamp(self) -> str:

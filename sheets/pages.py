@@ -75,6 +75,6 @@ def file_name(render: SheetRender) -> str:
 
 def title_of(render: SheetRender) -> str:
     subject = render.snapshot.get("subject", "")
-    if render.kind == SheetKind.CHARACTER or render.snapshot.get("stamp_label") or render.run_id:
+    if render.kind == SheetKind.CHARACTER or render.snapshot.get("stamp_label"):
         return f"{subject}, {render.stamp}"
     return subject or render.get_kind_display()

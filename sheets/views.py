@@ -78,7 +78,7 @@ def campaign_sheets(request, campaign_pk):
         return redirect("sheet-render", sheet.pk)
     renders = [
         r
-        for r in SheetRender.objects.filter(campaign=campaign).select_related("character", "run")[:50]
+        for r in SheetRender.objects.filter(campaign=campaign).select_related("character")[:50]
         if access.may_read(r, request.user, membership)
     ][:15]
     context = {

@@ -9,6 +9,7 @@ do not fold the whole log on every request. services.py is the only writer.
 from __future__ import annotations
 
 from django.conf import settings as django_settings
+from django.contrib.contenttypes.fields import GenericRelation
 from django.db import models
 
 from config.fields import ReadSafeJSONField
@@ -52,6 +53,10 @@ class MissionRun(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+    # The run's prints (its Fate Record Sheets): deleted with the run.
+    sheet_renders = GenericRelation(
+        "sheets.SheetRender", content_type_field="record_type", object_id_field="record_id"
+    )
 
     objects = MissionRunQuerySet.as_manager()
 

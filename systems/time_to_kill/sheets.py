@@ -89,7 +89,7 @@ def fate_record(order: SheetOrder) -> KindPlan:
         gm_copy=True,
         stamp_label="after event",
         target_title=run.title,
-        row={"run": run},
+        row={"record": run},
     )
 
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 import importlib
 
 from django.apps import apps
+from hypothesis import given
+from hypothesis import strategies as st
 
 from characters import services
 from characters.models import Character
@@ -32,3 +34,18 @@ def test_a_build_in_the_old_shape_becomes_the_replayed_one(world, make_agent, aw
     assert agent.build == replayed == services.replay(agent)
     assert agent.build["state"]["bonus_sessions"][-1] == [f"s{advancement.BONUS_SESSIONS_KEPT + 1}", 20]
     assert Character.objects.get(pk=untouched.pk).build == untouched.build
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from([f"s{i}" for i in range(30)] + [7, 8]), st.integers(min_value=1, max_value=50)
+        ),
+        max_size=80,
+    )
+)
+def test_the_rule_written_into_the_migration_is_the_engines(awards):
+    """The migration carries its own copy of the bonus-session rule (the platform imports no
+    system's module): it keeps what the engine keeps for any ledger of bonus awards."""
+    assert migration.BONUS_SESSIONS_KEPT == advancement.BONUS_SESSIONS_KEPT
+    assert migration.kept_sessions(awards) == advancement.bonus_sessions_of(awards)[1]

@@ -56,6 +56,8 @@ def rendered_text(render_id: int) -> tuple[int, str]:
 def test_the_gms_copy_has_the_tally_the_check_the_verdict_and_every_award(world, api, closed_mission):
     response = ask(api, world, "gm", closed_mission)
     assert response.status_code == 202, response.content
+    # the render names what it printed under the request's own field (the kind's target)
+    assert response.json()["mission"] == closed_mission.pk and response.json()["run"] is None
     pages, text = rendered_text(response.json()["id"])
     flat = " ".join(text.split())
     assert pages == 1

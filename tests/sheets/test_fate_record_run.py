@@ -103,7 +103,7 @@ def box_values(text: str) -> list[str]:
 @pytest.mark.parametrize("paper", ["letter", "a4"])
 def test_the_gms_copy_shows_the_current_turns_fates_on_one_page(world, ttk_world, ttk_run, paper):
     render, created = gm_render(world, ttk_world, ttk_run, paper)
-    assert created and render.run == ttk_run and render.gm_copy
+    assert created and render.record == ttk_run and render.gm_copy
     assert render.revision == ttk_run.event_count == len(OPENING)
     pages, text, data = rendered(render)
     assert pages == 1 and render.pages == 1
@@ -154,7 +154,24 @@ def test_the_same_state_reuses_the_stored_pdf_and_a_new_event_makes_a_new_one(
         moved = client.post(request_url(ttk_world), body, format="json")
     assert moved.status_code == 202 and moved.json()["id"] != first.json()["id"] and len(queued) == 1
     assert moved.json()["revision"] == 6
-    assert SheetRender.objects.filter(run=ttk_run).count() == 2
+    assert ttk_run.sheet_renders.count() == 2
+
+
+def test_a_runs_prints_go_with_the_run_and_nothing_else_does(world, ttk_world, ttk_run, api):
+    """The render names its run through a generic relation (the platform names no system's model);
+    the run's GenericRelation deletes its prints with it, as the old foreign key's cascade did."""
+    from django.contrib.contenttypes.models import ContentType
+
+    client = api(world.users["gm"])
+    filled = client.post(request_url(ttk_world), {"kind": "fate_record", "run": ttk_run.pk}, format="json")
+    blank = client.post(request_url(ttk_world), {"kind": "fate_record"}, format="json")
+    render = SheetRender.objects.get(pk=filled.json()["id"])
+    assert render.record_type == ContentType.objects.get_for_model(ttk_run) and render.record_id == ttk_run.pk
+    assert list(ttk_run.sheet_renders.all()) == [render]
+
+    ttk_run.delete()
+    assert not SheetRender.objects.filter(pk=render.pk).exists()
+    assert SheetRender.objects.filter(pk=blank.json()["id"]).exists()
 
 
 def test_the_blank_sheet_and_a_runs_sheet_are_separate_prints(world, ttk_world, ttk_run, api):
@@ -324,7 +341,7 @@ def test_the_gm_prints_a_runs_sheet_from_the_campaign_sheets_page(world, ttk_wor
     response = client.post(f"/campaigns/{ttk_world.pk}/sheets/", {"kind": "fate_record", "run": ttk_run.pk})
     render = SheetRender.objects.get()
     assert response.status_code == 302 and response["Location"] == f"/sheets/{render.pk}/"
-    assert render.run == ttk_run and render.revision == ttk_run.event_count
+    assert render.record == ttk_run and render.revision == ttk_run.event_count
     progress = client.get(f"/sheets/{render.pk}/").content.decode()
     assert "The Bell Tower" in progress
     run_render(render.pk)
