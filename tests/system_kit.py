@@ -12,8 +12,9 @@ A system supplies:
   ``check_demo``, ``HERO``/``LEDGER``, ``api_route_ids``, ``SECRET_WORLD`` ...; the table in
   docs/adding-a-system.md says which shared test reads each).
 
-The shared tests call the kit's functions with a system key: parametrised over ``installed_keys()`` for the
-installed systems, and with the toy system's key by tests/test_toy_system.py once it installs it.
+The shared tests call the kit's functions with a system key: parametrised over ``installed_keys()``
+for the installed systems. ``SHARED_TESTS`` lists them; tests/test_toy_system.py runs them all with
+the toy system installed (tests/settings_toy.py: the project's settings and one INSTALLED_APPS line).
 """
 
 from __future__ import annotations
@@ -26,6 +27,23 @@ from types import ModuleType
 import pytest
 
 from characters import registry
+
+#: The shared tests: every one of them runs for each installed system (tests/test_toy_system.py
+#: runs them with the toy system installed besides the project's four).
+SHARED_TESTS = (
+    "tests/systems/test_contract.py",
+    "tests/test_wrong_system_routes.py",
+    "tests/characters/test_wizard_steps.py",
+    "tests/characters/test_builder_player_default.py",
+    "tests/campaigns/test_api_roles.py",
+    "tests/campaigns/test_onboarding.py",
+    "tests/campaigns/test_settings_for_players.py",
+    "tests/hardening/test_no_foreign_names.py",
+    "tests/secrets/test_non_interference.py",
+    "tests/sheets/test_blank_sheets.py",
+    "tests/sheets/test_layout_invariants.py",
+    "tests/archive",
+)
 
 
 def installed_keys() -> list[str]:

@@ -52,15 +52,14 @@ PLATFORM_MODULES = {
     "archive.views",
     "archive.api",
 }
+#: The platform's packages and every installed system's (a system outside systems/, such as the
+#: toy system of tests/test_toy_system.py, included).
 OUR_PACKAGES = (
     "campaigns",
     "characters",
     "sheets",
     "archive",
-    "systems",
-    "ttk_missions",
-    "tempo_conflicts",
-    "d6_encounters",
+    *(f"{app.package}." for app in registry.installed()),
 )
 
 PARAMETER = re.compile(r"<(?:\w+:)?(\w+)>|\(\?P<(\w+)>[^)]*\)")

@@ -355,26 +355,12 @@ def test_only_the_gm_downloads_the_campaign_with_its_play_records(world, play_ca
 
 # -- query counts --------------------------------------------------------------------------------------
 def _more_records(system, world, campaign):
-    """One more record of the system's kind, made through its app."""
-    gm = campaign.memberships.select_related("campaign", "user").get(user=world.users["gm"])
-    if system == "time_to_kill":
-        yuki = campaign.characters.get(name="Yuki")
-        running = campaign.ttk_runs.get(status="running")
-        ttk_services.abandon_run(running, gm)
-        ttk_services.start_run(gm, ninja=yuki.pk, title=f"Run {MissionRun.objects.count()}")
-    elif system == "tempo":
-        from systems.tempo import services as tempo_services
+    """One more record of the system's kind, made through its app (its ARCHIVE_PLAY's ``more``)."""
+    import importlib
 
-        tempo_services.create_conflict(
-            gm, {"title": f"Fight {Conflict.objects.count()}", "sides": [{"npcs": ["A"]}, {"npcs": ["B"]}]}
-        )
-    else:
-        made = d6_services.create_encounter(
-            campaign, world.users["gm"], name=f"Scene {Encounter.objects.count()}"
-        )
-        d6_services.add_npc(made, {"name": "Guard", "attributes": {"Perception": "2D", "Reflexes": "2D"}})
-        made = d6_services.start_encounter(made)
-        d6_services.record_event(made, gm, {"type": "begin_round"})
+    from tests import system_kit
+
+    importlib.import_module(system_kit.extras(system).ARCHIVE_PLAY).more(world, campaign)
 
 
 @pytest.mark.parametrize("system", PLAY_SYSTEMS)

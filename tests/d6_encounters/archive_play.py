@@ -40,3 +40,15 @@ def play(world, campaign, make_hero, monkeypatch):
     waiting = services.create_encounter(campaign, world.users["gm"], name="Rooftop", method="once_per_scene")
     services.add_npc(waiting, {"name": "Sniper", "attributes": {"Perception": "4D", "Reflexes": "2D"}})
     return campaign
+
+
+def more(world, campaign):
+    """One more encounter, started, through the app's services."""
+    from systems.d6 import services
+    from systems.d6.models import Encounter
+
+    gm = campaign.memberships.select_related("campaign", "user").get(user=world.users["gm"])
+    made = services.create_encounter(campaign, world.users["gm"], name=f"Scene {Encounter.objects.count()}")
+    services.add_npc(made, {"name": "Guard", "attributes": {"Perception": "2D", "Reflexes": "2D"}})
+    made = services.start_encounter(made)
+    services.record_event(made, gm, {"type": "begin_round"})

@@ -182,16 +182,44 @@ BLANK_VALUES = {
 }
 
 
+def _kit(system: str):
+    from tests import system_kit
+
+    return system_kit.extras(system)
+
+
+def build_of(system: str, variant: str) -> dict:
+    """The sample build: the system's testkit's ``sheet_build`` where it has one (a system added
+    later brings its samples in its folder), else the builders above."""
+    made = getattr(_kit(system), "sheet_build", None)
+    return made(variant) if made is not None else BUILD_OF[system](variant)
+
+
+def key_values(system: str) -> list[str]:
+    return list(getattr(_kit(system), "SHEET_VALUES", None) or KEY_VALUES[system])
+
+
+def blank_values(system: str) -> list[str]:
+    return list(BLANK_VALUES.get(system) or _kit(system).BLANK_LABELS)
+
+
+def sample_systems() -> list[str]:
+    """Every installed system, in key order."""
+    from tests import system_kit
+
+    return sorted(system_kit.installed_keys())
+
+
 def character_case(system: str, variant: str) -> Case:
-    build = BUILD_OF[system](variant)
+    build = build_of(system, variant)
     sheet = get_system(system).sheet(build)
     name = build.get("name", "")
-    values = list(KEY_VALUES[system]) + [name.split()[-1]]
+    values = key_values(system) + [name.split()[-1]]
     return Case("character", system, variant, [_page(sheet, name, 7)], 1, values + ["revision 7"])
 
 
 def blank_case(system: str) -> Case:
-    return Case("blank", system, "empty", [_page(blank_sheet(system))], 1, BLANK_VALUES[system])
+    return Case("blank", system, "empty", [_page(blank_sheet(system))], 1, blank_values(system))
 
 
 def fate_record_case(variant: str) -> Case:
@@ -299,7 +327,7 @@ def bundle_case(variant: str) -> Case:
 
 def all_cases() -> list[Case]:
     cases = []
-    for system in sorted(BUILD_OF):
+    for system in sample_systems():
         for variant in VARIANTS:
             cases.append(character_case(system, variant))
         cases.append(blank_case(system))

@@ -41,3 +41,14 @@ def play(world, campaign, make_hero, monkeypatch):
     running = conflict("The checkpoint", nora)
     round_(running)
     return campaign
+
+
+def more(world, campaign):
+    """One more conflict, through the app's services."""
+    from systems.tempo import services
+    from systems.tempo.models import Conflict
+
+    gm = campaign.memberships.select_related("campaign", "user").get(user=world.users["gm"])
+    services.create_conflict(
+        gm, {"title": f"Fight {Conflict.objects.count()}", "sides": [{"npcs": ["A"]}, {"npcs": ["B"]}]}
+    )

@@ -45,3 +45,14 @@ def play(world, campaign, make_hero, monkeypatch):
     dropped = services.start_run(gm, ninja=kage.pk, title="A test run")
     services.abandon_run(dropped, gm)
     return campaign
+
+
+def more(world, campaign):
+    """One more mission run (the running one abandoned first), through the app's services."""
+    from systems.time_to_kill import services
+    from systems.time_to_kill.models import MissionRun
+
+    gm = campaign.memberships.select_related("campaign", "user").get(user=world.users["gm"])
+    yuki = campaign.characters.get(name="Yuki")
+    services.abandon_run(campaign.ttk_runs.get(status="running"), gm)
+    services.start_run(gm, ninja=yuki.pk, title=f"Run {MissionRun.objects.count()}")
