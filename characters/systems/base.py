@@ -277,6 +277,17 @@ def fold_ledger(
     return build
 
 
+def entry_kind(entry: Any) -> Any:
+    """The kind of a ledger entry applied on its own (a system's ``apply_entry``): refused when the
+    entry is not an object, or is a reversal, which only a replay of the whole ledger folds."""
+    if not isinstance(entry, dict):
+        raise refuse("entry", "A ledger entry must be an object with a kind.")
+    kind = entry.get("kind")
+    if kind == "reversal":
+        raise refuse("kind", "A reversal is folded by replaying the whole ledger, not applied on its own.")
+    return kind
+
+
 def replay_ledger(
     creation_build: Build,
     entries: list[Entry],

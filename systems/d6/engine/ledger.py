@@ -17,6 +17,7 @@ from characters.systems.base import (
     Build,
     RuleError,
     RuleViolation,
+    entry_kind,
     is_one_of,
     refuse,
     replay_ledger,
@@ -190,11 +191,7 @@ _HANDLERS: dict[str, Callable[[Build, dict[str, Any]], None]] = {
 
 def apply_entry(build: Build, entry: dict[str, Any]) -> Build:
     """Fold one ledger entry into a NEW build; illegal entries raise RuleError."""
-    if not isinstance(entry, dict):
-        raise refuse("entry", "A ledger entry must be an object with a kind.")
-    kind = entry.get("kind")
-    if kind == "reversal":
-        raise refuse("kind", "A reversal is folded by replaying the whole ledger, not applied on its own.")
+    kind = entry_kind(entry)
     handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
     if handler is None:
         raise refuse("kind", f"Unknown ledger entry kind {kind!r}; D6 knows {', '.join(ENTRY_KINDS)}.")

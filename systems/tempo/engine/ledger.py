@@ -13,7 +13,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from characters.systems.base import Build, refuse, replay_ledger, reversed_ids
+from characters.systems.base import Build, entry_kind, refuse, replay_ledger, reversed_ids
 
 from .fate import FATE_ENTRY_KINDS, apply_fate_entry
 from .tables import MAX_TEXT
@@ -43,11 +43,7 @@ def apply_entry(build: Build, entry: dict[str, Any]) -> Build:
     """Fold one ledger entry into a NEW build; illegal entries raise RuleError."""
     if not isinstance(build, dict):
         raise refuse("build", "A build must be an object.")
-    if not isinstance(entry, dict):
-        raise refuse("entry", "A ledger entry must be an object with a kind.")
-    kind = entry.get("kind")
-    if kind == "reversal":
-        raise refuse("kind", "A reversal is folded by replaying the whole ledger, not applied on its own.")
+    kind = entry_kind(entry)
     if kind in FATE_ENTRY_KINDS:
         return apply_fate_entry(build, entry)
     if kind == "veto_card":

@@ -14,7 +14,15 @@ from __future__ import annotations
 import copy
 from typing import Any, NoReturn, cast
 
-from characters.systems.base import Build, RuleError, RuleViolation, refuse, replay_ledger, reversed_ids
+from characters.systems.base import (
+    Build,
+    RuleError,
+    RuleViolation,
+    entry_kind,
+    refuse,
+    replay_ledger,
+    reversed_ids,
+)
 
 from . import creation
 from .campaign_settings import resolved
@@ -111,17 +119,13 @@ def apply_entry(build: Build, entry: dict[str, Any], settings: dict[str, Any] | 
     problems = creation.validate(build)
     if problems:
         raise RuleError(problems)
-    if not isinstance(entry, dict):
-        raise refuse("entry", "A ledger entry must be an object with a kind.")
-    kind = entry.get("kind")
+    kind = entry_kind(entry)
     if kind == "mission_result":
         return _mission_result(build, entry)
     if kind == "rename":
         return _rename(build, entry)
     if kind == "rebuild":
         return _rebuild(build, entry, resolved(settings))
-    if kind == "reversal":
-        raise refuse("kind", "A reversal is folded by replaying the whole ledger, not applied on its own.")
     raise refuse("kind", f"Unknown ledger entry kind {kind!r}; Time to Kill knows {', '.join(ENTRY_KINDS)}.")
 
 

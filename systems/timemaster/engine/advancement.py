@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable
 from types import ModuleType
 from typing import Any, cast
 
-from characters.systems.base import RuleError, RuleViolation, is_one_of, refuse, replay_ledger
+from characters.systems.base import RuleError, RuleViolation, entry_kind, is_one_of, refuse, replay_ledger
 from characters.systems.base import reversed_ids as base_reversed_ids
 
 from . import recovery
@@ -648,11 +648,7 @@ def _apply(
 ) -> dict[str, Any]:
     if not isinstance(build, dict):
         raise refuse("build", "A build must be an object.")
-    if not isinstance(entry, dict):
-        raise refuse("entry", "A ledger entry must be an object with a kind.")
-    kind = entry.get("kind")
-    if kind == "reversal":
-        raise refuse("kind", "A reversal is folded by replaying the whole ledger, not applied on its own.")
+    kind = entry_kind(entry)
     handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
     if handler is None:
         raise refuse("kind", f"Unknown ledger entry kind {kind!r}.")
