@@ -6,7 +6,7 @@ where a render made before the plans carried them lacks them. Reversible: back t
 Schema changes are in the migrations either side: on PostgreSQL a table with rows just updated
 under a deferred foreign key cannot be altered in the same transaction."""
 
-from django.db import migrations
+from django.db import migrations, models
 
 RUN = ("ttk_missions", "missionrun")
 
@@ -30,11 +30,11 @@ def run_to_record(apps, schema_editor):
 def record_to_run(apps, schema_editor):
     SheetRender = apps.get_model("sheets", "SheetRender")
     MissionRun = apps.get_model(*RUN)
-    renders = SheetRender.objects.filter(record_type__app_label=RUN[0], record_type__model=RUN[1])
-    runs = set(MissionRun.objects.values_list("pk", flat=True))
-    for render in renders.iterator(chunk_size=500):
-        if render.record_id in runs:
-            SheetRender.objects.filter(pk=render.pk).update(run_id=render.record_id)
+    SheetRender.objects.filter(
+        record_type__app_label=RUN[0],
+        record_type__model=RUN[1],
+        record_id__in=MissionRun.objects.values("pk"),
+    ).update(run_id=models.F("record_id"))
 
 
 class Migration(migrations.Migration):

@@ -18,6 +18,7 @@ from archive import format as archive_format
 from archive import schema as archive_schema
 from archive import sections as archive_sections
 from archive import services
+from characters import registry as system_registry
 from tests import system_kit
 from tests.archive.conftest import PLAY_SYSTEMS, SYSTEMS
 
@@ -74,7 +75,7 @@ def test_a_campaign_export_with_play_records_follows_the_schema(system, world, p
 
 
 @pytest.mark.skipif(
-    any(not app.package.startswith("systems.") for app in system_kit.registry.installed()),
+    any(not app.package.startswith("systems.") for app in system_registry.installed()),
     reason="the published schema is the project's systems'; a system installed only for a test is not in it",
 )
 def test_the_published_campaign_schema_is_the_one_the_platform_and_the_systems_make():
