@@ -15,6 +15,10 @@ DEV_ENV := DEBUG=$${DEBUG:-1}
 # The project's own temp folder: pytest prunes old /tmp/pytest-of-$USER folders, which pulls the
 # files out from under another pytest run going on at the same time on the machine.
 PYTEST := $(DEV_ENV) $(PY) -m pytest -p no:cacheprovider --basetemp=var/pytest-tmp
+# Python caches compiled modules (and pytest its rewritten test modules) in __pycache__: with
+# PYTHONDONTWRITEBYTECODE set (some shells and containers set it) every test process, worker and
+# subprocess compiles the whole project again, ~9 s of CPU each (docs/testing.md).
+unexport PYTHONDONTWRITEBYTECODE
 
 .PHONY: install run test lint e2e bench services-test clean sheets-gallery
 
@@ -38,8 +42,11 @@ run: install
 
 # Every core (pytest-xdist); tests marked xdist_group run in one process. Few hypothesis examples
 # (HYPOTHESIS_PROFILE=dev, tests/profiles.py); .ci/run sets HYPOTHESIS_PROFILE=ci.
+# It ends with the 10 slowest tests and its own time, wall and CPU (docs/testing.md: the budget).
 test: install
-	HYPOTHESIS_PROFILE=$${HYPOTHESIS_PROFILE:-dev} $(PYTEST) -n auto --dist loadgroup -m "not e2e and not services"
+	@TIMEFORMAT='make test: %0R s wall, %0U s user + %0S s sys CPU'; time ( \
+	  HYPOTHESIS_PROFILE=$${HYPOTHESIS_PROFILE:-dev} $(PYTEST) -n auto --dist loadgroup --durations=10 \
+	    -m "not e2e and not services" )
 
 lint: install
 	$(VENV)/bin/ruff check .
@@ -48,14 +55,19 @@ lint: install
 	$(VENV)/bin/mypy --strict
 	$(DEV_ENV) $(PY) manage.py makemigrations --check --dry-run
 
-# Against PostgreSQL and Redis (DATABASE_URL and CELERY_BROKER_URL must point at them). Serial:
-# its tests share the one Redis database and kill real worker processes.
+# Against PostgreSQL and Redis (DATABASE_URL and CELERY_BROKER_URL must point at them), on every
+# core: each xdist worker has a PostgreSQL test database and Redis databases of its own
+# (tests/xdist_services.py); the tests marked `services` (real worker processes, killed ones
+# included) keep to one process of their own (tests/conftest.py, SERIAL_MARKS).
 services-test: install
-	$(PYTEST) -m "not e2e"
+	@TIMEFORMAT='make services-test: %0R s wall, %0U s user + %0S s sys CPU'; time ( \
+	  $(PYTEST) -p tests.xdist_services -n auto --maxprocesses 4 --dist loadgroup --durations=10 -m "not e2e" )
 
+# Every core: each xdist worker has its own live server, in-memory database and Chromium.
 e2e: install
 	@bash scripts/system-deps.sh --browser
-	$(PYTEST) -m e2e tests/e2e
+	@TIMEFORMAT='make e2e: %0R s wall, %0U s user + %0S s sys CPU'; time ( \
+	  $(PYTEST) -n auto --dist loadgroup --durations=10 -m e2e tests/e2e )
 
 # Figures are taken on the interpreter a server runs: the distribution's python3 where it is a
 # supported version (a Debian server's `make install` finds only that one), in a venv of its own

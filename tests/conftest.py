@@ -3,6 +3,7 @@ keeps tests apart when pytest-xdist runs them in several processes."""
 
 from __future__ import annotations
 
+import os
 import random
 
 import pytest
@@ -11,13 +12,23 @@ from hypothesis import settings
 from tests.profiles import DEV_MAX_EXAMPLES, HYPOTHESIS_PROFILE
 
 # -- hypothesis profiles (tests/profiles.py) and xdist groups ----------------------------------------
-#: Marks whose tests share something outside their process (a live server and browser, the one
-#: Redis database and PostgreSQL worker processes): under xdist each kind runs in one process.
-SERIAL_MARKS = ("e2e", "services")
+#: Marks whose tests share something outside their process: the services layer's real Celery
+#: worker processes (started, and some killed, by the tests): under xdist they run in one process.
+#: Browser tests need no such mark: each xdist process has its own live server, in-memory database
+#: and browser, and each worker of the services layer its own databases (tests/xdist_services.py).
+SERIAL_MARKS = ("services",)
+
+
+#: Set by tests/test_toy_system.py for the shared kit's run with the toy system installed: the kit's
+#: cases for the other installed systems are the ones the main run has just passed, so that run
+#: keeps only this system's cases and the kit's tests that take no system (docs/testing.md).
+KIT_SYSTEM_ONLY = os.environ.get("DOSSIER_KIT_SYSTEM_ONLY", "")
 
 
 @pytest.hookimpl(tryfirst=True)  # before xdist reads the xdist_group marks
 def pytest_collection_modifyitems(config, items):
+    if KIT_SYSTEM_ONLY:
+        _keep_one_systems_cases(config, items, KIT_SYSTEM_ONLY)
     for item in items:
         for name in SERIAL_MARKS:
             if item.get_closest_marker(name) and not item.get_closest_marker("xdist_group"):
@@ -25,6 +36,23 @@ def pytest_collection_modifyitems(config, items):
                 break
         if HYPOTHESIS_PROFILE == "dev":
             _cap_examples(item)
+    # The tests of many seconds each go first: xdist hands tests out in this order, so a long one
+    # started last would leave the other core idle while it runs (docs/testing.md).
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
+def _keep_one_systems_cases(config, items, key: str) -> None:
+    from tests import system_kit
+
+    others = set(system_kit.installed_keys()) - {key}
+    kept, dropped = [], []
+    for item in items:
+        params = getattr(getattr(item, "callspec", None), "params", {})
+        names_another = any(isinstance(value, str) and value in others for value in params.values())
+        (dropped if names_another else kept).append(item)
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = kept
 
 
 def _cap_examples(item) -> None:
@@ -56,6 +84,19 @@ def fast_password_hashing():
     from django.test.utils import override_settings
 
     override = override_settings(PASSWORD_HASHERS=["django.contrib.auth.hashers.MD5PasswordHasher"])
+    override.enable()
+    yield
+    override.disable()
+
+
+@pytest.fixture(autouse=True, scope="session")
+def static_files_found_per_request():
+    """WhiteNoise finds a static file when it is asked for, as under `make run` (DEBUG). Django's
+    test runner turns DEBUG off, so WhiteNoise would otherwise stat and index all ~220 static files
+    each time a test client loads the middleware: a quarter of the suite's CPU (docs/testing.md)."""
+    from django.test.utils import override_settings
+
+    override = override_settings(WHITENOISE_AUTOREFRESH=True)
     override.enable()
     yield
     override.disable()

@@ -46,6 +46,7 @@ def _wait_for(condition, seconds: float) -> bool:
     return False
 
 
+@pytest.mark.slow
 @pytest.mark.xdist_group("make_run")
 def test_run_ends_with_the_address_and_the_logins_and_renders_stay_quiet(tmp_path):
     db, broker, log = tmp_path / "run.sqlite3", tmp_path / "broker.sqlite3", tmp_path / "run.log"

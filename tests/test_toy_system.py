@@ -437,11 +437,17 @@ def test_the_contract_that_the_platform_imports_no_system_has_no_exceptions():
     assert excused == []
 
 
+@pytest.mark.slow
 def test_the_whole_shared_test_kit_passes_with_the_toy_system_installed(tmp_path):
     """Every shared test (system_kit.SHARED_TESTS) in a pytest of its own under tests/settings_toy.py
     (the project's settings plus the toy's one INSTALLED_APPS line, its tables migrated with the
     test database): the tests parametrised by system run for the toy too, and nothing fails.
-    On SQLite whatever this run uses, so the services layer's database is not touched."""
+    On SQLite whatever this run uses, so the services layer's database is not touched.
+
+    The kit's cases of the other four systems are left out of this run
+    (DOSSIER_KIT_SYSTEM_ONLY, tests/conftest.py): they are the main run's own cases, passed there.
+    What takes no system (the non-interference walk, the schema, the route walks over every
+    installed system) runs here whole, with the toy among the systems it walks."""
     import os
     import subprocess
     import sys
@@ -456,6 +462,7 @@ def test_the_whole_shared_test_kit_passes_with_the_toy_system_installed(tmp_path
         if key not in {"DATABASE_URL", "CACHE_URL", "CELERY_BROKER_URL", "DJANGO_SETTINGS_MODULE"}
         and not key.startswith("PYTEST_")
     }
+    env["DOSSIER_KIT_SYSTEM_ONLY"] = "toy"
     command = [
         sys.executable,
         "-m",

@@ -169,6 +169,7 @@ def _fuzz_operation(operation, world, persona, statuses: Counter) -> list[str]:
     return problems[-1:]
 
 
+@pytest.mark.slow
 @pytest.mark.fuzz
 @pytest.mark.parametrize("persona", PERSONAS)
 def test_no_generated_request_gets_a_5xx_a_schema_mismatch_or_gm_data(api_schema, planted, persona):

@@ -193,6 +193,7 @@ def writable_operations():
             yield path, method, sorted(body.get("properties", {})) or ["x"]
 
 
+@pytest.mark.slow
 def test_every_writable_api_operation_refuses_every_hostile_value(arena, api, world):
     client = api(world.users["gm"])
     client.raise_request_exception = False  # a 500 is a problem to list, not an exception
@@ -234,6 +235,7 @@ def html_routes(resolver=None, prefix=""):
 FIELD_NAME = re.compile(r'<(?:input|select|textarea)[^>]*\bname="([^"]+)"')
 
 
+@pytest.mark.slow
 def test_every_html_route_refuses_every_hostile_form_and_query_value(arena, client, world):
     client.force_login(world.users["gm"])
     client.raise_request_exception = False

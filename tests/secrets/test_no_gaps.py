@@ -50,6 +50,7 @@ def _move_sequences():
             cursor.execute("INSERT INTO sqlite_sequence (name, seq) VALUES (%s, %s)", [table, start])
 
 
+@pytest.mark.slow
 def test_no_answer_to_a_player_names_a_row_of_a_table_with_hidden_rows(make_user, client, frozen_clock):  # noqa: F811
     _move_sequences()
     users = {name: make_user(name) for name in ("gm", *READERS)}

@@ -253,6 +253,7 @@ def frozen_clock(monkeypatch):
     monkeypatch.setattr(timezone, "now", lambda: FROZEN_NOW)
 
 
+@pytest.mark.slow
 def test_what_players_and_observers_see_does_not_depend_on_what_the_gm_hid(
     make_user, client, monkeypatch, frozen_clock
 ):
