@@ -252,7 +252,15 @@ def log_in(page, username):
     expect(page.get_by_role("heading", name="Your campaigns")).to_be_visible()
 
 
-def test_every_page_fits_a_phone_marks_its_tab_and_passes_axe_for_every_role(new_page, demo):
+#: The pages each role's walk must at least reach: near what it reaches on the demo (108, 91 and 68
+#: on 2026-12-06), together far above the 100 the walk asked for when it was one test. Split by
+#: role so that the browser layer's processes share the walk (docs/testing.md).
+LEAST_VISITED = {"gm": 100, "alice": 80, "carol": 60}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("username", list(LEAST_VISITED))
+def test_every_page_fits_a_phone_marks_its_tab_and_passes_axe_for_every_role(new_page, demo, username):
     paths = []
     for objects in demo_objects():
         for route, name in routes():
@@ -268,33 +276,33 @@ def test_every_page_fits_a_phone_marks_its_tab_and_passes_axe_for_every_role(new
     problems: list[str] = []
     visited = 0
     seen: set[str] = set()  # the link-styled buttons met on the way
-    for username in ("gm", "alice", "carol"):
-        page = new_page(PHONE, 800)
-        log_in(page, username)
-        for path in paths:
-            # Ask first (same session): only pages this role may open are loaded in the browser.
-            answer = page.context.request.get(path, max_redirects=0)
-            if answer.status >= 500:
-                problems.append(f"{username} {path}: answered {answer.status}")
-                continue
-            if answer.status != 200 or "text/html" not in (answer.headers.get("content-type") or ""):
-                continue  # not this role's page (403/404), POST-only (405), a redirect, a download
-            if not answer.text().lstrip().lower().startswith("<!doctype"):
-                continue  # an htmx fragment (a panel), checked inside the page that holds it
-            page.goto(path)
-            visited += 1
-            problems += [f"{username} {path}: {p}" for p in page.evaluate(PAGE_CHECKS, PHONE)]
-            problems += [f"{username} {path} at {PHONE} px: {p}" for p in axe_problems(page)]
-            resize(page, LAPTOP)
-            problems += [f"{username} {path} at {LAPTOP} px: {p}" for p in axe_problems(page)]
-            resize(page, PHONE)
-            seen.update(page.locator("button.link:visible").all_inner_texts())
-            if "/build/" in path and not page.locator("nav.tabs").count():
-                problems.append(f"{username} {path}: the builder step has no campaign tabs")
-        page.context.close()
-    print(f"{len(paths)} paths, {visited} pages visited, axe-core took {AXE_SECONDS[0]:.0f} s of it")
-    assert visited > 100
-    assert "Remove" in seen and seen & {"Hide", "Show"}, seen  # the D6 and tally buttons were checked
+    page = new_page(PHONE, 800)
+    log_in(page, username)
+    for path in paths:
+        # Ask first (same session): only pages this role may open are loaded in the browser.
+        answer = page.context.request.get(path, max_redirects=0)
+        if answer.status >= 500:
+            problems.append(f"{username} {path}: answered {answer.status}")
+            continue
+        if answer.status != 200 or "text/html" not in (answer.headers.get("content-type") or ""):
+            continue  # not this role's page (403/404), POST-only (405), a redirect, a download
+        if not answer.text().lstrip().lower().startswith("<!doctype"):
+            continue  # an htmx fragment (a panel), checked inside the page that holds it
+        page.goto(path)
+        visited += 1
+        problems += [f"{username} {path}: {p}" for p in page.evaluate(PAGE_CHECKS, PHONE)]
+        problems += [f"{username} {path} at {PHONE} px: {p}" for p in axe_problems(page)]
+        resize(page, LAPTOP)
+        problems += [f"{username} {path} at {LAPTOP} px: {p}" for p in axe_problems(page)]
+        resize(page, PHONE)
+        seen.update(page.locator("button.link:visible").all_inner_texts())
+        if "/build/" in path and not page.locator("nav.tabs").count():
+            problems.append(f"{username} {path}: the builder step has no campaign tabs")
+    page.context.close()
+    print(f"{username}: {len(paths)} paths, {visited} pages visited, axe-core took {AXE_SECONDS[0]:.0f} s")
+    assert visited >= LEAST_VISITED[username], visited
+    if username == "gm":
+        assert "Remove" in seen and seen & {"Hide", "Show"}, seen  # the D6 and tally buttons were checked
     assert not problems, "\n".join(problems)
 
 
