@@ -142,8 +142,10 @@ class MistakeForm(forms.Form):
     )
     npc = forms.ModelChoiceField(queryset=None, required=False, label="NPC who died (optional)")
     equipment_item = forms.ChoiceField(required=False, label="Equipment left behind")
+    # Unticked unless the GM ticks it: a GM who forgets must not reveal a line at publication
+    # (a box left as it came posts nothing, so the entry stays GM-only).
     shown_to_players = forms.BooleanField(
-        required=False, initial=True, label="Show this entry to the players once the result is published"
+        required=False, initial=False, label="Show this entry to the players once the result is published"
     )
 
     def __init__(self, *args, npcs=None, catalogue=(), **kwargs):

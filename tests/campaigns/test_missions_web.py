@@ -214,6 +214,26 @@ def test_the_gm_plans_starts_tallies_closes_and_publishes_through_the_pages(worl
     assert mission.is_published
 
 
+def test_a_new_mistake_line_is_hidden_from_the_players_unless_the_gm_ticks_the_box(world, agents, client):
+    """Issue 44, finding 6: the box is unticked on the form, and a line sent as the form came stays
+    GM-only after publication; ticking it is the choice that shows the line."""
+    c = world.campaign.pk
+    as_role(client, world, "gm")
+    mission = started(world, agents)
+    page = client.get(f"/campaigns/{c}/missions/{mission.pk}/").content.decode()
+    box = re.search(r'<input[^>]*name="mistake-shown_to_players"[^>]*>', page)
+    assert box is not None and "checked" not in box.group(0), box
+    for description, extra in (("left as it came", {}), ("ticked", {"mistake-shown_to_players": "on"})):
+        response = client.post(
+            f"/campaigns/{c}/missions/{mission.pk}/tally/",
+            {"mistake-kind": "other", "mistake-rating": "10", "mistake-description": description, **extra},
+            HTTP_HX_REQUEST="true",
+        )
+        assert response.status_code == 200, response.content.decode()[:500]
+    shown = dict(SignificanceEntry.objects.filter(mission=mission).values_list("description", "shown_to_players"))
+    assert shown == {"left as it came": False, "ticked": True}
+
+
 def test_a_chart_line_that_cannot_be_read_is_shown_on_its_field(world, agents, client):
     client.force_login(world.users["gm"])
     response = client.post(

@@ -142,10 +142,12 @@ def plan_and_start_mission(gm: Page, plan: MissionPlan) -> None:
     expect(gm.get_by_role("status")).to_contain_text("Times Visited recorded")
 
 
-def record_mistake(gm: Page, kind: str, description: str, rating: int) -> None:
+def record_mistake(gm: Page, kind: str, description: str, rating: int, shown: bool = True) -> None:
     gm.get_by_label("Kind of mistake").select_option(label=kind)
     gm.get_by_label("Significance rating").fill(str(rating))
     gm.get_by_label("What happened").fill(description)
+    if shown:  # hidden from the players unless the GM ticks it (issue 44, finding 6)
+        gm.get_by_label("Show this entry to the players once the result is published").check()
     gm.get_by_role("button", name="Record mistake").click()
     expect(gm.locator("#tally").get_by_role("row").filter(has_text=description)).to_be_visible()
 

@@ -49,7 +49,7 @@ def _world(django_user_model):
     return campaign, agents
 
 
-def record(gm, kind, description, rating=None, item=None):
+def record(gm, kind, description, rating=None, item=None, shown=True):
     tally = gm.locator("#tally")
     gm.get_by_label("Kind of mistake").select_option(label=kind)
     if item:
@@ -57,6 +57,8 @@ def record(gm, kind, description, rating=None, item=None):
     if rating is not None:
         gm.get_by_label("Significance rating").fill(str(rating))
     gm.get_by_label("What happened").fill(description)
+    if shown:  # hidden from the players unless the GM ticks it (issue 44, finding 6)
+        gm.get_by_label("Show this entry to the players once the result is published").check()
     gm.get_by_role("button", name="Record mistake").click()
     expect(tally.get_by_role("row").filter(has_text=description)).to_be_visible()
 
