@@ -230,7 +230,8 @@ def test_a_new_mistake_line_is_hidden_from_the_players_unless_the_gm_ticks_the_b
             HTTP_HX_REQUEST="true",
         )
         assert response.status_code == 200, response.content.decode()[:500]
-    shown = dict(SignificanceEntry.objects.filter(mission=mission).values_list("description", "shown_to_players"))
+    lines = SignificanceEntry.objects.filter(mission=mission)
+    shown = dict(lines.values_list("description", "shown_to_players"))
     assert shown == {"left as it came": False, "ticked": True}
 
 
