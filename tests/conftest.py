@@ -93,7 +93,7 @@ def fast_password_hashing():
 def static_files_found_per_request():
     """WhiteNoise finds a static file when it is asked for, as under `make run` (DEBUG). Django's
     test runner turns DEBUG off, so WhiteNoise would otherwise stat and index all ~220 static files
-    each time a test client loads the middleware: a quarter of the suite's CPU (docs/testing.md)."""
+    each time a test client loads the middleware (8 % of tests/characters' CPU, docs/testing.md)."""
     from django.test.utils import override_settings
 
     override = override_settings(WHITENOISE_AUTOREFRESH=True)
