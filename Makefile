@@ -63,11 +63,12 @@ services-test: install
 	@TIMEFORMAT='make services-test: %0R s wall, %0U s user + %0S s sys CPU'; time ( \
 	  $(PYTEST) -p tests.xdist_services -n auto --maxprocesses 4 --dist loadgroup --durations=10 -m "not e2e" )
 
-# Every core: each xdist worker has its own live server, in-memory database and Chromium.
+# Every core: each xdist worker has its own live server, in-memory database and Chromium. The browser
+# walks the project as it ships (config.settings), without the suite's toy system.
 e2e: install
 	@bash scripts/system-deps.sh --browser
 	@TIMEFORMAT='make e2e: %0R s wall, %0U s user + %0S s sys CPU'; time ( \
-	  $(PYTEST) -n auto --dist loadgroup --durations=10 -m e2e tests/e2e )
+	  $(PYTEST) --ds=config.settings -n auto --dist loadgroup --durations=10 -m e2e tests/e2e )
 
 # Figures are taken on the interpreter a server runs: the distribution's python3 where it is a
 # supported version (a Debian server's `make install` finds only that one), in a venv of its own

@@ -9,8 +9,8 @@ PROJECT_PACKAGES = ("systems.", "campaigns.", "characters.", "sheets.", "archive
 
 class SystemPrefixedAutoSchema(AutoSchema):
     """drf-spectacular's AutoSchema whose component names are unique per game system by construction:
-    a serializer of ``systems.<key>`` (or an inline one described for a view of ``systems.<key>``)
-    is named with the system's prefix ("TempoWriteResult", "D6WriteResult"), so two systems'
+    a serializer of a system's package (or an inline one described for a view of one) is named with
+    the system's prefix, its key in CamelCase ("TempoWriteResult", "D6WriteResult"), so two systems'
     serializers of the same class name no longer collide silently (issue 29;
     tests/test_openapi_names.py fails on a collision)."""
 
@@ -18,10 +18,22 @@ class SystemPrefixedAutoSchema(AutoSchema):
         name = super()._get_serializer_name(serializer, direction, bypass_extensions)
         target = getattr(serializer, "child", serializer)
         module = type(target).__module__
-        if not module.startswith(PROJECT_PACKAGES):
+        system = _system_of(module)
+        if system is None and not module.startswith(PROJECT_PACKAGES):
             # an inline serializer (or a library's) is described for a view: it takes the view's system
-            module = type(self.view).__module__
-        if not module.startswith("systems."):
+            system = _system_of(type(self.view).__module__)
+        if system is None:
             return name
-        prefix = "".join(part.capitalize() for part in module.split(".")[1].split("_"))
+        prefix = "".join(part.capitalize() for part in system.key.split("_"))
         return name if name.startswith(prefix) else prefix + name
+
+
+def _system_of(module: str):
+    """The installed game system whose package holds ``module`` (found through the registry, so a
+    system outside systems/, such as the test suite's toy, is named like the project's)."""
+    from characters import registry
+
+    for app in registry.installed():
+        if module == app.package or module.startswith(f"{app.package}."):
+            return app
+    return None

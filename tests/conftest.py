@@ -19,9 +19,9 @@ from tests.profiles import DEV_MAX_EXAMPLES, HYPOTHESIS_PROFILE
 SERIAL_MARKS = ("services",)
 
 
-#: Set by tests/test_toy_system.py for the shared kit's run with the toy system installed: the kit's
-#: cases for the other installed systems are the ones the main run has just passed, so that run
-#: keeps only this system's cases and the kit's tests that take no system (docs/testing.md).
+#: One system's cases only: `DOSSIER_KIT_SYSTEM_ONLY=<key> pytest ...` leaves out every case
+#: parametrised by another installed system (a system's author running the shared kit for theirs;
+#: docs/adding-a-system.md). Tests that take no system all run.
 KIT_SYSTEM_ONLY = os.environ.get("DOSSIER_KIT_SYSTEM_ONLY", "")
 
 

@@ -13,8 +13,9 @@ A system supplies:
   docs/adding-a-system.md says which shared test reads each).
 
 The shared tests call the kit's functions with a system key: parametrised over ``installed_keys()``
-for the installed systems. ``SHARED_TESTS`` lists them; tests/test_toy_system.py runs them all with
-the toy system installed (tests/settings_toy.py: the project's settings and one INSTALLED_APPS line).
+for the installed systems. ``SHARED_TESTS`` lists them; the suite runs with the toy system installed
+(tests/settings_toy.py: the project's settings and one INSTALLED_APPS line), so they all run for it
+too, and tests/test_toy_system.py checks that the run has them.
 """
 
 from __future__ import annotations
@@ -28,8 +29,8 @@ import pytest
 
 from characters import registry
 
-#: The shared tests: every one of them runs for each installed system (tests/test_toy_system.py
-#: runs them with the toy system installed besides the project's four).
+#: The shared tests: every one of them runs for each installed system (the suite's settings install
+#: the toy system besides the project's own).
 SHARED_TESTS = (
     "tests/systems/test_contract.py",
     "tests/test_wrong_system_routes.py",

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib
 from io import StringIO
+from pathlib import Path
 
 import pytest
 from django.core.management import call_command
@@ -15,12 +16,18 @@ from characters.models import Character
 
 
 def test_each_system_offers_its_demo_by_the_folders_convention():
-    assert {app.key: app.demo for app in registry.installed()} == {
-        "timemaster": "systems.timemaster.demo",
-        "time_to_kill": "systems.time_to_kill.demo",
-        "tempo": "systems.tempo.demo",
-        "d6": "systems.d6.demo",
+    """Every installed system's demo is ``<its package>.demo``, each of the project's systems
+    (a folder of systems/ with its app) among them, and each names its campaign."""
+    demos = {app.key: app.demo for app in registry.installed()}
+    assert demos == {app.key: f"{app.package}.demo" for app in registry.installed()}
+    systems = Path(__file__).resolve().parents[1] / "systems"
+    folders = {path.parent.name for path in systems.glob("*/apps.py")}
+    assert folders and {f"systems.{folder}" for folder in folders} <= {
+        app.package for app in registry.installed()
     }
+    for module in demos.values():
+        name, _, _ = importlib.import_module(module).CAMPAIGN
+        assert name
 
 
 @pytest.mark.django_db

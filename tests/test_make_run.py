@@ -54,6 +54,8 @@ def test_run_ends_with_the_address_and_the_logins_and_renders_stay_quiet(tmp_pat
     env = {
         **os.environ,
         "DEBUG": "1",
+        # `make run` as a user has it: the project's settings, not the suite's (with the toy system)
+        "DJANGO_SETTINGS_MODULE": "config.settings",
         "DATABASE_URL": f"sqlite:///{db}",
         "CELERY_BROKER_URL": f"sqla+sqlite:///{broker}",
         "PORT": str(port),

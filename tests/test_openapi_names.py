@@ -26,9 +26,7 @@ def test_no_two_components_share_a_name(schema_and_warnings):
 
 def test_a_systems_components_carry_its_prefix(schema_and_warnings):
     schema, _ = schema_and_warnings
-    prefixes = {
-        "".join(p.capitalize() for p in app.package.split(".")[1].split("_")) for app in registry.installed()
-    }
+    prefixes = {"".join(p.capitalize() for p in app.key.split("_")) for app in registry.installed()}
     names = set(schema["components"]["schemas"])
     for prefix in prefixes:
         assert any(name.startswith(prefix) for name in names), f"no component of {prefix}"

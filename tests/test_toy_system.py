@@ -2,17 +2,21 @@
 
 The toy system in tests/toy_system/ is a complete system: an engine, a builder, a character page,
 a print sheet, a blank sheet, an extra sheet kind, a play record with its archive section, a demo
-and an API. Installed with one INSTALLED_APPS line (and its model migrated), the platform offers
-each of them with no change to the platform's code, and the shared system test kit
-(tests/system_kit.py) passes for it. docs/adding-a-system.md walks through it.
+and an API. The suite runs with it installed (tests/settings_toy.py: the project's settings and the
+toy's one INSTALLED_APPS line, pyproject's DJANGO_SETTINGS_MODULE), so every test of the shared
+system test kit (tests/system_kit.py) runs for it beside the project's four systems, and the
+platform offers each of its parts with no change to the platform's code. docs/adding-a-system.md
+walks through it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 from io import StringIO
 
 import pytest
+from django.conf import settings
 from django.core.management import call_command
 from django.test.utils import modify_settings
 from django.urls import clear_url_caches, reverse
@@ -31,34 +35,38 @@ WALKED_ROUTES = {"api-toy-contests"}
 
 def _reload_urls() -> None:
     """The URL conf includes each installed system's URLs when it is imported (as a server does
-    once at start): import it again after the toy system comes or goes."""
+    once at start): import it again after the toy system goes or comes back."""
     import config.urls
 
     importlib.reload(config.urls)
     clear_url_caches()
 
 
+@contextlib.contextmanager
+def toy_uninstalled():
+    """The project as it ships: the toy's INSTALLED_APPS line taken out, its system forgotten and
+    its URLs gone; all of it back afterwards (its app's ready() registers it again)."""
+    from django.apps import apps
+
+    try:
+        with modify_settings(INSTALLED_APPS={"remove": TOY_APP}):
+            registry.unregister("toy")
+            _reload_urls()
+            yield
+    finally:
+        apps.get_app_config("toy_system").ready()
+        _reload_urls()
+
+
 @pytest.fixture
 def toy_installed(db):
-    """The toy system installed, without its model's table (for what needs no play record)."""
-    with modify_settings(INSTALLED_APPS={"append": TOY_APP}):
-        yield
-    registry.unregister("toy")
+    """The toy system, installed for the whole run (tests/settings_toy.py)."""
+    assert TOY_APP in settings.INSTALLED_APPS and registry.get("toy") is not None
 
 
 @pytest.fixture
-def toy_app(transactional_db):
-    """The toy system installed with one INSTALLED_APPS line, its model migrated and its URLs
-    included; all of it gone again afterwards."""
-    with modify_settings(INSTALLED_APPS={"append": TOY_APP}):
-        call_command("migrate", "toy_system", verbosity=0)
-        _reload_urls()
-        try:
-            yield
-        finally:
-            call_command("migrate", "toy_system", "zero", verbosity=0)
-    registry.unregister("toy")
-    _reload_urls()
+def toy_app(toy_installed):
+    """The toy system with its model's table (migrated with the test database) and its URLs."""
 
 
 @pytest.fixture
@@ -85,10 +93,17 @@ def table(toy_app, django_user_model):
 
 
 def test_without_the_app_there_is_no_toy_system(gm, client):
-    assert registry.get("toy") is None
-    assert "toy" not in [system.key for system in all_systems()]
-    page = client.get(reverse("campaign-create")).content.decode()
-    assert 'value="toy"' not in page
+    with toy_uninstalled():
+        assert registry.get("toy") is None
+        assert "toy" not in [system.key for system in all_systems()]
+        page = client.get(reverse("campaign-create")).content.decode()
+        assert 'value="toy"' not in page and "Toy Game" not in page
+        assert all(system["key"] != "toy" for system in client.get("/api/v1/systems/").json())
+    # and back, as the rest of the run has it
+    assert (
+        registry.get("toy") is not None
+        and 'value="toy"' in client.get(reverse("campaign-create")).content.decode()
+    )
 
 
 def test_the_toy_system_is_offered_everywhere_once_its_app_is_installed(toy_installed, gm, client):
@@ -437,75 +452,42 @@ def test_the_contract_that_the_platform_imports_no_system_has_no_exceptions():
     assert excused == []
 
 
-@pytest.mark.slow
-def test_the_whole_shared_test_kit_passes_with_the_toy_system_installed(tmp_path):
-    """Every shared test (system_kit.SHARED_TESTS) in a pytest of its own under tests/settings_toy.py
-    (the project's settings plus the toy's one INSTALLED_APPS line, its tables migrated with the
-    test database): the tests parametrised by system run for the toy too, and nothing fails.
-    On SQLite whatever this run uses, so the services layer's database is not touched.
-
-    The kit's cases of the other four systems are left out of this run
-    (DOSSIER_KIT_SYSTEM_ONLY, tests/conftest.py): they are the main run's own cases, passed there.
-    What takes no system (the non-interference walk, the schema, the route walks over every
-    installed system) runs here whole, with the toy among the systems it walks."""
-    import os
-    import subprocess
-    import sys
+def test_the_whole_shared_test_kit_runs_for_the_toy_system_in_this_run(request):
+    """The suite runs with the toy installed (tests/settings_toy.py), so every shared test
+    (system_kit.SHARED_TESTS) is collected into this same run, and those parametrised by system have
+    a toy case beside the project's four: the run fails if any of them fails. (It was a pytest of
+    its own, ~95 s of one core, running the kit a second time; docs/testing.md.)"""
     from pathlib import Path
-    from xml.etree import ElementTree
 
+    assert TOY_APP in settings.INSTALLED_APPS and "toy" in system_kit.installed_keys()
     root = Path(__file__).resolve().parents[1]
-    report = tmp_path / "kit.xml"
-    env = {
-        key: value
-        for key, value in os.environ.items()
-        if key not in {"DATABASE_URL", "CACHE_URL", "CELERY_BROKER_URL", "DJANGO_SETTINGS_MODULE"}
-        and not key.startswith("PYTEST_")
+    shared = [root / path for path in system_kit.SHARED_TESTS]
+    collected: dict[str, list[str]] = {}
+    for item in request.session.items:
+        path = Path(str(item.path))
+        for module in shared:
+            if path == module or module in path.parents:
+                collected.setdefault(str(path.relative_to(root)), []).append(item.name)
+    wanted = {
+        str(path.relative_to(root))
+        for module in shared
+        for path in ([module] if module.suffix == ".py" else module.rglob("test_*.py"))
     }
-    env["DOSSIER_KIT_SYSTEM_ONLY"] = "toy"
-    command = [
-        sys.executable,
-        "-m",
-        "pytest",
-        "-p",
-        "no:cacheprovider",
-        "--ds=tests.settings_toy",
-        f"--basetemp={tmp_path / 'run'}",
-        f"--junitxml={report}",
-        "-m",
-        "not e2e and not services",
-        *system_kit.SHARED_TESTS,
-    ]
-    out = subprocess.run(command, cwd=root, env=env, capture_output=True, text=True)
-    assert out.returncode == 0, out.stdout[-6000:] + out.stderr[-2000:]
-    modules = {
-        path.removesuffix(".py").replace("/", ".") for path in system_kit.SHARED_TESTS if path.endswith(".py")
-    }
-    cases = ElementTree.parse(report).getroot().iter("testcase")
-    ran: dict[str, list[str]] = {}
-    skipped = []
-    for case in cases:
-        if case.find("skipped") is not None:
-            skipped.append(case.get("name"))
-            continue
-        # classname: the module's dotted path (and a test class's name after it)
-        module = case.get("classname", "")
-        module = next((m for m in modules if module == m or module.startswith(f"{m}.")), module)
-        ran.setdefault(module, []).append(case.get("name", ""))
-    # every shared test module ran, and the ones parametrised by system ran for the toy
-    assert modules <= set(ran), modules - set(ran)
+    # every shared test module is in this run (a `-k` or a path given on the command line narrows it)
+    if len(request.session.items) >= 1000:
+        assert wanted <= set(collected), wanted - set(collected)
     with_toy = {
-        module for module, names in ran.items() if any("toy" in name.partition("[")[2] for name in names)
+        module
+        for module, names in collected.items()
+        if any("toy" in name.partition("[")[2] for name in names)
     }
     assert {
-        "tests.systems.test_contract",
-        "tests.test_wrong_system_routes",
-        "tests.characters.test_wizard_steps",
-        "tests.sheets.test_blank_sheets",
-        "tests.sheets.test_layout_invariants",
-        "tests.archive.test_round_trip",
-        "tests.archive.test_play_records",
-        "tests.archive.test_schema",
-    } <= with_toy
-    # the one skip: the published schema describes the project's own systems, not the toy
-    assert skipped == ["test_the_published_campaign_schema_is_the_one_the_platform_and_the_systems_make"]
+        "tests/systems/test_contract.py",
+        "tests/test_wrong_system_routes.py",
+        "tests/characters/test_wizard_steps.py",
+        "tests/sheets/test_blank_sheets.py",
+        "tests/sheets/test_layout_invariants.py",
+        "tests/archive/test_round_trip.py",
+        "tests/archive/test_play_records.py",
+        "tests/archive/test_schema.py",
+    } & set(collected) <= with_toy

@@ -74,13 +74,13 @@ def test_a_campaign_export_with_play_records_follows_the_schema(system, world, p
     assert own and all(document[key] for key in own)
 
 
-@pytest.mark.skipif(
-    any(not app.package.startswith("systems.") for app in system_registry.installed()),
-    reason="the published schema is the project's systems'; a system installed only for a test is not in it",
-)
-def test_the_published_campaign_schema_is_the_one_the_platform_and_the_systems_make():
+def test_the_published_campaign_schema_is_the_one_the_platform_and_the_systems_make(monkeypatch):
     """docs/schemas/campaign.schema.json is written by `manage.py campaign_schema --write`: the
-    platform's part and every system's section schema from its folder."""
+    platform's part and every system's section schema from its folder. It describes the project's
+    own systems (those under systems/): a system installed only for the tests (the toy, which the
+    suite runs with) is left out of what it is compared with."""
+    project = [app for app in system_registry.installed() if app.package.startswith("systems.")]
+    monkeypatch.setattr(system_registry, "installed", lambda: project)
     assert (SCHEMAS / "campaign.schema.json").read_text() == archive_schema.campaign_schema_text()
 
 

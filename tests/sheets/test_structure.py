@@ -80,7 +80,9 @@ def test_folding_keeps_what_a_reader_walks_and_leaves_no_one_run_span(case_id, m
     assert "/H1" in types and content  # a real tree was walked
     emptied = sum(1 for obj in folded.objects if isinstance(obj, pikepdf.Dictionary) and len(obj.keys()) == 0)
     live = len(folded.objects) - emptied
-    assert live < len(plain.objects) * 0.75  # the folded Spans are gone from what a reader of the file copies
+    # every folded Span is gone from what a reader of the file copies (one object fewer for each at
+    # least; a proportion, as this said before, fails a one-page sheet of few Spans such as the toy's)
+    assert live <= len(plain.objects) - _one_run_spans(plain)
 
 
 LONGEST = max(CASES, key=lambda case_id: samples.cases_by_id()[case_id].declared_pages)

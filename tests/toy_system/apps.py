@@ -1,4 +1,4 @@
-"""A toy game system, installed only by tests/test_toy_system.py: one folder and one line in
+"""A toy game system, installed for the test suite (tests/settings_toy.py): one folder and one line in
 INSTALLED_APPS, and the platform offers it without a change of its own code. Everything is found
 by the folder's convention: the engine (engine.py), the builder (wizard.py and its templates),
 the character page and print sheet (templates/), the blank sheet and the
