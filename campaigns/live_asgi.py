@@ -68,15 +68,24 @@ class LiveFeedRoute:
             await _answer(send, 404, "No such campaign.")
             return
         await send({"type": "http.response.start", "status": 200, "headers": HEADERS})
-        stream = _stream(request, user, campaign_id, seq)
+        # A reader who stops reading (send() waits on a full socket) is closed by the hub once
+        # LIVE_OUTBOX_CHARS wait for them (campaigns/live_hub.py, Hub.drop): the connection ends
+        # here even while a send is stuck, and the browser reconnects from its last event id.
+        behind = asyncio.Event()
+        stream = _stream(request, user, campaign_id, seq, request.session.session_key or "", behind.set)
         pump = asyncio.ensure_future(_pump(stream, send))
         gone = asyncio.ensure_future(_disconnected(receive))
+        dropped = asyncio.ensure_future(behind.wait())
         try:
-            await asyncio.wait({pump, gone}, return_when=asyncio.FIRST_COMPLETED)
+            await asyncio.wait({pump, gone, dropped}, return_when=asyncio.FIRST_COMPLETED)
+            if dropped.done() and not pump.done():
+                # Its last message says why, if the socket takes it in a moment; else it is cut.
+                with contextlib.suppress(asyncio.TimeoutError, TimeoutError):
+                    await asyncio.wait_for(asyncio.shield(pump), 1.0)
         finally:
-            for task in (pump, gone):
+            for task in (pump, gone, dropped):
                 task.cancel()
-            for task in (pump, gone):
+            for task in (pump, gone, dropped):
                 with contextlib.suppress(asyncio.CancelledError, Exception):
                     await task
             await stream.aclose()
@@ -105,6 +114,7 @@ def _open(cookie: dict[str, str], campaign_pk: int, cursor: str | None):
     request = HttpRequest()
     request.COOKIES = cookie
     request.user = user
+    request.session = session  # its key: the hub checks the session again each heartbeat
     if settings.CSRF_COOKIE_NAME in cookie:
         request.META["CSRF_COOKIE"] = cookie[settings.CSRF_COOKIE_NAME]
     request.GET = request.GET.copy()
@@ -114,10 +124,10 @@ def _open(cookie: dict[str, str], campaign_pk: int, cursor: str | None):
     return request, user, campaign_id, seq
 
 
-async def _stream(request, user, campaign_id: int, seq: int):
+async def _stream(request, user, campaign_id: int, seq: int, session_key: str = "", on_behind=None):
     from campaigns.live_views import _stream as stream
 
-    async for part in stream(request, user, campaign_id, seq):
+    async for part in stream(request, user, campaign_id, seq, session_key=session_key, on_behind=on_behind):
         yield part
 
 

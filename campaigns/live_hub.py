@@ -26,6 +26,8 @@ from typing import Any
 from asgiref.sync import sync_to_async
 from django.conf import settings
 
+from campaigns import live_guard
+
 log = logging.getLogger(__name__)
 
 CHANNEL = "dossier:live"
@@ -43,6 +45,12 @@ class Subscriber:
     ready: bool = False
     outbox: list[str] = field(default_factory=list)  # read for it by the fan-out, not yet sent
     ended: bool = False  # no longer a member (or its reading failed): the stream ends
+    #: The session it was opened with (its key), checked again each heartbeat (campaigns/live_guard.py).
+    session_key: str = ""
+    signed_out: bool = False  # its session no longer signs its user in: it ends, sending nothing more
+    #: Its reader fell behind by more than LIVE_OUTBOX_CHARS: it is closed; the browser reconnects.
+    behind: bool = False
+    on_behind: Any = None  # called (in the event loop) when it falls behind: closes the connection
 
 
 class Hub:
@@ -59,9 +67,11 @@ class Hub:
         self.ready = asyncio.Event()
 
     # --- subscribers (in the event loop) ------------------------------------------------------------
-    async def subscribe(self, campaign_id: int, user=None, request=None, seq: int = 0) -> Subscriber:
+    async def subscribe(
+        self, campaign_id: int, user=None, request=None, seq: int = 0, session_key: str = "", on_behind=None
+    ) -> Subscriber:
         await self._start()
-        subscriber = Subscriber(user, request, seq)
+        subscriber = Subscriber(user, request, seq, session_key=session_key, on_behind=on_behind)
         self.waiters.setdefault(campaign_id, set()).add(subscriber)
         return subscriber
 
@@ -108,6 +118,26 @@ class Hub:
         for campaign_id in list(self.waiters):
             self.wake(campaign_id)
 
+    def drop(self, subscriber: Subscriber) -> None:
+        """A reader who stopped reading: what waits for them is let go (the memory a stalled
+        connection may hold is bounded) and their stream is closed; their browser reconnects with
+        the last event id it received and catches up from there, as any new stream does."""
+        subscriber.outbox.clear()
+        subscriber.behind = subscriber.ended = True
+        subscriber.wake.set()
+        if subscriber.on_behind is not None:
+            subscriber.on_behind()
+
+    def end_signed_out(self, kept: set[str], checked: set[str]) -> None:
+        """The streams whose session was checked and no longer signs its user in end at once,
+        with nothing more sent."""
+        for subscribers in self.waiters.values():
+            for subscriber in subscribers:
+                if subscriber.session_key in checked and subscriber.session_key not in kept:
+                    subscriber.outbox.clear()
+                    subscriber.signed_out = subscriber.ended = True
+                    subscriber.wake.set()
+
     async def _fan_out(self, campaign_id: int) -> None:
         from campaigns import live
 
@@ -134,6 +164,8 @@ class Hub:
                     if batch.text:
                         subscriber.outbox.append(batch.text)
                         subscriber.wake.set()
+                        if live_guard.outbox_size(subscriber.outbox) > settings.LIVE_OUTBOX_CHARS:
+                            self.drop(subscriber)
                 if not any(batch.more for batch in batches) and campaign_id not in self.again:
                     return
         finally:
@@ -173,7 +205,7 @@ class Hub:
         if not (self.loop is loop and self.tasks and not all(t.done() for t in self.tasks)):
             # No await before the tasks exist: two first subscribers at once start them once.
             self.loop, self.ready = loop, asyncio.Event()
-            self.tasks = [loop.create_task(self._poll())]
+            self.tasks = [loop.create_task(self._poll()), loop.create_task(self._guard())]
             if settings.LIVE_REDIS_URL:
                 self.tasks.append(loop.create_task(self._listen_redis(settings.LIVE_REDIS_URL)))
         # The poll's starting point is read before any subscriber reads its first batch: an event
@@ -206,6 +238,27 @@ class Hub:
                 log.exception("live: polling for new events failed")
                 continue
             self.found(rows)
+
+    async def _guard(self) -> None:
+        """Once a heartbeat, every open stream's session is checked again (live_guard.signed_in:
+        one reading per session, in a thread); a stream whose session no longer signs its user in
+        (logged out, expired, deleted, a password changed, an account deactivated) ends."""
+        while True:
+            await asyncio.sleep(settings.LIVE_HEARTBEAT_SECONDS)
+            sessions = {
+                s.session_key: s.user.pk
+                for subscribers in self.waiters.values()
+                for s in subscribers
+                if s.session_key and not s.ended and getattr(s.user, "pk", None) is not None
+            }
+            if not sessions:
+                continue
+            try:
+                kept = await sync_to_async(live_guard.signed_in, thread_sensitive=False)(sessions)
+            except Exception:
+                log.exception("live: checking the open streams' sessions failed")
+                continue
+            self.end_signed_out(kept, set(sessions))
 
     async def _listen_redis(self, url: str) -> None:
         import redis.asyncio as aioredis

@@ -55,7 +55,7 @@ async def live_feed(request, pk):
         if not user.is_authenticated:
             raise Http404("No such campaign.")
         user, campaign_id, seq = await sync_to_async(_start, thread_sensitive=False)(request, user, pk)
-        return _response(_stream(request, user, campaign_id, seq))
+        return _response(_stream(request, user, campaign_id, seq, session_key=_session_key(request)))
     user, campaign_id, seq = await sync_to_async(_start)(request, request.user, pk)
     return _response(_sync_stream(request, user, campaign_id, seq))
 
@@ -65,11 +65,23 @@ def _render(request, user, campaign_id: int, seq: int) -> live.Batch:
     return live.render_batch(user, campaign_id, seq, request=request)
 
 
-async def _stream(request, user, campaign_id: int, seq: int):
+def _session_key(request) -> str:
+    session = getattr(request, "session", None)
+    return getattr(session, "session_key", None) or ""
+
+
+#: What a stream's last message says when its reader fell behind (the hub let go of what waited):
+#: the browser reconnects with its last event id and catches up from there.
+BEHIND = "event: reconnect\ndata: behind\n\n"
+
+
+async def _stream(request, user, campaign_id: int, seq: int, session_key: str = "", on_behind=None):
     # The retry hint goes out with the first batch: a client that has read it knows the stream
     # has caught up from its cursor (bench/live.py counts a connection from then on).
     first = live.retry_hint()
-    subscriber = await hub.subscribe(campaign_id, user, request, seq)
+    subscriber = await hub.subscribe(
+        campaign_id, user, request, seq, session_key=session_key, on_behind=on_behind
+    )
     try:
         # Catching up from its own cursor, reading by itself until a reading ends with no news
         # having come meanwhile; then the hub's fan-out reads for it (no await in between: a wake
@@ -78,7 +90,7 @@ async def _stream(request, user, campaign_id: int, seq: int):
             subscriber.wake.clear()
             render = sync_to_async(_render, thread_sensitive=False)
             batch = await render(request, user, campaign_id, subscriber.seq)
-            if not batch.member:
+            if not batch.member or subscriber.signed_out:
                 return
             subscriber.seq = batch.seq
             if first or batch.text:
@@ -96,6 +108,11 @@ async def _stream(request, user, campaign_id: int, seq: int):
                 except TimeoutError:
                     yield ": still here\n\n"  # keeps proxies from closing an idle stream
             subscriber.wake.clear()
+            if subscriber.signed_out:
+                return  # its session ended: nothing more is sent
+            if subscriber.behind:
+                yield BEHIND
+                return
             if subscriber.outbox:
                 text = "".join(subscriber.outbox)
                 subscriber.outbox.clear()

@@ -458,8 +458,12 @@ LIVE_REDIS_URL = env.str("LIVE_REDIS_URL", default="")
 LIVE_POLL_SECONDS = env.float("LIVE_POLL_SECONDS", default=0.5)
 # With Redis the same poll is a safety net (pub/sub delivers at most once): seldom.
 LIVE_REDIS_POLL_SECONDS = env.float("LIVE_REDIS_POLL_SECONDS", default=5.0)
-# A comment line on an idle stream this often, so that no proxy closes it.
+# A comment line on an idle stream this often, so that no proxy closes it; as often, every open
+# stream's session is checked again (a logout, a password change or a deactivated account ends it).
 LIVE_HEARTBEAT_SECONDS = env.float("LIVE_HEARTBEAT_SECONDS", default=25.0)
+# What one stream may hold for a reader who does not read (a stalled connection) before it is
+# closed; the browser reconnects and catches up from its last event id.
+LIVE_OUTBOX_CHARS = env.int("LIVE_OUTBOX_CHARS", default=64 * 1024)
 # How soon a browser reconnects after a dropped stream (SSE retry).
 LIVE_RETRY_MS = env.int("LIVE_RETRY_MS", default=1000)
 # Under a WSGI server (no held connections): how long one answer waits for news before ending.

@@ -1,0 +1,179 @@
+"""An open live stream after it opened (issue 47, findings 1 and 3), through config.asgi's
+application as uvicorn calls it: a stream whose session no longer signs its user in (logged out, a
+password changed, an account deactivated) ends within a heartbeat and sends nothing more; a reader
+who stops reading is closed once LIVE_OUTBOX_CHARS wait for them, with the memory it holds bounded."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import pytest
+from asgiref.sync import sync_to_async
+
+from campaigns import live_guard, services
+from campaigns.live_hub import hub
+from tests.live.test_asgi_stream import _asgi_get
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _browser(world, who):
+    from django.test import Client
+
+    browser = Client()
+    browser.force_login(world.users[who])
+    return browser
+
+
+def _cookies(browser) -> dict[str, str]:
+    from django.conf import settings
+
+    return {settings.SESSION_COOKIE_NAME: browser.cookies[settings.SESSION_COOKIE_NAME].value}
+
+
+def _roll(world):
+    return services.record_roll(world.membership["gm"], kind="d10", rng=random.Random(7))
+
+
+def _serve(world, cookies, during, *, stall_after: int | None = None, wait: float = 5.0):
+    """Open the player's stream, run ``during`` (in a thread) once it has caught up, and return
+    (the bodies sent after that, whether the route ended by itself within ``wait`` seconds).
+    ``stall_after``: send() stops returning after that many bodies, as a socket nobody reads."""
+    from config.asgi import application
+
+    async def run():
+        bodies: list[bytes] = []
+        caught_up = asyncio.Event()
+        leave = asyncio.Event()
+        asked = []
+
+        async def receive():
+            asked.append(1)
+            if len(asked) == 1:
+                return {"type": "http.request", "body": b"", "more_body": False}
+            await leave.wait()
+            return {"type": "http.disconnect"}
+
+        async def send(message):
+            if message["type"] != "http.response.body":
+                assert message["status"] == 200
+                return
+            if stall_after is not None and len(bodies) >= stall_after:
+                await asyncio.Event().wait()  # never returns: the reader stopped reading
+            bodies.append(message.get("body", b""))
+            if bodies[0].startswith(b"retry: "):
+                caught_up.set()
+
+        scope = _asgi_get(f"/campaigns/{world.campaign.pk}/live/", cookies)
+        served = asyncio.ensure_future(application(scope, receive, send))
+        try:
+            await asyncio.wait_for(caught_up.wait(), 10)
+            before = len(bodies)
+            await sync_to_async(during, thread_sensitive=False)()
+            try:
+                await asyncio.wait_for(asyncio.shield(served), wait)
+                ended = True
+            except TimeoutError:
+                ended = False
+            return bodies[before:], ended
+        finally:
+            leave.set()
+            await asyncio.wait_for(served, 10)
+            await hub.stop()
+
+    return asyncio.run(run())
+
+
+def _revocations(world, browser):
+    user = world.users["player"]
+
+    def logged_out():
+        browser.logout()  # the session is deleted, as the logout page does
+
+    def password_changed():
+        user.set_password("a-brand-new-long-password")
+        user.save()
+
+    def deactivated():
+        user.is_active = False
+        user.save()
+
+    return {"logged out": logged_out, "password changed": password_changed, "deactivated": deactivated}
+
+
+@pytest.mark.parametrize("how", ["logged out", "password changed", "deactivated"])
+def test_a_stream_ends_within_a_heartbeat_once_its_session_no_longer_signs_its_user_in(world, settings, how):
+    settings.LIVE_HEARTBEAT_SECONDS = 0.2
+    browser = _browser(world, "player")
+    revoke = _revocations(world, browser)[how]
+
+    def then_a_roll():
+        revoke()
+        import time
+
+        time.sleep(1.0)  # five heartbeats
+        _roll(world)
+
+    sent, ended = _serve(world, _cookies(browser), then_a_roll)
+    assert ended, f"the stream stayed open after its user was {how}"
+    assert not any(b"event: roll" in body for body in sent), sent
+
+
+def test_a_stream_whose_session_still_holds_stays_open_and_delivers(world, settings):
+    settings.LIVE_HEARTBEAT_SECONDS = 0.2
+    browser = _browser(world, "player")
+
+    def wait_then_roll():
+        import time
+
+        time.sleep(1.0)
+        _roll(world)
+
+    sent, ended = _serve(world, _cookies(browser), wait_then_roll, wait=1.0)
+    assert not ended
+    assert any(b"event: roll" in body for body in sent), sent
+
+
+def test_the_session_check_is_djangos_own_and_reads_each_session_once(world, django_assert_max_num_queries):
+    from django.conf import settings as django_settings
+    from django.contrib.sessions.models import Session
+
+    alice, bob = _browser(world, "player"), _browser(world, "gm")
+    keys = {
+        alice.cookies[django_settings.SESSION_COOKIE_NAME].value: world.users["player"].pk,
+        bob.cookies[django_settings.SESSION_COOKIE_NAME].value: world.users["gm"].pk,
+    }
+    with django_assert_max_num_queries(4):  # a session and its user, per session
+        assert live_guard.signed_in(keys) == set(keys)
+    # a key that names another user is not that user's session
+    swapped = dict(zip(keys, reversed(list(keys.values())), strict=True))
+    assert live_guard.signed_in(swapped) == set()
+    Session.objects.filter(session_key=next(iter(keys))).delete()
+    assert live_guard.signed_in(keys) == {list(keys)[1]}
+
+
+def test_a_reader_who_stops_reading_is_closed_and_what_waits_for_them_is_bounded(
+    world, settings, monkeypatch
+):
+    settings.LIVE_OUTBOX_CHARS = 3000
+    seen: list[int] = []
+    size = live_guard.outbox_size
+
+    def measured(outbox):
+        seen.append(size(outbox))
+        return seen[-1]
+
+    monkeypatch.setattr(live_guard, "outbox_size", measured)
+    browser = _browser(world, "gm")  # the GM's lines are the longest (each carries its share form)
+
+    def sixty_rolls():
+        for _ in range(60):
+            _roll(world)
+
+    sent, ended = _serve(world, _cookies(browser), sixty_rolls, stall_after=1, wait=10.0)
+    assert ended, "a stalled reader's stream stayed open"
+    assert seen and max(seen) <= 2 * settings.LIVE_OUTBOX_CHARS, max(seen)
+    # fewer lines were held than were rolled: the reader's browser catches up from its cursor
+    assert len(seen) < 60
+    assert world.campaign.pk not in hub.waiters  # nothing of it is left in the hub
