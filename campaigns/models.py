@@ -273,9 +273,18 @@ def _hidden_rolls(user, membership: Membership) -> models.Q | None:
     return rule(user, membership) if rule is not None else None
 
 
+def seen_by_members_q(prefix: str = "") -> models.Q:
+    """SEEN_BY_MEMBERS of the rolls reached through ``prefix`` ("roll__": a live event's roll)."""
+    return (
+        models.Q(**{f"{prefix}secret": False})
+        | models.Q(**{f"{prefix}announced": True})
+        | models.Q(**{f"{prefix}revealed_at__isnull": False})
+    )
+
+
 #: The rolls a member who is not the GM sees in the log: open ones, announced secret ones (sealed:
 #: without their result) and revealed ones.
-SEEN_BY_MEMBERS = models.Q(secret=False) | models.Q(announced=True) | models.Q(revealed_at__isnull=False)
+SEEN_BY_MEMBERS = seen_by_members_q()
 
 
 def seen_by_members(roll: Roll) -> bool:
@@ -577,8 +586,17 @@ class LiveEventQuerySet(models.QuerySet):
             return self.none()
         if membership.is_gm:
             return qs
-        rolls = Roll.objects.visible_to(user, membership).values("pk")
-        qs = qs.filter(models.Q(roll__isnull=True) | models.Q(roll__in=rolls))
+        # Roll.objects.visible_to's rule read on each event's own roll (joined by its primary key),
+        # not "roll in <every roll of the campaign the member sees>": that list was built in full
+        # on each read, 200,000 ids to find the one newest event (issue 43). This way the newest
+        # visible event is found walking down the campaign's events (live_feed_order) and stops.
+        qs = qs.filter(
+            models.Q(roll__isnull=True)
+            | (models.Q(roll__campaign_id=membership.campaign_id) & seen_by_members_q("roll__"))
+        )
+        hidden = _hidden_rolls(user, membership)
+        if hidden is not None:
+            qs = qs.exclude(models.Exists(Roll.objects.filter(hidden, pk=models.OuterRef("roll_id"))))
         rule = HIDDEN_TOPICS.get(membership.campaign.system)
         hidden = rule(user, membership) if rule is not None else None
         return qs.exclude(topic__in=hidden) if hidden else qs
