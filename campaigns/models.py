@@ -357,7 +357,13 @@ class Roll(models.Model):
         ordering = ["-created_at", "-id"]
         # The log's order with its id tie-break: without "-id" SQLite with planner statistics
         # (ANALYZE) walks the created_at index and filters by campaign instead (docs/performance.md).
-        indexes = [models.Index(fields=["campaign", "-created_at", "-id"], name="roll_log_order")]
+        indexes = [
+            models.Index(fields=["campaign", "-created_at", "-id"], name="roll_log_order"),
+            # A batch of the live feed's rolls (campaigns/live.py: the campaign's rolls whose ids
+            # the events name): by campaign and id together, SQLite without planner statistics read
+            # every roll of the campaign by its campaign index to find those few (issue 43).
+            models.Index(fields=["campaign", "id"], name="roll_in_campaign_by_id"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.kind} = {self.total}"
@@ -594,12 +600,12 @@ class LiveEventQuerySet(models.QuerySet):
             models.Q(roll__isnull=True)
             | (models.Q(roll__campaign_id=membership.campaign_id) & seen_by_members_q("roll__"))
         )
-        hidden = _hidden_rolls(user, membership)
-        if hidden is not None:
-            qs = qs.exclude(models.Exists(Roll.objects.filter(hidden, pk=models.OuterRef("roll_id"))))
+        hidden_rolls = _hidden_rolls(user, membership)
+        if hidden_rolls is not None:
+            qs = qs.exclude(models.Exists(Roll.objects.filter(hidden_rolls, pk=models.OuterRef("roll_id"))))
         rule = HIDDEN_TOPICS.get(membership.campaign.system)
-        hidden = rule(user, membership) if rule is not None else None
-        return qs.exclude(topic__in=hidden) if hidden else qs
+        hidden_topics = rule(user, membership) if rule is not None else None
+        return qs.exclude(topic__in=hidden_topics) if hidden_topics else qs
 
 
 class LiveEvent(models.Model):

@@ -36,6 +36,10 @@ pytestmark = [
 #: The tables that grow with a campaign's age: no query of a player's page may read them whole.
 GROWING = ("campaigns_roll", "campaigns_liveevent", "characters_advancemententry")
 CATCH_UP = 50  # the live feed's client is this many events behind
+#: SQLite's work for a page at 20,000 rolls (and 1,000 ledger entries) against 60: at most this many
+#: times (the pages show the same rows; one query reading the rolls whole would be ~300 times).
+WORK_GROWTH = 1.5
+STEPS = 10
 
 
 def _roll_log(world, count: int) -> None:
@@ -117,9 +121,52 @@ def _statements(client, path: str) -> list[tuple[str, tuple]]:
     return ran
 
 
+def _work(client, path: str) -> int:
+    """SQLite's work for the request: the virtual machine's instructions its queries ran (sqlite3's
+    progress handler, called every STEPS instructions of a statement's step). The same on any
+    machine for the same data and plans, and it grows with the rows a query reads, by an index or
+    not (a SEARCH by the campaign alone, with no LIMIT to stop it, reads every roll of the campaign)."""
+    steps = 0
+
+    def count() -> int:
+        nonlocal steps
+        steps += 1
+        return 0  # go on
+
+    _get(client, path)  # warm
+    raw = connection.connection
+    raw.set_progress_handler(count, STEPS)
+    try:
+        _get(client, path)
+    finally:
+        raw.set_progress_handler(None, STEPS)
+    return steps * STEPS
+
+
+def _statement_work(sql: str, params) -> int:
+    """SQLite's work for one statement, run again by itself (what a failure names)."""
+    steps = 0
+
+    def count() -> int:
+        nonlocal steps
+        steps += 1
+        return 0
+
+    raw = connection.connection
+    raw.set_progress_handler(count, STEPS)
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute(sql, params)
+            cursor.fetchall()
+    finally:
+        raw.set_progress_handler(None, STEPS)
+    return steps * STEPS
+
+
 def _plan_problems(sql: str, params) -> list[str]:
-    """What the plan of one statement reads whole: a SCAN of a growing table, or a LIST SUBQUERY
-    built from one (the list of every roll's id that issue 43 found)."""
+    """What the plan of one statement reads whole: a SCAN of a growing table, a SEARCH of one by the
+    campaign (or character) alone with nothing to stop it, or a LIST SUBQUERY built from one (the
+    list of every roll's id that issue 43 found)."""
     with connection.cursor() as cursor:
         cursor.execute("EXPLAIN QUERY PLAN " + sql, params)
         rows = cursor.fetchall()
@@ -142,10 +189,16 @@ def _plan_problems(sql: str, params) -> list[str]:
             yield detail
             yield from below(child)
 
+    # A walk down an index by the campaign (or character) alone reads all of its rows, unless a LIMIT
+    # stops it early; it cannot when the rows are sorted (a TEMP B-TREE) before the LIMIT.
+    stops_early = re.search(r"\bLIMIT\b", sql) and not any("TEMP B-TREE" in row[3] for row in rows)
     problems = []
     for node, _, _, detail in rows:
         if detail.startswith("SCAN ") and table_of(detail) in GROWING:
             problems.append(detail)
+        by_owner = re.search(r"\((campaign_id|character_id)=\?\)$", detail)
+        if detail.startswith("SEARCH ") and table_of(detail) in GROWING and by_owner and not stops_early:
+            problems.append(f"{detail} with no LIMIT to stop it")
         if "LIST SUBQUERY" in detail:
             read = [d for d in below(node) if table_of(d) in GROWING]
             if read:
@@ -174,8 +227,9 @@ def test_a_players_pages_read_no_growing_table_whole_and_run_the_same_queries_at
     # 60 rolls and ledger entries: every list on these pages full (50 a page) and one more.
     _roll_log(world, 60)
     _ledger(agent, world.users["gm"], 60)
-    first_evening = {
-        name: len(_statements(client, path)) for name, path in _player_pages(world, agent).items()
+    small = {
+        name: (len(_statements(client, path)), _work(client, path))
+        for name, path in _player_pages(world, agent).items()
     }
 
     _roll_log(world, 20_000 - 60)
@@ -186,10 +240,15 @@ def test_a_players_pages_read_no_growing_table_whole_and_run_the_same_queries_at
             with connection.cursor() as cursor:
                 cursor.execute("ANALYZE")
         for name, path in pages.items():
+            queries, work = small[name]
             statements = _statements(client, path)
-            assert len(statements) == first_evening[name], (name, planner)
+            assert len(statements) == queries, (name, planner)
             problems = [(sql, p) for sql, params in statements for p in _plan_problems(sql, params)]
             assert not problems, (name, planner, problems)
+            # 333 times the rolls: a query that read them all would multiply the work as much
+            grown = _work(client, path)
+            heaviest = max(statements, key=lambda statement: _statement_work(*statement))
+            assert grown <= WORK_GROWTH * work, (name, planner, work, grown, heaviest)
 
 
 def test_the_live_cursor_of_a_players_page_is_the_newest_event_they_may_see(world, client, long_campaign):
@@ -210,12 +269,14 @@ def test_the_live_cursor_of_a_players_page_is_the_newest_event_they_may_see(worl
     assert f"?after={newest.public_id}" in _get(client, f"/campaigns/{world.campaign.pk}/")
 
 
-def test_a_plan_that_lists_every_roll_is_caught(world):
-    """The reader of plans finds what issue 43 found: the old filter's list of every visible roll."""
+def test_the_reader_of_plans_catches_what_issue_43_found(world):
+    """The old live cursor's list of every visible roll, and the old catch-up's read of a batch's rolls
+    in the log's order (down the log's index through every roll of the campaign)."""
     _roll_log(world, 200)
     rolls = Roll.objects.filter(campaign=world.campaign, secret=False).values("pk")
-    old = (
-        LiveEvent.objects.filter(campaign=world.campaign, roll__in=rolls).order_by("-id").values("public_id")
-    )
-    sql, params = old[:1].query.sql_with_params()
+    old = LiveEvent.objects.filter(campaign=world.campaign, roll__in=rolls).order_by("-id")
+    sql, params = old.values("public_id")[:1].query.sql_with_params()
     assert any("LIST SUBQUERY" in problem for problem in _plan_problems(sql, params))
+    batch = list(rolls[:5].values_list("pk", flat=True))
+    sql, params = Roll.objects.filter(campaign=world.campaign, pk__in=batch).query.sql_with_params()
+    assert any("no LIMIT to stop it" in problem for problem in _plan_problems(sql, params))
