@@ -57,9 +57,9 @@ def queries(world: dict) -> dict:
         "live feed, the events after a cursor": events.filter(id__gt=behind)
         .order_by("id")
         .values_list("id", "public_id", "roll_id", "topic")[: live.BATCH],
-        "live feed, a batch's rolls as the members see them": live.log_lines(player, membership).filter(
-            pk__in=list(events.filter(id__gt=behind).values_list("roll_id", flat=True))
-        ),
+        "live feed, a batch's rolls as the members see them": live.log_lines(player, membership)
+        .filter(pk__in=list(events.filter(id__gt=behind).values_list("roll_id", flat=True)))
+        .order_by(),  # as campaigns/live.py's _by_pk reads them: unordered
         "roll log, player's view (log_lines), first page": live.log_lines(player, membership)[:50],
         "roll log, GM, first page": log[:51],
         "roll log of an empty campaign": Roll.objects.filter(campaign_id=empty).order_by(
