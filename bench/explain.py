@@ -1,4 +1,4 @@
-"""The plans of the heaviest list queries in the 100x world of bench/scale.py, after ANALYZE.
+"""The plans of the heaviest list queries in the 100x world of bench/scale.py, before and after ANALYZE.
 
     .venv/bin/python bench/explain.py                      # SQLite (EXPLAIN QUERY PLAN)
     .venv/bin/python bench/explain.py --database-url postgres://postgres@127.0.0.1:5432/dossier_scale_explain
@@ -6,7 +6,9 @@
 
 Each query is the one the view runs, built with the same queryset: the roll log's first page
 (game master and player), the first and a later page of the campaign list and of the character
-history (page and API), and one chunk of the export's roll reader. Figures and plans only.
+history (page and API), one chunk of the export's roll reader, and what a player's pages read of the
+rolls and the live feed (issue 43: the live cursor every campaign page draws, the feed's catch-up,
+the player's roll log). Figures and plans only.
 """
 
 from __future__ import annotations
@@ -33,7 +35,32 @@ def queries(world: dict) -> dict:
     # positions deep in the lists, as a "next" link gives them
     deep_membership = Membership.objects.filter(user_id=world["gm"]).order_by("id")[10].pk
     deep_entry = AdvancementEntry.objects.filter(character_id=world["agent"]).order_by("id")[20].pk
+    from django.contrib.auth import get_user_model
+
+    from campaigns import live
+    from campaigns.models import LiveEvent
+
+    player = get_user_model().objects.get(pk=world["player"])
+    membership = Membership.objects.select_related("campaign").get(campaign_id=campaign, user=player)
+    events = LiveEvent.objects.filter(campaign_id=campaign)
+    behind = events.get(public_id=world["live_after"]).pk
     return {
+        # issue 43: what a player's every campaign page draws, and the live feed's catch-up
+        "live cursor, player (the newest event they may see)": LiveEvent.objects.visible_to(
+            player, membership
+        )
+        .order_by("-id")
+        .values("public_id")[:1],
+        "live feed, a client's cursor resolved": events.filter(public_id=world["live_after"]).values_list(
+            "id", flat=True
+        )[:1],
+        "live feed, the events after a cursor": events.filter(id__gt=behind)
+        .order_by("id")
+        .values_list("id", "public_id", "roll_id", "topic")[: live.BATCH],
+        "live feed, a batch's rolls as the members see them": live.log_lines(player, membership)
+        .filter(pk__in=list(events.filter(id__gt=behind).values_list("roll_id", flat=True)))
+        .order_by(),  # as campaigns/live.py's _by_pk reads them: unordered
+        "roll log, player's view (log_lines), first page": live.log_lines(player, membership)[:50],
         "roll log, GM, first page": log[:51],
         "roll log of an empty campaign": Roll.objects.filter(campaign_id=empty).order_by(
             "-created_at", "-id"
@@ -74,13 +101,20 @@ def main(argv: list[str] | None = None) -> None:
     with tempfile.TemporaryDirectory(prefix="dossier-explain-") as var_dir:
         setup_django(var_dir, debug=True, database_url=args.database_url)
         from django.db import connection
-        from scale import analyze, seed_world
+        from scale import analyze, pause_autovacuum, seed_world
 
+        pause_autovacuum()  # "no statistics" means none: PostgreSQL's autovacuum would ANALYZE
         world = seed_world(args.size)
-        analyze()
-        for label, queryset in queries(world).items():
-            plan = queryset.explain(analyze=True) if connection.vendor == "postgresql" else queryset.explain()
-            print(f"-- {label} ({connection.vendor})\n{plan}\n")
+        for planner in ("no statistics", "after ANALYZE"):
+            if planner == "after ANALYZE":
+                analyze()
+            for label, queryset in queries(world).items():
+                plan = (
+                    queryset.explain(analyze=True)
+                    if connection.vendor == "postgresql"
+                    else queryset.explain()
+                )
+                print(f"-- {label} ({connection.vendor}, {planner})\n{plan}\n")
 
 
 if __name__ == "__main__":

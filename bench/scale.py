@@ -5,7 +5,9 @@
     .venv/bin/python bench/scale.py --sizes 1 100 --repeat 9 # fewer worlds, fewer requests
     .venv/bin/python bench/run_all.py scale                  # as `make bench` runs it
 
-A world at size N (1, 10, 100) is one TIMEMASTER campaign with 2,000 x N rolls, a finished agent
+A world at size N (1, 10, 100; or 0.1: 200 rolls) is one TIMEMASTER campaign with 2,000 x N rolls
+(each with its live feed event, as the services write them; one in 50 secret, half of those
+unannounced: the significance check a player must not learn of), a finished agent
 with 10 x N ledger entries (bonus Success Points, one game session each: the entry that grew the
 build), and a game master who is a member of 5 x N campaigns (the entries and campaigns at least 51:
 a full page and one more, so that every size shows pages of the same length); seeded with
@@ -21,7 +23,12 @@ The targets are not a hand list: the URL conf is walked (``get_resolver()``) and
 asked with GET, its ids filled from the world by the parameter's name and the path segment in
 front of it. A route that answers 405 to GET is POST-only and left out; one whose ids the world
 cannot fill (an object of another game system) is listed as not covered; Django's admin is left
-out. Each target is timed as the campaign's game master, in-process with Django's test client:
+out. Each target is timed as the campaign's game master, and the pages a player reads most (the
+campaign page, the dice page and its log, the roll list API, the live feed's catch-up, and their own
+second agent's page, history page and history API, whose ledger is 10 x the whole part of N entries:
+none at 0.1x, a character on its first evening) also as a player (rows "player ..."; issue 43: a
+player's view filters what the GM sees, and that filter is where the cost grew). Each target is
+timed in-process with Django's test client:
 CPU ms (``time.process_time``, median of --repeat requests after warm-up, taken in turns with the
 other sizes) and the queries one
 request runs, measured once before ``ANALYZE`` (no planner statistics: a fresh database) and once
@@ -61,6 +68,8 @@ CAMPAIGN_PAGE = 50
 # Targets whose response is the whole ledger by nature (a character's archive document): besides
 # the request's CPU ms, the table gives the cost per ledger entry, which is what must stay flat.
 PER_ENTRY = ("character-export", "api-character-export")
+#: The live feed's catch-up as timed: the client's cursor is this many events back from the newest.
+LIVE_CATCH_UP = 50
 SLOW_SECONDS = 1.0  # a target slower than this is timed 3 times, not --repeat
 GROWTH_GOAL = 1.5
 
@@ -75,7 +84,7 @@ def seed_world(size: int) -> dict:
     from knox.models import AuthToken
 
     from campaigns import services
-    from campaigns.models import NPC, Campaign, Membership, Mission, Role, Roll
+    from campaigns.models import NPC, Campaign, LiveEvent, Membership, Mission, Role, Roll
     from characters import services as character_services
     from characters.models import Character
     from sheets import services as sheet_services
@@ -96,10 +105,21 @@ def seed_world(size: int) -> dict:
         is_gm=True,
         rng=random.Random(3),
     )
-    entries = max(ENTRIES * size, HISTORY_PAGE + 1)
+    entries = max(int(ENTRIES * size), HISTORY_PAGE + 1)
     for i in range(entries):
         character_services.append_entry(
             agent, {"kind": "sp_awarded", "type": "bonus", "amount": 10, "session": f"session-{i}"}, gm
+        )
+    # The player's own second agent, timed as its owner: a ledger of 10 x the whole part of the size,
+    # so none at 0.1x (the first evening) and 1,000 entries at 100x (issue 43's measure).
+    own_agent = character_services.finalize(
+        character_services.create_draft(campaign, player, choices=agent_choices(name="Own Agent")),
+        is_gm=True,
+        rng=random.Random(4),
+    )
+    for i in range(ENTRIES * int(size)):
+        character_services.append_entry(
+            own_agent, {"kind": "sp_awarded", "type": "bonus", "amount": 10, "session": f"own-{i}"}, gm
         )
     render, _ = sheet_services.request_render(gm, "character", campaign, gm_membership, agent, "letter")
     assert run_render(render.pk) == "done", "the seed could not render the sheet"
@@ -113,7 +133,7 @@ def seed_world(size: int) -> dict:
         Membership.objects.bulk_create(Membership(campaign=c, user=gm, role=Role.GM) for c in others)
 
         def rolls():
-            for i in range(ROLLS * size):
+            for i in range(int(ROLLS * size)):
                 faces = [rng.randint(1, 10) for _ in range(3)]
                 yield Roll(
                     campaign=campaign,
@@ -126,13 +146,29 @@ def seed_world(size: int) -> dict:
                     total=sum(faces),
                     purpose=f"roll {i}",
                     secret=i % 50 == 0,
+                    # half the secret rolls unannounced (the significance check): a player sees
+                    # nothing of them, not even that they were made
+                    announced=i % 100 != 0,
                 )
 
-        Roll.objects.bulk_create(rolls(), batch_size=2000)
+        made = Roll.objects.bulk_create(rolls(), batch_size=2000)
+        # Each roll's live feed event, in the order they were made, as services.record_roll writes it.
+        LiveEvent.objects.bulk_create(
+            (LiveEvent(campaign=campaign, kind=LiveEvent.Kind.ROLL, roll=roll) for roll in made),
+            batch_size=2000,
+        )
     roll = Roll.objects.filter(campaign=campaign).order_by("-id").first()
+    # The live feed's catch-up: a client that last saw the event 50 back from the newest
+    # (LIVE_CATCH_UP), as a page drawn a while ago reconnects.
+    newest = LiveEvent.objects.filter(campaign=campaign).order_by("-id").values_list("public_id", flat=True)
+    live_after = list(newest[:LIVE_CATCH_UP])[-1]
     return {
         "gm": gm.pk,
         "token": AuthToken.objects.create(user=gm)[1],  # knox hands the key out once, here
+        "player": player.pk,
+        "player_token": AuthToken.objects.create(user=player)[1],
+        "own_agent": own_agent.pk,
+        "live_after": live_after,
         "campaign": campaign.pk,
         "agent": agent.pk,
         "mission": missions[0].pk,
@@ -206,70 +242,104 @@ def fill(route: str, name: str | None, world: dict) -> tuple[str | None, str]:
         return None, "does not reverse"
 
 
+#: The routes also timed as a player (issue 43), by URL name: the pages a player reads most, whose
+#: answer is what the player may see of the rolls (the live feed's catch-up included) or of their own
+#: character's ledger. A player's character routes name the player's own agent (``own_agent``).
+PLAYER_ROUTES = (
+    "campaign-detail",
+    "campaign-dice",
+    "campaign-dice-log",
+    "roll-list",
+    "campaign-live",
+    "character-detail",
+    "character-history",
+    "api-character-history",
+)
+PERSONAS = ("gm", "player")
+
+
 def targets(world: dict, skip: tuple[str, ...] = (), only: tuple[str, ...] = ()) -> dict:
-    """{label: {"route", "path", "status", "queries", "slow"} or {"route", "skipped"}} for every route
-    of the URL conf that answers GET in this world (each asked twice to warm it)."""
+    """{label: {"route", "path", "persona", "status", "queries", "slow"} or {"route", "skipped"}} for
+    every route of the URL conf that answers GET in this world as its game master, and the
+    PLAYER_ROUTES as its player (labelled "player <name>"); each asked twice to warm it."""
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    client, api = _client(world)
     out: dict[str, dict] = {}
-    seen = set()
-    for route, name in walk():
-        if route.startswith("admin/") or (route, name) in seen:
-            continue
-        if name in skip or (only and name not in only):
-            continue
-        seen.add((route, name))
-        path, why = fill(route, name, world)
-        label = f"{name or route}"
-        if path is None:
-            out[label] = {"skipped": why, "route": route}
-            continue
-        extra = api if path.startswith("/api/") else {}
-        first = time.perf_counter()
-        response = client.get(path, **extra)
-        took = time.perf_counter() - first
-        if response.status_code == 405:
-            out[label] = {"skipped": "POST only", "route": route}
-            continue
-        client.get(path, **extra)  # warm
-        with CaptureQueriesContext(connection) as captured:
-            response = client.get(path, **extra)
-        out[label] = {
-            "route": route,
-            "path": path,
-            "status": response.status_code,
-            "queries": len(captured.captured_queries),
-            "slow": took > SLOW_SECONDS,
-        }
+    for persona in PERSONAS:
+        client, api = _client(world, persona)
+        ids = world if persona == "gm" else {**world, "agent": world["own_agent"]}
+        seen = set()
+        for route, name in walk():
+            if route.startswith("admin/") or (route, name) in seen:
+                continue
+            if name in skip or (only and name not in only):
+                continue
+            if persona == "player" and name not in PLAYER_ROUTES:
+                continue
+            seen.add((route, name))
+            path, why = fill(route, name, ids)
+            label = f"{name or route}" if persona == "gm" else f"player {name}"
+            if path is None:
+                out[label] = {"skipped": why, "route": route}
+                continue
+            if name == "campaign-live":
+                # the catch-up of a client LIVE_CATCH_UP events behind (a GET without a cursor would
+                # wait LIVE_SYNC_WAIT_SECONDS for news under the test client)
+                path += f"?after={world['live_after']}"
+            extra = api if path.startswith("/api/") else {}
+            first = time.perf_counter()
+            response = _get(client, path, extra)
+            took = time.perf_counter() - first
+            if response.status_code == 405:
+                out[label] = {"skipped": "POST only", "route": route}
+                continue
+            _get(client, path, extra)  # warm
+            with CaptureQueriesContext(connection) as captured:
+                response = _get(client, path, extra)
+            out[label] = {
+                "route": route,
+                "path": path,
+                "persona": persona,
+                "status": response.status_code,
+                "queries": len(captured.captured_queries),
+                "slow": took > SLOW_SECONDS,
+            }
     return out
+
+
+def _get(client, path: str, extra: dict):
+    """A GET, its streamed body (the live feed's) read to the end as a browser reads it."""
+    response = client.get(path, **extra)
+    if response.streaming:
+        b"".join(response.streaming_content)
+    return response
 
 
 _CLIENT: dict = {}
 
 
-def _client(world: dict):
-    """This process's logged-in test client and the API's headers (one per world process)."""
-    if not _CLIENT:
+def _client(world: dict, persona: str = "gm"):
+    """This process's logged-in test client of the persona and the API's headers (one per world process)."""
+    if persona not in _CLIENT:
         from django.contrib.auth import get_user_model
         from django.test import Client
 
         client = Client(HTTP_HOST="127.0.0.1", HTTP_X_FORWARDED_PROTO="https")
-        client.force_login(get_user_model().objects.get(pk=world["gm"]))
-        _CLIENT["client"] = client
-        _CLIENT["api"] = {"HTTP_AUTHORIZATION": f"Token {world['token']}", "HTTP_ACCEPT": "application/json"}
-    return _CLIENT["client"], _CLIENT["api"]
+        client.force_login(get_user_model().objects.get(pk=world[persona]))
+        token = world["token" if persona == "gm" else "player_token"]
+        _CLIENT[persona] = client, {"HTTP_AUTHORIZATION": f"Token {token}", "HTTP_ACCEPT": "application/json"}
+    return _CLIENT[persona]
 
 
-def time_requests(world: dict, path: str, count: int) -> list[float]:
-    """CPU seconds of ``count`` GET requests of ``path``, one figure each."""
-    client, api = _client(world)
+def time_requests(world: dict, path: str, count: int, persona: str = "gm") -> list[float]:
+    """CPU seconds of ``count`` GET requests of ``path`` as the persona, one figure each."""
+    client, api = _client(world, persona)
     extra = api if path.startswith("/api/") else {}
     cpu = []
     for _ in range(count):
         started = time.process_time()
-        client.get(path, **extra)
+        _get(client, path, extra)
         cpu.append(time.process_time() - started)
     return cpu
 
@@ -321,7 +391,7 @@ def child(
             if command["op"] == "targets":
                 answer = targets(world, skip, only)
             elif command["op"] == "time":
-                answer = time_requests(world, command["path"], command["count"])
+                answer = time_requests(world, command["path"], command["count"], command.get("persona", "gm"))
             elif command["op"] == "analyze":
                 analyze()
                 answer = "ok"
@@ -337,7 +407,7 @@ class World:
     def __init__(self, size: int, database: str, pg_url: str, skip: list[str], only: list[str]):
         url = None
         if database == "postgresql":
-            url = f"{pg_url}_{size}x"
+            url = f"{pg_url}_{str(size).replace('.', '_')}x"
             name = url.rsplit("/", 1)[1]
             base = url.rsplit("/", 1)[0]
             host = re.match(r"postgres(?:ql)?://(?:(\w+)@)?([\w.]+):?(\d+)?", base)
@@ -406,7 +476,8 @@ def measure_worlds(worlds: list[World], repeat: int) -> dict[int, dict]:
         for turn in range(turns):
             order = worlds if turn % 2 == 0 else worlds[::-1]  # neither size always goes first
             for world in order:
-                cpu = world.ask(op="time", path=listed[world.size][label]["path"], count=per_turn)
+                row = listed[world.size][label]
+                cpu = world.ask(op="time", path=row["path"], count=per_turn, persona=row["persona"])
                 samples[world.size].setdefault(label, []).extend(cpu)
     out: dict[int, dict] = {}
     for world in worlds:
@@ -586,12 +657,18 @@ def main(argv: list[str] | None = None) -> None:
     print(table(results, args.sizes))
 
 
+def _size(text: str) -> int | float:
+    """A world's size: a whole number, or a fraction of one (0.1: 200 rolls, the issue's first evening)."""
+    value = float(text)
+    return int(value) if value.is_integer() else value
+
+
 def parse_args(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--databases", nargs="+", default=["sqlite", "postgresql"])
-    parser.add_argument("--sizes", nargs="+", type=int, default=[1, 10, 100])
+    parser.add_argument("--sizes", nargs="+", type=_size, default=[1, 10, 100])
     parser.add_argument("--repeat", type=int, default=15, help="requests per target (15)")
     parser.add_argument(
         "--database-url",
@@ -611,7 +688,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument(
         "--compare", nargs=2, metavar=("BEFORE", "AFTER"), help="the before/after table of two --json files"
     )
-    parser.add_argument("--child", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--child", type=_size, help=argparse.SUPPRESS)
     return parser.parse_args(argv)
 
 

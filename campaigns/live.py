@@ -258,7 +258,9 @@ def _memberships(campaign_id: int, user_ids: set[int]) -> dict[int, Membership]:
 
 
 def _by_pk(rolls, roll_ids: set[int]) -> dict[int, Roll]:
-    return {r.pk: r for r in rolls.filter(pk__in=roll_ids)} if roll_ids else {}
+    # Unordered: in the log's order (the model's), SQLite walked the log's index through every roll
+    # of the campaign to find these few without a sort (issue 43).
+    return {r.pk: r for r in rolls.filter(pk__in=roll_ids).order_by()} if roll_ids else {}
 
 
 def _audience_key(user, membership: Membership) -> Any:

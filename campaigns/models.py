@@ -273,9 +273,18 @@ def _hidden_rolls(user, membership: Membership) -> models.Q | None:
     return rule(user, membership) if rule is not None else None
 
 
+def seen_by_members_q(prefix: str = "") -> models.Q:
+    """SEEN_BY_MEMBERS of the rolls reached through ``prefix`` ("roll__": a live event's roll)."""
+    return (
+        models.Q(**{f"{prefix}secret": False})
+        | models.Q(**{f"{prefix}announced": True})
+        | models.Q(**{f"{prefix}revealed_at__isnull": False})
+    )
+
+
 #: The rolls a member who is not the GM sees in the log: open ones, announced secret ones (sealed:
 #: without their result) and revealed ones.
-SEEN_BY_MEMBERS = models.Q(secret=False) | models.Q(announced=True) | models.Q(revealed_at__isnull=False)
+SEEN_BY_MEMBERS = seen_by_members_q()
 
 
 def seen_by_members(roll: Roll) -> bool:
@@ -348,7 +357,13 @@ class Roll(models.Model):
         ordering = ["-created_at", "-id"]
         # The log's order with its id tie-break: without "-id" SQLite with planner statistics
         # (ANALYZE) walks the created_at index and filters by campaign instead (docs/performance.md).
-        indexes = [models.Index(fields=["campaign", "-created_at", "-id"], name="roll_log_order")]
+        indexes = [
+            models.Index(fields=["campaign", "-created_at", "-id"], name="roll_log_order"),
+            # A batch of the live feed's rolls (campaigns/live.py: the campaign's rolls whose ids
+            # the events name): by campaign and id together, SQLite without planner statistics read
+            # every roll of the campaign by its campaign index to find those few (issue 43).
+            models.Index(fields=["campaign", "id"], name="roll_in_campaign_by_id"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.kind} = {self.total}"
@@ -577,11 +592,20 @@ class LiveEventQuerySet(models.QuerySet):
             return self.none()
         if membership.is_gm:
             return qs
-        rolls = Roll.objects.visible_to(user, membership).values("pk")
-        qs = qs.filter(models.Q(roll__isnull=True) | models.Q(roll__in=rolls))
+        # Roll.objects.visible_to's rule read on each event's own roll (joined by its primary key),
+        # not "roll in <every roll of the campaign the member sees>": that list was built in full
+        # on each read, 200,000 ids to find the one newest event (issue 43). This way the newest
+        # visible event is found walking down the campaign's events (live_feed_order) and stops.
+        qs = qs.filter(
+            models.Q(roll__isnull=True)
+            | (models.Q(roll__campaign_id=membership.campaign_id) & seen_by_members_q("roll__"))
+        )
+        hidden_rolls = _hidden_rolls(user, membership)
+        if hidden_rolls is not None:
+            qs = qs.exclude(models.Exists(Roll.objects.filter(hidden_rolls, pk=models.OuterRef("roll_id"))))
         rule = HIDDEN_TOPICS.get(membership.campaign.system)
-        hidden = rule(user, membership) if rule is not None else None
-        return qs.exclude(topic__in=hidden) if hidden else qs
+        hidden_topics = rule(user, membership) if rule is not None else None
+        return qs.exclude(topic__in=hidden_topics) if hidden_topics else qs
 
 
 class LiveEvent(models.Model):

@@ -91,7 +91,8 @@ class EntrySerializer(serializers.ModelSerializer):
         read_only_fields = fields
 
     def get_reversed(self, entry) -> bool:
-        return entry.pk in self.context.get("reversed_ids", set())
+        marked = getattr(entry, "is_reverted", None)  # the history's rows (with_reverted_mark)
+        return marked if marked is not None else entry.pk in self.context.get("reversed_ids", set())
 
 
 class HistoryPagination(StrictCursorPagination):
@@ -193,15 +194,11 @@ class CharacterViewSet(
         """The advancement ledger, oldest first, a page at a time by cursor (follow ``next``; no
         ``count``); reverted entries are marked."""
         character = self._character()
-        entries = character.entries.select_related("recorded_by")
+        # Which of this page's entries were reverted, read with the page (only theirs, not every
+        # reversal of the ledger): one query for the page at any length (issue 43).
+        entries = character.entries.with_reverted_mark().select_related("recorded_by")
         page = self.paginate_queryset(entries)
-        # Which of this page's entries were reverted: only theirs, not every reversal of the ledger.
-        reversed_ids = set(
-            AdvancementEntry.objects.filter(reverses__in=[entry.pk for entry in page]).values_list(
-                "reverses_id", flat=True
-            )
-        )
-        data = EntrySerializer(page, many=True, context={"reversed_ids": reversed_ids}).data
+        data = EntrySerializer(page, many=True).data
         return self.get_paginated_response(data)
 
     @extend_schema(request=RevertSerializer, responses={201: EntrySerializer})

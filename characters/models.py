@@ -60,6 +60,15 @@ class Character(models.Model):
         return self.status == self.Status.DRAFT
 
 
+class AdvancementEntryQuerySet(models.QuerySet):
+    def with_reverted_mark(self):
+        """Each entry marked ``is_reverted`` when a later entry reverses it (the history page and
+        API): a correlated EXISTS on the reversal's index, read with the page's own rows instead of a
+        second query for the page's ids (issue 43)."""
+        reversal = AdvancementEntry.objects.filter(reverses=models.OuterRef("pk"))
+        return self.annotate(is_reverted=models.Exists(reversal))
+
+
 class AdvancementEntry(models.Model):
     """One row of a character's advancement ledger. Append-only: a mistake is undone by a new
     entry that reverses it, never by editing or deleting (ARCHITECTURE.md, "a document plus a ledger").
@@ -89,6 +98,8 @@ class AdvancementEntry(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     revision_after = models.PositiveIntegerField()
+
+    objects = AdvancementEntryQuerySet.as_manager()
 
     class Meta:
         ordering = ["id"]

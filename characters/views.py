@@ -123,20 +123,15 @@ def character_history(request, pk):
     # Newest first, a page at a time, by position: an agent played for years has a ledger of
     # thousands; the page reads 51 entries down the primary key from where it stands, with no count
     # and no OFFSET, so it costs the same at any length and depth (issue 22).
-    newest_first = character.entries.select_related("recorded_by", "mission")
+    # Which of these were reverted (their reversals may sit on any page) is read with the page, each
+    # entry's reversal found by its index: one query for the page, none after it (issue 43).
+    newest_first = character.entries.with_reverted_mark().select_related("recorded_by", "mission")
     page = keyset_page(newest_first, request.GET, HISTORY_PER_PAGE)
-    entries = list(page)
-    # Which of these were reverted: their reversals may sit on any page.
-    reversed_ids = set(
-        AdvancementEntry.objects.filter(reverses__in=[entry.pk for entry in entries]).values_list(
-            "reverses_id", flat=True
-        )
-    )
     context = {
         "character": character,
         "campaign": character.campaign,
         "membership": membership,
-        "entries": [{"entry": entry, "reversed": entry.pk in reversed_ids} for entry in entries],
+        "entries": [{"entry": entry, "reversed": entry.is_reverted} for entry in page],
         "page": page,
         "is_gm": membership.role == access.GM,
         "reason_form": ReasonForm(),
