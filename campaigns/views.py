@@ -212,9 +212,12 @@ def campaign_settings(request, pk):
     return campaign_settings_page(request, campaign, form=form)
 
 
-def campaign_settings_page(request, campaign, *, form=None, webhook_form=None, status=200):
-    """The settings page: the system's settings and the chat webhooks (campaigns/fair_views.py)."""
-    from campaigns.fair_views import webhook_card
+def campaign_settings_page(request, campaign, *, form=None, status=200):
+    """The settings page: the system's settings and the chat webhooks (campaigns/fair_views.py); after
+    a refused webhook add, its form as posted, with its errors (kept once in the session)."""
+    from campaigns.fair_views import kept_refused_form, webhook_card
+
+    webhook_form = kept_refused_form(request, campaign)
 
     if form is None:  # the settings form as campaign_settings shows it, the group's paper included
         form = settings_form_class(get_system(campaign.system).settings, campaign.system, with_paper=True)(
