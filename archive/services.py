@@ -7,6 +7,7 @@ refusal raises ArchiveRefused with every problem found, and nothing is created.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
@@ -33,6 +34,7 @@ from archive.sections import rolls as rolls_section
 from campaigns import services as campaign_services
 from campaigns.models import Campaign, Mission, Roll
 from characters.models import Character
+from characters.systems.wording import possessive, was_were
 
 HEADER_KEYS = ("format", "format_version", "exported_at", "exported_by")
 
@@ -96,8 +98,28 @@ def import_character(source: Any, campaign: Campaign, owner, by, warnings: list 
         refs = ImportRefs(by=by, users=users)
         character = character_data.create(campaign, body, owner, refs, "")
     if warnings is not None:
-        warnings.extend(left_out_lines(refs, NOT_A_MEMBER))
+        warnings.extend(recorders_left_out(refs, character.name, body.get("ledger") or []))
     return character
+
+
+def recorders_left_out(refs: ImportRefs, character_name: str, ledger: list) -> list[str]:
+    """One line for each person who recorded some of an imported character's ledger but is not a
+    member of the campaign: what became of those entries, and what to do about it. The same words
+    whether or not an account of that name exists (an import never tells whether a username is taken)."""
+    recorded = Counter(entry.get("recorded_by") for entry in ledger if isinstance(entry, dict))
+    whose = possessive(character_name)
+    lines = []
+    for name in refs.left_out:
+        if name == refs.by.username:
+            continue
+        count = recorded[name]
+        lines.append(
+            f"{count} of {whose} ledger entries {was_were(count)} recorded by {name}, who is not a member "
+            f"of this campaign: {'it is' if count == 1 else 'they are'} kept, with no recorder shown. "
+            f"Nothing needs doing; to have {name} named on such entries, invite {name} to this "
+            "campaign before importing."
+        )
+    return lines
 
 
 def body_usernames(body: dict) -> set[str]:
@@ -117,8 +139,10 @@ def _users(usernames, campaign: Campaign | None = None) -> dict[str, Any]:
 
 # What an import says of a name it did not bring in: the same words whether or not an account of that
 # name exists (an import never tells whether a username is taken).
-NOT_A_MEMBER = (
-    "{name!r} is not a member of this campaign: the records the archive gives them name nobody here."
+NOT_AN_ACCOUNT = (
+    "{name} is named in the archive but has no account here, so is not a member of the imported "
+    "campaign: the records the archive gives them are kept and show nobody, and the characters they "
+    "owned are yours. To have {name} named on them, create that account first and import the archive again."
 )
 NOT_BROUGHT_IN = (
     "{name!r} was not brought into the imported campaign (only you join a campaign you import): their "
@@ -314,7 +338,7 @@ def import_campaign(source: Any, gm, trusted: bool = False, warnings: list | Non
             section.load(campaign, document.get(section.KEY, []), refs)
         _resolve_references(document, refs)
     if warnings is not None:
-        warnings.extend(left_out_lines(refs, NOT_A_MEMBER if trusted else NOT_BROUGHT_IN))
+        warnings.extend(left_out_lines(refs, NOT_AN_ACCOUNT if trusted else NOT_BROUGHT_IN))
     return campaign
 
 

@@ -14,6 +14,7 @@ from campaigns import services
 from campaigns.access import get_campaign_for_user, get_membership, require
 from campaigns.api_missions import MissionViewSet  # noqa: F401  (registered in config/urls.py)
 from campaigns.models import Campaign, Invitation, Membership, Mission, Role, Roll
+from campaigns.paper import paper_for_request
 from characters.models import Character
 from characters.systems import all_systems, system_choices
 from characters.systems.dice import ROLLER_KINDS
@@ -251,7 +252,8 @@ class CampaignViewSet(
 
     def perform_create(self, serializer):
         data = serializer.validated_data
-        campaign = services.create_campaign(self.request.user, **data)
+        # The paper it prints on from the client's region, as the web form does (campaigns/paper.py).
+        campaign = services.create_campaign(self.request.user, **data, paper=paper_for_request(self.request))
         campaign.my_role = Role.GM
         serializer.instance = campaign
 

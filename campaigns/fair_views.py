@@ -8,8 +8,10 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
+from django.forms.utils import ErrorDict
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from campaigns import fairness, services, webhooks
@@ -167,9 +169,43 @@ def webhook_card(campaign, form=None) -> dict:
     }
 
 
+#: Where a refused add keeps the webhook form's typed values and errors for the settings page it
+#: redirects to (one campaign's, read once).
+KEPT_FORM_KEY = "webhook-form-{pk}"
+KEPT_VALUE_LIMIT = 1000  # a typed value kept in the session: more than the form accepts anyway
+
+
+def keep_refused_form(request, campaign, form: WebhookForm) -> None:
+    """Keep what the GM typed and why it was refused, so the page a reload or bookmark reaches (the
+    settings page, by GET) shows the form as it was posted."""
+    names = [form.add_prefix(name) for name in form.fields]
+    errors = form.errors.get_json_data()
+    request.session[KEPT_FORM_KEY.format(pk=campaign.pk)] = {
+        "data": {name: str(form.data.get(name, ""))[:KEPT_VALUE_LIMIT] for name in names},
+        "errors": {field: [error["message"] for error in found] for field, found in errors.items()},
+    }
+
+
+def kept_refused_form(request, campaign) -> WebhookForm | None:
+    """The form a refused add kept (keep_refused_form), once: its values and its errors as they were,
+    without checking the address again."""
+    kept = request.session.pop(KEPT_FORM_KEY.format(pk=campaign.pk), None)
+    if not isinstance(kept, dict):
+        return None
+    form = WebhookForm(kept.get("data") or {}, prefix="webhook")
+    form.cleaned_data, form._errors = {}, ErrorDict()  # bound, its errors given: no second lookup
+    for field, problems in (kept.get("errors") or {}).items():
+        for problem in problems:
+            form.add_error(field if field in form.fields else None, problem)
+    return form
+
+
 @login_required
 @require_POST
 def webhook_add(request, pk):
+    """Add a chat webhook. Refused (a bad or private address, a host that cannot be found), it adds
+    nothing and goes back to the settings page with the form's values and errors kept, so the page
+    the browser then shows can be reloaded or bookmarked (issue 44, finding 8)."""
     campaign, membership = get_campaign_for_user(request.user, pk, need="gm")
     form = WebhookForm(request.POST, prefix="webhook")
     if form.is_valid():
@@ -181,9 +217,8 @@ def webhook_add(request, pk):
         else:
             messages.success(request, "Webhook added: public rolls and published results go there.")
             return redirect("campaign-settings", campaign.pk)
-    from campaigns.views import campaign_settings_page
-
-    return campaign_settings_page(request, campaign, webhook_form=form, status=400)
+    keep_refused_form(request, campaign, form)
+    return redirect(reverse("campaign-settings", args=[campaign.pk]) + "#webhooks-title")
 
 
 @login_required

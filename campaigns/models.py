@@ -43,7 +43,8 @@ class Campaign(models.Model):
     description = models.TextField(blank=True, default="", max_length=5000)
     settings = ReadSafeJSONField(default=dict, blank=True)
     # The paper the group prints on: the print pickers start on it and the character page offers
-    # its copy (issue 30). Both sizes are still rendered and either can be chosen.
+    # its copy (issue 30). Both sizes are still rendered and either can be chosen. A new campaign
+    # takes it from its creator's browser region (campaigns/paper.py); the default is for no region.
     paper = models.CharField(max_length=10, choices=PAPER_CHOICES, default="letter")
     created_by = models.ForeignKey(
         django_settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"

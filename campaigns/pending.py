@@ -15,6 +15,7 @@ from typing import Any
 from django.urls import reverse
 
 from campaigns.models import Mission
+from characters.systems.wording import possessive
 
 
 @dataclass(frozen=True)
@@ -59,7 +60,7 @@ def drafts_awaiting_gm(user, campaign, membership) -> list[Pending]:
         if waiting:
             items.append(
                 Pending(
-                    f"Confirm and finalize {draft.owner.get_username()}'s draft “{draft.name}”",
+                    f"Confirm and finalize {possessive(draft.owner.get_username())} draft “{draft.name}”",
                     _resume(draft),
                 )
             )

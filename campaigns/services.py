@@ -10,7 +10,16 @@ from django.db import transaction
 from django.utils import timezone
 
 from campaigns import fairness, live, webhooks
-from campaigns.models import Campaign, Invitation, Membership, Mission, Role, Roll, RollProof
+from campaigns.models import (
+    PAPER_CHOICES,
+    Campaign,
+    Invitation,
+    Membership,
+    Mission,
+    Role,
+    Roll,
+    RollProof,
+)
 from characters.systems import UnknownSystem, get_system
 from characters.systems.dice import ROLLER_KINDS, roll_kind
 
@@ -33,10 +42,23 @@ def settings_for(system_key: str, module: str, values) -> dict:
 
 
 @transaction.atomic
-def create_campaign(user, *, name: str, system: str, module: str = "", description: str = "", settings=None):
+def create_campaign(
+    user, *, name: str, system: str, module: str = "", description: str = "", settings=None, paper=None
+):
+    """A new campaign with ``user`` as its GM. ``paper`` ("letter" or "a4"; campaigns/paper.py reads
+    it from the browser's region) is the paper it prints on; None keeps the model's default."""
     merged = settings_for(system, module, settings or {})
+    if paper is not None and paper not in dict(PAPER_CHOICES):
+        raise ValidationError({"paper": f"Paper must be one of: {', '.join(dict(PAPER_CHOICES))}."})
+    extra = {"paper": paper} if paper is not None else {}
     campaign = Campaign.objects.create(
-        name=name, system=system, module=module, description=description, settings=merged, created_by=user
+        name=name,
+        system=system,
+        module=module,
+        description=description,
+        settings=merged,
+        created_by=user,
+        **extra,
     )
     Membership.objects.create(campaign=campaign, user=user, role=Role.GM)
     return campaign

@@ -27,6 +27,7 @@ from campaigns.forms import (
     settings_form_class,
 )
 from campaigns.models import Invitation, Membership, Role, Roll
+from campaigns.paper import paper_for_request
 from characters import display_names, registry
 from characters.models import Character
 from characters.systems import get_system
@@ -119,12 +120,17 @@ def campaign_create(request):
                     system=system,
                     module=module,
                     description=form.cleaned_data["description"],
+                    paper=paper_for_request(request),  # from the browser's region (campaigns/paper.py)
                 )
             except ValidationError as error:
                 for message in _errors_of(error):
                     form.add_error(None, message)
             else:
-                messages.success(request, f"Campaign “{campaign.name}” created. You are its game master.")
+                messages.success(
+                    request,
+                    f"Campaign “{campaign.name}” created. You are its game master. Its sheets print on "
+                    f"{campaign.get_paper_display()} paper; change that in its settings.",
+                )
                 return redirect("campaign-detail", campaign.pk)
         return render(request, "campaigns/create.html", {"form": form}, status=400)
     return render(request, "campaigns/create.html", {"form": form})
@@ -212,9 +218,12 @@ def campaign_settings(request, pk):
     return campaign_settings_page(request, campaign, form=form)
 
 
-def campaign_settings_page(request, campaign, *, form=None, webhook_form=None, status=200):
-    """The settings page: the system's settings and the chat webhooks (campaigns/fair_views.py)."""
-    from campaigns.fair_views import webhook_card
+def campaign_settings_page(request, campaign, *, form=None, status=200):
+    """The settings page: the system's settings and the chat webhooks (campaigns/fair_views.py); after
+    a refused webhook add, its form as posted, with its errors (kept once in the session)."""
+    from campaigns.fair_views import kept_refused_form, webhook_card
+
+    webhook_form = kept_refused_form(request, campaign)
 
     if form is None:  # the settings form as campaign_settings shows it, the group's paper included
         form = settings_form_class(get_system(campaign.system).settings, campaign.system, with_paper=True)(

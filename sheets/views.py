@@ -18,6 +18,39 @@ from sheets.models import SheetKind, SheetRender
 POLL_SECONDS = services.POLL_SECONDS
 
 
+#: The prints the Sheets tab reads (newest first, one query), and how many of the latest it lists.
+RECENT_READ = 50
+RECENT_SHOWN = 20
+
+
+def _same_sheet(row: SheetRender) -> tuple:
+    """What makes two prints the same sheet on the same paper, whatever revision each shows."""
+    return (
+        row.kind,
+        row.character_id,
+        row.mission_id,
+        row.record_type_id,
+        row.record_id,
+        row.gm_copy,
+        (row.snapshot or {}).get("paper"),
+    )
+
+
+def latest_per_paper(renders) -> tuple[list[SheetRender], list[SheetRender]]:
+    """The newest print of each sheet on each paper (up to RECENT_SHOWN), and the rest, still newest
+    first: every edit prints the sheet again on A4 and Letter, so the list keeps the ones a player
+    wants and folds the others (issue 44, finding 10)."""
+    latest, older, seen = [], [], set()
+    for row in renders:
+        key = _same_sheet(row)
+        if key in seen or len(latest) >= RECENT_SHOWN:
+            older.append(row)
+        else:
+            seen.add(key)
+            latest.append(row)
+    return latest, older
+
+
 def _printable_characters(campaign, user, membership):
     characters = Character.objects.filter(campaign=campaign).exclude(status=Character.Status.DRAFT)
     if not membership.is_gm:
@@ -76,11 +109,11 @@ def campaign_sheets(request, campaign_pk):
             messages.error(request, error.message)
             return redirect("campaign-sheets", campaign.pk)
         return redirect("sheet-render", sheet.pk)
-    renders = [
+    renders, older_renders = latest_per_paper(
         r
-        for r in SheetRender.objects.filter(campaign=campaign).select_related("character")[:50]
+        for r in SheetRender.objects.filter(campaign=campaign).select_related("character")[:RECENT_READ]
         if access.may_read(r, request.user, membership)
-    ][:15]
+    )
     context = {
         "campaign": campaign,
         "membership": membership,
@@ -88,6 +121,7 @@ def campaign_sheets(request, campaign_pk):
         "can_bundle": membership.at_least("player"),
         "offers": _offers(campaign, request.user, membership),
         "renders": renders,
+        "older_renders": older_renders,
         "papers": services.PAPERS,
         "paper": services.default_paper(campaign, request.user),
         "fillable_note": services.FILLABLE_NOTE,

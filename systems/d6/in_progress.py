@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.urls import reverse
 
 from characters.registry import InProgress
+from characters.systems.wording import possessive
 from systems.d6.engine.encounter import acting_now, whose_turn
 from systems.d6.models import Encounter
 
@@ -37,7 +38,7 @@ def records(campaign, user, membership) -> list[InProgress]:
                 turn, yours = _gm(membership)
             else:
                 yours = owner.pk == user.pk
-                turn = "Your move" if yours else f"{owner.get_username()}'s move"
+                turn = "Your move" if yours else f"{possessive(owner.get_username())} move"
             if place is not None:
                 turn += f" ({place.name})"
         out.append(InProgress(f"Encounter “{encounter.name}”", turn, url, yours))

@@ -283,6 +283,18 @@ def _check_player_event(encounter: Encounter, membership: Membership, event: dic
         raise PermissionDenied("You can act only for your own characters.")
 
 
+def _check_new_event(event: dict[str, Any]) -> None:
+    """What a new event must give that the engine's replay accepts without: an announcement names
+    the result. The engine keeps ``result`` optional so that encounters (and archives) recorded
+    before this check still replay; every new announcement, from the panel or the API, comes here."""
+    if event.get("type") == "announce":
+        result = event.get("result")
+        if not isinstance(result, str) or not result.strip():
+            raise ValidationError(
+                {"result": ['Give the result of the roll (what happens, e.g. "hits for 3"); it was empty.']}
+            )
+
+
 def _faces_of(roll: dict[str, Any]) -> list[int]:
     faces = list(roll.get("dice", [])) + list(roll.get("wild", []))
     for chain in roll.get("extra_wild", []):
@@ -434,6 +446,7 @@ def record_event(
         if locked.status == Encounter.Status.SETUP:
             raise ValidationError({"status": ["Start the encounter first."]})
         _check_player_event(locked, membership, event)
+        _check_new_event(event)
         before = len(locked.state.get("log", []))
         source = None
         if rng is None:  # the dice come from the campaign's fair stream, each draw with its proof

@@ -6,6 +6,7 @@ from __future__ import annotations
 from django.urls import reverse
 
 from characters.registry import InProgress
+from characters.systems.wording import possessive
 from systems.time_to_kill import services
 from systems.time_to_kill.models import MissionRun
 
@@ -25,7 +26,7 @@ def records(campaign, user, membership) -> list[InProgress]:
             turn = "Your move" if yours else "The game master's move"
         elif side == "player":
             yours = owner.pk == user.pk
-            turn = "Your move" if yours else f"{owner.get_username()}'s move"
+            turn = "Your move" if yours else f"{possessive(owner.get_username())} move"
         else:
             yours, turn = False, "Nobody's move"
         out.append(

@@ -18,6 +18,7 @@ from characters import services as character_services
 from characters.models import Character
 from characters.systems import RuleError
 from characters.systems.dice import FUDGE_FACES, system_rng
+from characters.systems.wording import possessive
 from config.errors import Conflict
 from systems.time_to_kill.engine import (
     apply_event,
@@ -128,7 +129,7 @@ def start_run(
             )
         except RuleError as error:
             raise rule_error(_rename_fields(error)) from None
-        title = title.strip() or (linked.title if linked else f"{locked_ninja.name}'s mission")
+        title = title.strip() or (linked.title if linked else f"{possessive(locked_ninja.name)} mission")
         return MissionRun.objects.create(
             campaign=campaign,
             mission=linked,
@@ -295,7 +296,7 @@ class _FairDice(random.Random):
         roll = record_roll(  # the action's d6 (or its re-roll), open to the table (§B6 Step 4)
             self.membership,
             kind="d6",
-            purpose=f"{self.run.ninja.name}'s action ({self.event_type}): {self.run.title}"[:200],
+            purpose=f"{possessive(self.run.ninja.name)} action ({self.event_type}): {self.run.title}"[:200],
             mission=self.run.mission,
             character=self.run.ninja,
         )

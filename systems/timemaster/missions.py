@@ -29,6 +29,7 @@ from campaigns.services import record_roll
 from characters import services as character_services
 from characters.models import AdvancementEntry, Character
 from characters.systems import RuleError
+from characters.systems.wording import possessive
 from systems.timemaster.engine import advancement, significance, times_visited
 from systems.timemaster.engine.advancement_tables import CORPS_PRESENT_YEAR, SEP_ITEMS, TALLY_KINDS
 
@@ -503,7 +504,9 @@ def _reaward(mission: Mission, agent: Character, ledger: list[dict], by, reason:
             character_services.revert_entry(entry, by, why)
         except ValidationError as error:
             messages = " ".join(m for ms in error.message_dict.values() for m in ms)
-            raise _error("entry", f"{agent.name}'s ledger cannot take this correction: {messages}") from None
+            raise _error(
+                "entry", f"{possessive(agent.name)} ledger cannot take this correction: {messages}"
+            ) from None
     for entry in ledger:
         if entry["kind"] == "adventure_closed":
             continue

@@ -97,7 +97,38 @@ def test_a_character_import_names_only_members_of_the_campaign_as_recorders(worl
     assert response.status_code == 201, response.content
     copy = Character.objects.get(pk=response.json()["id"])
     assert copy.entries.exists() and not copy.entries.filter(recorded_by=world.users["outsider"]).exists()
-    assert response.json()["warnings"] == [services.NOT_A_MEMBER.format(name="outsider")]
+    count = len(document["ledger"])
+    assert count > 1
+    # what became of the entries and what to do, in words (issue 44, finding 9; it read "'outsider'
+    # is not a member of this campaign: the records the archive gives them name nobody here.")
+    assert response.json()["warnings"] == [
+        f"{count} of Harry Adams' ledger entries were recorded by outsider, who is not a member of "
+        "this campaign: they are kept, with no recorder shown. Nothing needs doing; to have outsider "
+        "named on such entries, invite outsider to this campaign before importing."
+    ]
+
+
+@pytest.mark.parametrize("name", ["outsider", "nobody_by_that_name"])
+def test_a_restored_ledger_says_what_became_of_an_entry_by_a_non_member(world, full_campaign, client, name):
+    """The same words whether or not the account exists; one entry, so the verb is singular."""
+    harry = full_campaign.characters.get(name="Harry Adams")
+    document = json.loads(json.dumps(services.export_character(harry)))
+    document["ledger"][0]["recorded_by"] = name
+    client.force_login(world.users["gm"])
+    response = client.post(
+        f"/campaigns/{full_campaign.pk}/archive/characters/import/",
+        {"owner": "player", "file": SimpleUploadedFile("harry.json", json.dumps(document).encode())},
+        follow=True,
+    )
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert (
+        f"1 of Harry Adams&#x27; ledger entries was recorded by {name}, who is not a member of this "
+        "campaign: it is kept, with no recorder shown."
+    ) in page
+    copy = Character.objects.filter(campaign=full_campaign, name="Harry Adams").order_by("-pk").first()
+    assert copy.pk != harry.pk and copy.entries.count() == harry.entries.count()
+    assert copy.entries.order_by("pk").first().recorded_by is None
 
 
 def test_the_owner_of_an_imported_character_is_refused_alike_whether_or_not_the_account_exists(

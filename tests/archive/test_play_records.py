@@ -264,6 +264,24 @@ def test_a_tampered_d6_event_is_refused_with_nothing_created(world, play_campaig
     assert {path for path, _ in problems} == {"d6_encounters[0].state"}
 
 
+def test_a_d6_archive_written_in_older_log_wording_imports_and_reads_in_todays(world, play_campaign):
+    """Log lines are the engine's words, not facts: a file from before a rewording (issue 44, finding
+    7: "Thugs's turn." became "Thugs' turn.") is no hand edit; it imports, and its log reads in the
+    engine's words of today."""
+    document = exported(play_campaign("d6"), world.users["gm"])
+    state = document["d6_encounters"][0]["state"]
+    today = [line["summary"] for line in state["log"]]
+    assert "Ana's turn." in today
+    for line in state["log"]:
+        line["summary"] = line["summary"].replace("'s turn", "'s go") + " (older words)"
+    copy_ = services.import_campaign(document, world.users["gm"])
+    assert [line["summary"] for line in copy_.d6_encounters.get(name="Dockside").state["log"]] == today
+    # anything else in a log line is still a fact the replay checks
+    document = exported(play_campaign("d6"), world.users["gm"])
+    document["d6_encounters"][0]["state"]["log"][0]["round"] = 7
+    assert {path for path, _ in refused(world, document)} == {"d6_encounters[0].state"}
+
+
 def test_a_tempo_conflict_that_did_not_start_at_even_is_refused(world, play_campaign):
     document = exported(play_campaign("tempo"), world.users["gm"])
     conflict = document["tempo_conflicts"][1]

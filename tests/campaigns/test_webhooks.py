@@ -389,12 +389,23 @@ def test_the_settings_page_lists_the_hooks_and_refuses_a_private_url(world, clie
         lambda host, port, **kw: [(socket.AF_INET, socket.SOCK_STREAM, 6, "", ("10.0.0.8", port))],
     )
     client.force_login(world.users["gm"])
+    settings_url = f"/campaigns/{world.campaign.pk}/settings/"
     response = client.post(
         f"/campaigns/{world.campaign.pk}/webhooks/",
         {"webhook-url": "https://chat.lan/x", "webhook-kind": "discord"},
     )
-    assert response.status_code == 400 and "WEBHOOK_ALLOWED_HOSTS" in response.content.decode()
+    # Refused, it goes back to the settings page (which a reload or bookmark can reach: the add's own
+    # address answers only POST), the form's values and errors kept (issue 44, finding 8; it was a 400
+    # page at /webhooks/).
+    assert response.status_code == 302 and response["Location"] == settings_url + "#webhooks-title"
     assert not Webhook.objects.exists()
+    page = client.get(settings_url).content.decode()
+    assert "WEBHOOK_ALLOWED_HOSTS" in page and 'role="alert"' in page
+    assert 'value="https://chat.lan/x"' in page and '<option value="discord" selected>' in page
+    assert "aria-invalid" in page
+    # shown once: the next visit is the plain page
+    again = client.get(settings_url).content.decode()
+    assert "WEBHOOK_ALLOWED_HOSTS" not in again and 'value="https://chat.lan/x"' not in again
     hook = Webhook.objects.create(campaign=world.campaign, url="https://chat.example.com/h", kind="slack")
     page = client.get(f"/campaigns/{world.campaign.pk}/settings/").content.decode()
     assert "Chat webhooks" in page and hook.secret in page

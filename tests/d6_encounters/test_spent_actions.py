@@ -25,5 +25,7 @@ def test_act_is_not_offered_once_every_declared_action_is_used(d6, running, clie
     assert running.state["participants"][first]["round"]["used"] == 1
     after = client.get(url).content.decode()
     assert '<button type="submit">Act</button>' not in after
-    assert 'data-testid="no-actions-left"' in after and "All 1 declared action are used" in after
+    assert 'data-testid="no-actions-left"' in after
+    # the count and its verb agree (issue 44, finding 7: it read "All 1 declared action are used")
+    assert "1 declared action is used up this round" in after and "are used" not in after
     assert 'value="done"' in after  # what can still be done is offered

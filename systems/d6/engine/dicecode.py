@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from characters.systems.base import RuleError, refuse
+from characters.systems.wording import was_were
 
 from .tables import MAX_DICE, MAX_WILD_CHAIN, PIPS_PER_DIE, RULES, WILD_DIE_RULES, WILD_ONE_RULES
 
@@ -265,7 +266,11 @@ def roll_from_dict(
     expected = code.dice - 1 if explode else code.dice
     if len(dice) != expected:
         kind = "ordinary dice besides the Wild Die" if explode else "dice"
-        raise refuse(f"{where}.dice", f"{code} rolls {expected} {kind}; {len(dice)} were given.", RULE_WILD)
+        raise refuse(
+            f"{where}.dice",
+            f"{code} rolls {expected} {kind}; {len(dice)} {was_were(len(dice))} given.",
+            RULE_WILD,
+        )
     wild: tuple[int, ...] = ()
     if explode:
         wild = _chain(data.get("wild"), f"{where}.wild", True)

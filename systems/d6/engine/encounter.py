@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from typing import Any, cast
 
 from characters.systems.base import RuleError, RuleViolation, is_one_of, refuse, replay_events
+from characters.systems.wording import possessive
 
 from .campaign_settings import resolved
 from .creation import attributes as build_attributes
@@ -338,7 +339,9 @@ def trait_for_roll(
         )
     base = _lookup(p, attribute) if isinstance(attribute, str) else None
     if base is None or base[0] != "attribute":
-        raise refuse("attribute", f"{attribute!r} is not one of {p['name']}'s attributes.", f"{RULES} §E4")
+        raise refuse(
+            "attribute", f"{attribute!r} is not one of {possessive(p['name'])} attributes.", f"{RULES} §E4"
+        )
     return "skill", trait.strip(), base[1]
 
 
@@ -410,7 +413,8 @@ def _usable_or_refuse(p: dict[str, Any], name: str, code: DieCode, effective: Di
         reason = f" after the -{dice}D multi-action penalty" if dice else ""
         raise refuse(
             "trait",
-            f"{p['name']}'s {name} {code} is down to {effective}{reason}: a trait at zero cannot be used.",
+            f"{possessive(p['name'])} {name} {code} is down to {effective}{reason}: "
+            "a trait at zero cannot be used.",
             RULE_MAP,
         )
 
@@ -506,7 +510,7 @@ def _settle(state: dict[str, Any]) -> None:
             )
             continue
         state["active"] = [{"participant": pid, "how": "turn"}]
-        _log(state, {"type": "turn", "participant": pid, "summary": f"{p['name']}'s turn."})
+        _log(state, {"type": "turn", "participant": pid, "summary": f"{possessive(p['name'])} turn."})
 
 
 def _leave(state: dict[str, Any], p: dict[str, Any]) -> None:
@@ -522,7 +526,7 @@ def _acting(state: dict[str, Any], event: dict[str, Any]) -> dict[str, Any]:
     p = _participant(state, event)
     top = _top(state)
     if top is None or top["participant"] != p["id"]:
-        now = f" It is {_name(state, top['participant'])}'s move." if top else ""
+        now = f" It is {possessive(_name(state, top['participant']))} move." if top else ""
         raise refuse("participant", f"{p['name']} is not the one acting now.{now}", RULE_DECLARE)
     return p
 
@@ -535,7 +539,9 @@ def _ready_to_act(state: dict[str, Any], p: dict[str, Any]) -> None:
     if p["round"]["declared"] is None:
         raise refuse("participant", f"{p['name']} declares how many actions to take first.", RULE_DECLARE)
     if _own_window_open(state, p["id"]):
-        raise refuse("participant", f"The GM announces the result of {p['name']}'s roll first.", RULE_WAIT)
+        raise refuse(
+            "participant", f"The GM announces the result of {possessive(p['name'])} roll first.", RULE_WAIT
+        )
     if remaining_actions(p) < 1:
         raise refuse(
             "participant",
@@ -965,7 +971,9 @@ def _wait(state: dict[str, Any], event: dict[str, Any], rng: random.Random | Non
 def _done(state: dict[str, Any], event: dict[str, Any], rng: random.Random | None) -> None:
     p = _acting(state, event)
     if _own_window_open(state, p["id"]):
-        raise refuse("participant", f"The GM announces the result of {p['name']}'s roll first.", RULE_WAIT)
+        raise refuse(
+            "participant", f"The GM announces the result of {possessive(p['name'])} roll first.", RULE_WAIT
+        )
     how = _how(state)
     _log(
         state,
@@ -1085,7 +1093,7 @@ def _announce(state: dict[str, Any], event: dict[str, Any], rng: random.Random |
             "participant": owner,
             "action": window["action"],
             "result": result,
-            "summary": f"Result for {_name(state, owner)}'s {ACTIONS[window['action']]['name']}"
+            "summary": f"Result for {possessive(_name(state, owner))} {ACTIONS[window['action']]['name']}"
             + (f": {result}" if result else "."),
         },
     )
@@ -1236,7 +1244,7 @@ def _split_group(state: dict[str, Any], event: dict[str, Any], rng: random.Rando
         or len(set(names)) != len(names)
         or not set(names) <= set(current)
     ):
-        raise refuse("members", f"Name some of {p['name']}'s members to split off.", RULE_GROUPS)
+        raise refuse("members", f"Name some of {possessive(p['name'])} members to split off.", RULE_GROUPS)
     if len(names) == len(current):
         raise refuse(
             "members",

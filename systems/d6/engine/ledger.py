@@ -23,6 +23,7 @@ from characters.systems.base import (
     replay_ledger,
     reversed_ids,
 )
+from characters.systems.wording import counted, is_are
 
 from .creation import validate
 from .dicecode import format_code, parse
@@ -74,7 +75,11 @@ def _reason(entry: dict[str, Any], required: bool = True) -> str:
 def _pay(build: Build, cost: int) -> None:
     banked = build.get("character_points", 0)
     if cost > banked:
-        raise refuse("cost", f"This costs {cost} Character Points and only {banked} are banked.", RULE_POINTS)
+        raise refuse(
+            "cost",
+            f"This costs {cost} Character Points and only {banked} {is_are(banked)} banked.",
+            RULE_POINTS,
+        )
     build["character_points"] = banked - cost
 
 
@@ -98,7 +103,12 @@ def _spend(key: str, label: str) -> Callable[[Build, dict[str, Any]], None]:
             )
         banked = build.get(key, 0)
         if count > banked:
-            raise refuse("count", f"Only {banked} {label} are banked; {count} cannot be spent.", RULE_POINTS)
+            raise refuse(
+                "count",
+                f"Only {counted(banked, label.removesuffix('s'), label)} {is_are(banked)} banked; "
+                f"{count} cannot be spent.",
+                RULE_POINTS,
+            )
         build[key] = banked - count
 
     return spend

@@ -15,6 +15,7 @@ import random
 from typing import Any, cast
 
 from characters.systems.base import Build, RuleError, RuleViolation
+from characters.systems.wording import possessive
 
 from .fate import starting_fate_points
 from .module_data import Rank, Role, TempoModule
@@ -226,7 +227,7 @@ def check_role_benefits(
     problems: list[RuleViolation] = []
     chosen = normalised_benefits(items)
     if chosen is None:
-        return [RuleViolation(where, f"{role.name}'s benefits must be a list.", RULE_BENEFITS)]
+        return [RuleViolation(where, f"{possessive(role.name)} benefits must be a list.", RULE_BENEFITS)]
     known: list[Any] = []
     for i, item in enumerate(chosen):
         key = item.get("key")

@@ -20,6 +20,7 @@ from typing import Any, cast
 
 from characters.systems import dice
 from characters.systems.base import Build, RuleError, RuleViolation, refuse
+from characters.systems.wording import counted, is_are
 
 from . import fate
 from .campaign_settings import resolved
@@ -333,8 +334,8 @@ def _aspect_uses(
         problems.append(
             RuleViolation(
                 "aspects",
-                f"In {module.label} only {limit} aspect from the agent's own "  # type: ignore[union-attr]
-                f"sheet may help a roll; {len(helping_own)} are used ({names}).",
+                f"In {module.label} only {counted(limit, 'aspect')} from the agent's own "  # type: ignore[union-attr]
+                f"sheet may help a roll; {len(helping_own)} {is_are(len(helping_own))} used ({names}).",
                 RULE_ASPECTS,
             )
         )

@@ -17,6 +17,7 @@ from typing import Any, NoReturn, cast
 
 from characters.systems.base import RuleError, RuleViolation, refuse, replay_events
 from characters.systems.dice import d6, fudge
+from characters.systems.wording import possessive
 
 from . import creation
 from .campaign_settings import resolved
@@ -839,7 +840,7 @@ def apply_event(
     mover = whose_move(state)
     if event.get("by") != mover:
         who = "the GM" if mover == GM else "the ninja's player"
-        raise refuse("by", f"It is {who}'s move ({step['label']}).", RULE_STEP)
+        raise refuse("by", f"It is {possessive(who)} move ({step['label']}).", RULE_STEP)
     new = copy.deepcopy(state)
     dice = _Dice(given if rng is None else None, rng)
     params = HANDLERS[kind](new, event, dice)

@@ -16,6 +16,7 @@ from typing import Any
 from characters.systems.base import RuleViolation, refuse
 from characters.systems.base import is_int as _is_int
 from characters.systems.dice import d10
+from characters.systems.wording import is_are
 
 from .tables import (
     ABILITY_ADDEND,
@@ -91,8 +92,8 @@ def reroll_hopeless(record: dict[str, Any], rng: random.Random, allowed_rounds: 
     if len(low) < HOPELESS_COUNT:
         raise refuse(
             "ability_roll",
-            f"Only {len(low)} of the numbers are {HOPELESS_SCORE} or less; a reroll needs at least "
-            f"{HOPELESS_COUNT}.",
+            f"Only {len(low)} of the numbers {is_are(len(low))} {HOPELESS_SCORE} or less; "
+            f"a reroll needs at least {HOPELESS_COUNT}.",
             RULE_REROLL,
         )
     dice = [list(faces) for faces in record.get("dice") or [[] for _ in values]]

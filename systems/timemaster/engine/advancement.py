@@ -20,6 +20,7 @@ from typing import Any, cast
 
 from characters.systems.base import RuleError, RuleViolation, entry_kind, is_one_of, refuse, replay_ledger
 from characters.systems.base import reversed_ids as base_reversed_ids
+from characters.systems.wording import counted, is_are
 
 from . import recovery
 from . import regulations as regs
@@ -532,9 +533,11 @@ def _sp_spent(build: dict[str, Any], entry: dict[str, Any]) -> None:
     if not state["shop_open"]:
         raise refuse("purchase", "Success Points can be spent only after an adventure closes.", RULE_SHOP)
     if build["success_points"] < cost:
+        banked = build["success_points"]
         raise refuse(
             "success_points",
-            f"{PURCHASE_LABELS[purchase]} costs {cost}; only {build['success_points']} points are banked.",
+            f"{PURCHASE_LABELS[purchase]} costs {cost}; "
+            f"only {counted(banked, 'point')} {is_are(banked)} banked.",
             RULE_SHOP,
         )
     if purchase == "new_skill":

@@ -15,6 +15,7 @@ from typing import Any, cast
 
 from characters.systems import dice
 from characters.systems.base import RuleError, RuleViolation, refuse
+from characters.systems.wording import possessive
 
 from .advancement_tables import (
     ADVENTURE_SIGNIFICANCE_MAX,
@@ -80,7 +81,9 @@ def equipment_rating(item: Any, mission_year: int | None, rating: Any = None) ->
     if spec.get("dated"):
         if isinstance(mission_year, bool) or not isinstance(mission_year, int) or mission_year == 0:
             raise refuse(
-                "mission_year", f"{spec['name']}'s rating depends on the mission's year; set it first.", RULE
+                "mission_year",
+                f"{possessive(spec['name'])} rating depends on the mission's year; set it first.",
+                RULE,
             )
         return spec["significance"] if mission_year < BODY_SUIT_CUTOFF_YEAR else 0
     return cast(int, spec["significance"])

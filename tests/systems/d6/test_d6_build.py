@@ -207,6 +207,9 @@ def test_character_points_are_gained_and_spent():
 def test_spending_more_points_than_banked_is_refused():
     with pytest.raises(RuleError, match="Only 0 Fate Points are banked"):
         SYSTEM.apply(build(), {"kind": "fate_points_spent", "count": 1, "reason": "luck"})
+    # the count and its noun and verb agree (issue 44, finding 7: "Only 1 Fate Points are banked")
+    with pytest.raises(RuleError, match="Only 1 Fate Point is banked; 2 cannot be spent"):
+        SYSTEM.apply(build(fate_points=1), {"kind": "fate_points_spent", "count": 2, "reason": "luck"})
 
 
 def test_raising_a_trait_must_go_up_and_is_paid_in_character_points():
@@ -215,7 +218,7 @@ def test_raising_a_trait_must_go_up_and_is_paid_in_character_points():
     assert after["skills"]["search"]["code"] == "3D+1" and after["character_points"] == 1
     with pytest.raises(RuleError, match="must go above"):
         SYSTEM.apply(after, {"kind": "trait_raised", "trait": "search", "to": "3D"})
-    with pytest.raises(RuleError, match="only 1 are banked"):
+    with pytest.raises(RuleError, match="only 1 is banked"):  # it read "only 1 are banked" (issue 44)
         SYSTEM.apply(after, {"kind": "trait_raised", "trait": "Reflexes", "to": "4D", "cost": 5})
     with pytest.raises(RuleError) as error:
         SYSTEM.apply(after, {"kind": "trait_raised", "trait": "Reflexes", "to": "4Q"})
