@@ -67,6 +67,19 @@ class LiveFeedRoute:
         except Http404:
             await _answer(send, 404, "No such campaign.")
             return
+        from campaigns import live_guard
+        from campaigns.live_hub import hub
+
+        slot = await hub.admit(user.pk, request.session.session_key or "")
+        if slot is None:
+            await _answer(send, 429, live_guard.too_many())
+            return
+        try:
+            await self.stream(request, user, campaign_id, seq, receive, send)
+        finally:
+            hub.release(slot)
+
+    async def stream(self, request, user, campaign_id: int, seq: int, receive, send) -> None:
         await send({"type": "http.response.start", "status": 200, "headers": HEADERS})
         # A reader who stops reading (send() waits on a full socket) is closed by the hub once
         # LIVE_OUTBOX_CHARS wait for them (campaigns/live_hub.py, Hub.drop): the connection ends
@@ -90,8 +103,12 @@ class LiveFeedRoute:
                     await task
             await stream.aclose()
         if pump.done() and not pump.cancelled() and pump.exception() is None:
-            with contextlib.suppress(Exception):  # the stream ended by itself (the member left)
-                await send({"type": "http.response.body", "body": b"", "more_body": False})
+            # The stream ended by itself (the member left, the session ended): the response's end,
+            # given a moment only, for a socket nobody reads takes nothing more in.
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(
+                    send({"type": "http.response.body", "body": b"", "more_body": False}), 1.0
+                )
 
 
 def _open(cookie: dict[str, str], campaign_pk: int, cursor: str | None):

@@ -33,6 +33,15 @@ def signed_in(sessions: dict[str, int]) -> set[str]:
     return kept
 
 
+def too_many() -> str:
+    """The 429's words, which the page shows (static/js/live.js)."""
+    return (
+        f"Too many open pages of this campaign's live table: at most {settings.LIVE_STREAMS_PER_SESSION} "
+        f"in one browser and {settings.LIVE_STREAMS_PER_USER} for one account. Close a tab or two; "
+        "this page reconnects by itself."
+    )
+
+
 def outbox_size(outbox: list[str]) -> int:
     """What a stream holds for its reader and has not sent yet, in characters."""
     return sum(len(text) for text in outbox)

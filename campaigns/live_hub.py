@@ -19,7 +19,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import logging
+import time
+import uuid
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,6 +35,21 @@ from campaigns import live_guard
 log = logging.getLogger(__name__)
 
 CHANNEL = "dossier:live"
+#: The open streams' slots in Redis (LIVE_REDIS_URL): a sorted set per account and per session, each
+#: member a stream's slot, its score the time it lapses unless renewed (every heartbeat).
+SLOTS = "dossier:live:slots:"
+# Count what has not lapsed, and take a slot only if neither the account nor the session is full.
+ADMIT = """
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', ARGV[1])
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[4]) then return 1 end
+if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[5]) then return 2 end
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[3])
+redis.call('ZADD', KEYS[2], ARGV[2], ARGV[3])
+redis.call('EXPIRE', KEYS[1], ARGV[6])
+redis.call('EXPIRE', KEYS[2], ARGV[6])
+return 0
+"""
 
 
 @dataclass(eq=False)
@@ -65,6 +84,92 @@ class Hub:
         self.announced: dict[int, int] = {}
         self.seen = 0
         self.ready = asyncio.Event()
+        #: The open streams' slots of this process: slot -> (account, session), and the counts.
+        self.slots: dict[str, tuple[int, str]] = {}
+        self.per_user: Counter = Counter()
+        self.per_session: Counter = Counter()
+        self.slot_client: Any = None  # Redis, where LIVE_REDIS_URL says: the counts of every process
+
+    # --- how many streams (issue 47, finding 2) -----------------------------------------------------
+    async def admit(self, user_id: int, session_key: str) -> str | None:
+        """A slot for one more stream of this account and session, or None when either already
+        holds its cap (LIVE_STREAMS_PER_USER, LIVE_STREAMS_PER_SESSION): the caller answers 429.
+        Counted in Redis across every web process where LIVE_REDIS_URL is set, else in this one."""
+        session = hashlib.sha256(session_key.encode()).hexdigest()[:32]
+        if settings.LIVE_REDIS_URL:
+            return await self._admit_redis(user_id, session)
+        if (
+            self.per_user[user_id] >= settings.LIVE_STREAMS_PER_USER
+            or self.per_session[session] >= settings.LIVE_STREAMS_PER_SESSION
+        ):
+            return None
+        return self._take(user_id, session)
+
+    def _take(self, user_id: int, session: str) -> str:
+        slot = uuid.uuid4().hex
+        self.slots[slot] = (user_id, session)
+        self.per_user[user_id] += 1
+        self.per_session[session] += 1
+        return slot
+
+    def release(self, slot: str | None) -> None:
+        """A stream ended: its slot is free again (in Redis too, without waiting for it)."""
+        held = self.slots.pop(slot, None) if slot else None
+        if held is None:
+            return
+        user_id, session = held
+        for counts, key in ((self.per_user, user_id), (self.per_session, session)):
+            counts[key] -= 1
+            if counts[key] <= 0:
+                del counts[key]
+        if self.slot_client is not None and self.loop is not None and not self.loop.is_closed():
+            client = self.slot_client
+            self.loop.create_task(_forget_slot(client, user_id, session, slot))
+
+    def _slot_client(self):
+        if self.slot_client is None:
+            import redis.asyncio as aioredis
+
+            self.slot_client = aioredis.Redis.from_url(settings.LIVE_REDIS_URL)
+        return self.slot_client
+
+    def _lapse(self) -> int:
+        return int(max(3 * settings.LIVE_HEARTBEAT_SECONDS, 30))
+
+    async def _admit_redis(self, user_id: int, session: str) -> str | None:
+        slot = uuid.uuid4().hex
+        now = time.time()
+        lapse = self._lapse()
+        refused = await self._slot_client().eval(
+            ADMIT,
+            2,
+            f"{SLOTS}user:{user_id}",
+            f"{SLOTS}session:{session}",
+            now,
+            now + lapse,
+            slot,
+            settings.LIVE_STREAMS_PER_USER,
+            settings.LIVE_STREAMS_PER_SESSION,
+            lapse,
+        )
+        if refused:
+            return None
+        self.slots[slot] = (user_id, session)
+        self.per_user[user_id] += 1
+        self.per_session[session] += 1
+        return slot
+
+    async def _renew_slots(self) -> None:
+        """Each heartbeat, this process's slots in Redis live on (a process that died leaves
+        slots that lapse by themselves)."""
+        if self.slot_client is None or not self.slots:
+            return
+        expires = time.time() + self._lapse()
+        async with self.slot_client.pipeline(transaction=False) as pipe:
+            for slot, (user_id, session) in list(self.slots.items()):
+                pipe.zadd(f"{SLOTS}user:{user_id}", {slot: expires})
+                pipe.zadd(f"{SLOTS}session:{session}", {slot: expires})
+            await pipe.execute()
 
     # --- subscribers (in the event loop) ------------------------------------------------------------
     async def subscribe(
@@ -198,6 +303,10 @@ class Hub:
         self.tasks, self.loop = [], None
         self.fan_outs.clear()
         self.again.clear()
+        if self.slot_client is not None:
+            with contextlib.suppress(Exception):
+                await self.slot_client.aclose()
+            self.slot_client = None
 
     # --- listeners ----------------------------------------------------------------------------------
     async def _start(self) -> None:
@@ -245,6 +354,10 @@ class Hub:
         (logged out, expired, deleted, a password changed, an account deactivated) ends."""
         while True:
             await asyncio.sleep(settings.LIVE_HEARTBEAT_SECONDS)
+            try:
+                await self._renew_slots()
+            except Exception as error:
+                log.warning("live: renewing the streams' slots in Redis failed (%s)", error)
             sessions = {
                 s.session_key: s.user.pk
                 for subscribers in self.waiters.values()
@@ -283,6 +396,16 @@ class Hub:
             finally:
                 with contextlib.suppress(Exception):
                     await client.aclose()
+
+
+async def _forget_slot(client, user_id: int, session: str, slot: str) -> None:
+    try:
+        async with client.pipeline(transaction=False) as pipe:
+            pipe.zrem(f"{SLOTS}user:{user_id}", slot)
+            pipe.zrem(f"{SLOTS}session:{session}", slot)
+            await pipe.execute()
+    except Exception as error:  # it lapses by itself
+        log.warning("live: freeing a stream's slot in Redis failed (%s)", error)
 
 
 def _read(campaign_id: int, readers: list) -> list:

@@ -21,10 +21,10 @@ import time
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.handlers.asgi import ASGIRequest
-from django.http import Http404, StreamingHttpResponse
+from django.http import Http404, HttpResponse, StreamingHttpResponse
 from django.views.decorators.http import require_GET
 
-from campaigns import live
+from campaigns import live, live_guard
 from campaigns.access import get_membership
 from campaigns.live_hub import hub
 
@@ -55,7 +55,11 @@ async def live_feed(request, pk):
         if not user.is_authenticated:
             raise Http404("No such campaign.")
         user, campaign_id, seq = await sync_to_async(_start, thread_sensitive=False)(request, user, pk)
-        return _response(_stream(request, user, campaign_id, seq, session_key=_session_key(request)))
+        slot = await hub.admit(user.pk, _session_key(request))
+        if slot is None:
+            return HttpResponse(live_guard.too_many(), status=429, content_type="text/plain; charset=utf-8")
+        stream = _stream(request, user, campaign_id, seq, session_key=_session_key(request))
+        return _response(_holding(slot, stream))
     user, campaign_id, seq = await sync_to_async(_start)(request, request.user, pk)
     return _response(_sync_stream(request, user, campaign_id, seq))
 
@@ -63,6 +67,16 @@ async def live_feed(request, pk):
 def _render(request, user, campaign_id: int, seq: int) -> live.Batch:
     live.keep_connection()
     return live.render_batch(user, campaign_id, seq, request=request)
+
+
+async def _holding(slot: str, stream):
+    """The stream, its slot freed when it ends (the hub's count of open streams)."""
+    try:
+        async for part in stream:
+            yield part
+    finally:
+        await stream.aclose()
+        hub.release(slot)
 
 
 def _session_key(request) -> str:

@@ -464,6 +464,11 @@ LIVE_HEARTBEAT_SECONDS = env.float("LIVE_HEARTBEAT_SECONDS", default=25.0)
 # What one stream may hold for a reader who does not read (a stalled connection) before it is
 # closed; the browser reconnects and catches up from its last event id.
 LIVE_OUTBOX_CHARS = env.int("LIVE_OUTBOX_CHARS", default=64 * 1024)
+# Open live streams per browser session and per account (tabs and devices); the next is a 429 that
+# the page shows. Counted across web processes in Redis where LIVE_REDIS_URL is set, else per process
+# (make run serves from one).
+LIVE_STREAMS_PER_SESSION = env.int("LIVE_STREAMS_PER_SESSION", default=6)
+LIVE_STREAMS_PER_USER = env.int("LIVE_STREAMS_PER_USER", default=12)
 # How soon a browser reconnects after a dropped stream (SSE retry).
 LIVE_RETRY_MS = env.int("LIVE_RETRY_MS", default=1000)
 # Under a WSGI server (no held connections): how long one answer waits for news before ending.

@@ -49,3 +49,56 @@ document.addEventListener("htmx:sseBeforeMessage", function (event) {
     announcer.textContent = line.textContent.replace(/\s+/g, " ").trim();
   }
 });
+
+// A stream refused (campaigns/live_guard.py: too many open pages of this campaign in one browser or
+// for one account) closes the EventSource with no status the page can read: ask the feed once what
+// it answers, and show its words while the extension keeps trying (it reconnects once a tab closes).
+document.addEventListener("htmx:sseError", function (event) {
+  var main = event.target;
+  var source = event.detail && event.detail.source;
+  if (!main || !main.getAttribute || !source || source.readyState !== EventSource.CLOSED) {
+    return;
+  }
+  var url = main.getAttribute("sse-connect");
+  if (!url || main.getAttribute("data-live-probing")) {
+    return;
+  }
+  main.setAttribute("data-live-probing", "1");
+  var stop = new AbortController();
+  fetch(url, { credentials: "same-origin", signal: stop.signal, headers: { Accept: "text/event-stream" } })
+    .then(function (response) {
+      if (response.status !== 429) {
+        stop.abort(); // a stream that opened: the extension's own reconnection reads it
+        return null;
+      }
+      return response.text();
+    })
+    .then(function (text) {
+      if (text) {
+        liveNotice(main, text);
+      }
+    })
+    .catch(function () {})
+    .finally(function () {
+      main.removeAttribute("data-live-probing");
+    });
+});
+
+document.addEventListener("htmx:sseOpen", function () {
+  var notice = document.getElementById("live-refused");
+  if (notice) {
+    notice.remove();
+  }
+});
+
+function liveNotice(main, text) {
+  var notice = document.getElementById("live-refused");
+  if (!notice) {
+    notice = document.createElement("p");
+    notice.id = "live-refused";
+    notice.className = "live-refused";
+    notice.setAttribute("role", "status");
+    main.prepend(notice);
+  }
+  notice.textContent = text;
+}
