@@ -75,3 +75,46 @@ def test_changing_the_agent_keeps_what_for_the_score_and_the_secret_box(new_page
     assert roll.secret and roll.detail["check"] == "specific"
     assert agents[1] in roll.purpose or (roll.character and roll.character.name == agents[1])
     assert axe_problems(page) == []
+
+
+# --- finding 1: a Tempo aspect with no fate point ----------------------------------------------
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_a_tempo_aspect_at_zero_fate_points_rolls_as_trouble_and_a_refusal_is_in_view(new_page, width):
+    agent = Character.objects.filter(
+        campaign=campaign_of("tempo"), owner__username="alice", status="active"
+    ).first()
+    assert agent.build.get("fate_points", 0) == 0  # the demo's agents start (and refresh) at 0
+    page = new_page(width, 844)
+    log_in(page, "alice")
+    page.goto(f"/characters/{agent.pk}/")
+    page.get_by_test_id("roll-aspect:primary").click()
+    popover = page.locator(".roll-popover:popover-open")
+    use = popover.get_by_label("Use of the aspect")
+    # what is possible is preselected; invoke is there, disabled, with the reason beside it
+    expect(use).to_have_value("trouble")
+    expect(use.locator("option[value=invoke]")).to_be_disabled()
+    expect(popover.get_by_test_id("roll-why-not")).to_contain_text("has none to spend")
+    assert not page.evaluate(OVERFLOW)
+    photo(page, f"tempo-aspect-popover-{width}")
+    popover.get_by_role("button", name="Roll", exact=True).click()
+    expect(popover.get_by_test_id("roll-line")).to_contain_text("with")
+    agent.refresh_from_db()
+    assert agent.build["fate_points"] == 1  # trouble earned one
+    photo(page, f"tempo-aspect-rolled-{width}")
+    # a refusal (here: a number out of bounds, typed with the keyboard) shows next to the Roll
+    # button, in view, and takes the focus
+    popover.get_by_label("Penalty dice").fill("99")
+    popover.get_by_label("Penalty dice").evaluate("input => input.removeAttribute('max')")
+    popover.get_by_role("button", name="Roll", exact=True).click()
+    refusal = popover.get_by_test_id("roll-result").get_by_role("alert")
+    expect(refusal).to_contain_text("Penalty dice")
+    expect(refusal).to_be_focused()
+    expect(refusal).to_be_in_viewport()
+    button = popover.get_by_role("button", name="Roll", exact=True).bounding_box()
+    box = refusal.bounding_box()
+    assert abs(box["y"] + box["height"] - button["y"]) < 80, (box, button)  # right above the button
+    photo(page, f"tempo-aspect-refused-{width}")
+    assert Roll.objects.filter(character=agent).count() == 1
+    assert axe_problems(page) == []
