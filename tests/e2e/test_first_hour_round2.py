@@ -65,7 +65,7 @@ def test_changing_the_agent_keeps_what_for_the_score_and_the_secret_box(new_page
     expect(form.get_by_label("Score modifier")).to_have_value("-5")
     expect(form.get_by_label("Secret (the table sees only that it was made)")).to_be_checked()
     # the keyboard stays on the agent select after the reload
-    assert page.evaluate("document.activeElement && document.activeElement.id") == "id_check-character"
+    expect(form.get_by_label("Agent")).to_be_focused()
     assert not page.evaluate(OVERFLOW)
     form.scroll_into_view_if_needed()
     photo(page, f"check-form-kept-{width}")
@@ -118,3 +118,73 @@ def test_a_tempo_aspect_at_zero_fate_points_rolls_as_trouble_and_a_refusal_is_in
     photo(page, f"tempo-aspect-refused-{width}")
     assert Roll.objects.filter(character=agent).count() == 1
     assert axe_problems(page) == []
+
+
+# --- finding 5: fair dice say one thing, and what is new --------------------------------------
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_fair_dice_say_what_each_roll_waits_for_and_mark_what_is_new(new_page, width):
+    from campaigns import fairness, services
+    from campaigns.models import Membership
+
+    campaign = campaign_of("timemaster")
+    gm = Membership.objects.get(campaign=campaign, role="gm")
+    alice = Membership.objects.get(campaign=campaign, user__username="alice")
+    number = fairness.current_seed(campaign).number
+    services.record_roll(alice, kind="d10", count=2, purpose="Open roll")
+    shared = services.record_roll(gm, kind="percent", secret=True, purpose="Shared secret")
+    services.reveal_roll(gm, shared)
+    kept = services.record_roll(gm, kind="d6", secret=True, purpose="Kept secret")
+    fairness.rotate(gm)  # the seed is revealed; its key stays in: a secret roll is still the GM's
+
+    page = new_page(width, 844)
+    log_in(page, "alice")
+    page.goto(f"/campaigns/{campaign.pk}/dice/")
+    badge = page.get_by_test_id("fair-news-badge")
+    expect(badge).to_have_text("New: 1 roll you can check")  # the open roll; the shared one waits
+    photo(page, f"fair-news-badge-{width}")
+    badge.click()
+    news = page.get_by_test_id("fair-news")
+    expect(news).to_contain_text("New since your last visit")
+    expect(news).to_contain_text(f"Seed {number}: 1 roll")
+    row = page.get_by_test_id(f"seed-{number}")
+    expect(row.get_by_text("new to check")).to_be_visible()
+    expect(row.get_by_test_id("seed-state")).to_contain_text(
+        "Revealed: its open rolls can be checked. Its secret rolls wait for its secret key"
+    )
+    in_use = page.get_by_test_id(f"seed-{number + 1}")
+    expect(in_use.get_by_test_id("seed-state")).to_contain_text(
+        "In use: its rolls can be checked once it is revealed"
+    )
+    expect(in_use.get_by_text("new to check")).to_be_hidden()
+    page.get_by_test_id("fair-verify").click()
+    results = page.locator("#fair-results li")
+    expect(page.locator("#fair-summary")).to_contain_text("1 verified")
+    expect(results.filter(has_text="pending")).to_contain_text(
+        f"pending (waits for seed {number}'s secret key: it comes out once every secret roll"
+    )
+    expect(results.filter(has_text="a secret roll")).to_contain_text("sealed")
+    assert "not revealed yet" not in page.locator("#fair-results").inner_text()
+    assert not page.evaluate(OVERFLOW)
+    photo(page, f"fair-news-page-{width}", full=True)
+    assert axe_problems(page) == []
+
+    # seen: the next visit marks nothing ...
+    page.reload()
+    expect(page.get_by_test_id("seed-state").first).to_be_visible()
+    expect(page.get_by_test_id("fair-news")).to_be_hidden()
+    expect(row.get_by_text("new to check")).to_be_hidden()
+    page.goto(f"/campaigns/{campaign.pk}/dice/")
+    expect(page.get_by_test_id("fair-news-badge")).to_be_hidden()
+    # ... until the GM shares the last secret roll: the key comes out, both secret rolls are new
+    services.reveal_roll(gm, kept)
+    page.reload()
+    expect(page.get_by_test_id("fair-news-badge")).to_have_text("New: 2 rolls you can check")
+    page.get_by_test_id("fair-news-badge").click()
+    expect(page.get_by_test_id(f"seed-{number}").get_by_test_id("seed-state")).to_have_text(
+        "Revealed, secret key out: every roll under it can be checked."
+    )
+    page.get_by_test_id("fair-verify").click()
+    expect(page.locator("#fair-summary")).to_have_text("3 verified")
+    photo(page, f"fair-news-verified-{width}", full=True)
