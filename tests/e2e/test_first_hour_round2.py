@@ -56,7 +56,9 @@ def test_changing_the_agent_keeps_what_for_the_score_and_the_secret_box(new_page
     form.get_by_label("Secret (the table sees only that it was made)").check()
     form.get_by_label("Agent").focus()
     form.get_by_label("Agent").select_option(label=agents[1])
-    # the panel is reloaded for the other agent (its condition card names it) ...
+    # the panel is reloaded for the other agent (its condition card names it: the old form held
+    # the same values, so wait for the new one) ...
+    expect(page.get_by_role("heading", name=f"Condition of {agents[1]}")).to_be_visible()
     expect(form.get_by_label("Agent").locator("option:checked")).to_have_text(agents[1])
     # ... and what was entered is still there
     expect(form.get_by_label("What for")).to_have_value("Spot the forger in the crowd")
