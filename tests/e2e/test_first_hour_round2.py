@@ -102,6 +102,7 @@ def test_a_tempo_aspect_at_zero_fate_points_rolls_as_trouble_and_a_refusal_is_in
     photo(page, f"tempo-aspect-popover-{width}")
     popover.get_by_role("button", name="Roll", exact=True).click()
     expect(popover.get_by_test_id("roll-line")).to_contain_text("with")
+    expect(popover.get_by_test_id("roll-sheet-changed")).to_contain_text("changed")
     agent.refresh_from_db()
     assert agent.build["fate_points"] == 1  # trouble earned one
     photo(page, f"tempo-aspect-rolled-{width}")

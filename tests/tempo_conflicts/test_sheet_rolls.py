@@ -107,6 +107,10 @@ def test_the_popover_refusal_of_an_invoke_says_why_and_changes_nothing(client, w
     assert made.status_code == 200 and 'data-testid="roll-line"' in made.content.decode()
     agent.refresh_from_db()
     assert agent.build["fate_points"] == 1
+    # the page's popovers were drawn at 0 fate points: the answer says the sheet changed
+    assert 'data-testid="roll-sheet-changed"' in made.content.decode()
+    role = client.post(f"/characters/{agent.pk}/roll/", {"spec": "role:soldier"}, HTTP_HX_REQUEST="true")
+    assert role.status_code == 200 and 'data-testid="roll-sheet-changed"' not in role.content.decode()
 
 
 def test_a_roll_during_a_conflict_is_filed_with_it_and_hidden_from_players_outside(api, world, agent):
