@@ -428,3 +428,8 @@ def test_the_agent_select_sends_the_whole_check_form_but_not_the_csrf_token(worl
     panel = _check_panel(client.get(f"/campaigns/{world.campaign.pk}/dice/").content.decode())
     select = panel.split('id="id_check-character"')[0].rsplit("<select", 1)[1]
     assert 'hx-include="closest form"' in select and 'hx-params="not csrfmiddlewaretoken"' in select
+    # only this form and the agent's condition card are swapped: the page's other forms keep theirs
+    assert 'hx-target="#check-panel"' in select and 'hx-select="#check-panel"' in select
+    assert 'hx-select-oob="#dice-condition"' in select
+    page = client.get(f"/campaigns/{world.campaign.pk}/dice/").content.decode()
+    assert 'id="check-panel"' in page and 'id="dice-condition"' in page

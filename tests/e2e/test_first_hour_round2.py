@@ -54,6 +54,8 @@ def test_changing_the_agent_keeps_what_for_the_score_and_the_secret_box(new_page
     form.get_by_label("Score modifier").fill("-5")
     form.get_by_label("What for").fill("Spot the forger in the crowd")
     form.get_by_label("Secret (the table sees only that it was made)").check()
+    plain = page.locator("form").filter(has=page.get_by_role("heading", name="Roll", exact=True))
+    plain.get_by_label("What for").fill("Half-typed in the other form")
     form.get_by_label("Agent").focus()
     form.get_by_label("Agent").select_option(label=agents[1])
     # the panel is reloaded for the other agent (its condition card names it: the old form held
@@ -66,6 +68,7 @@ def test_changing_the_agent_keeps_what_for_the_score_and_the_secret_box(new_page
     expect(form.get_by_label("Check", exact=True)).to_have_value("specific")
     expect(form.get_by_label("Score modifier")).to_have_value("-5")
     expect(form.get_by_label("Secret (the table sees only that it was made)")).to_be_checked()
+    expect(plain.get_by_label("What for")).to_have_value("Half-typed in the other form")
     # the keyboard stays on the agent select after the reload
     expect(form.get_by_label("Agent")).to_be_focused()
     assert not page.evaluate(OVERFLOW)
