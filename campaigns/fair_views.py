@@ -86,7 +86,13 @@ def _page(request, campaign, membership, *, seed_form=None, hand_form=None, stat
         "campaign": campaign,
         "membership": membership,
         "current": current,
-        "seeds": RollSeed.objects.filter(campaign=campaign).order_by("-number"),
+        "seeds": [
+            (seed, fairness.seed_state(seed))
+            for seed in RollSeed.objects.filter(campaign=campaign).order_by("-number")
+        ],
+        "fair_news": fairness.checkable_news(campaign, request.user, membership),
+        "when_revealed": fair_dice.WHEN_REVEALED,
+        "when_key_out": fair_dice.WHEN_KEY_OUT,
         "own_seed": own,
         "seed_form": seed_form or SeedForm(initial={"seed": own.seed if own else ""}),
         "hand_form": hand_form or ByHandForm(characters=_characters(request, campaign, membership)),
@@ -126,7 +132,11 @@ def fair_dice_rotate(request, pk):
     campaign, membership = get_campaign_for_user(request.user, pk)
     require(membership, "gm")
     rotated = fairness.rotate(membership)
-    messages.success(request, f"Seed {rotated.number} is revealed; rolls now take seed {rotated.number + 1}.")
+    messages.success(
+        request,
+        f"Seed {rotated.number} is revealed; rolls now take seed {rotated.number + 1}. "
+        f"Seed {rotated.number}: {fairness.seed_state(rotated)}",
+    )
     return redirect("campaign-dice-fair", campaign.pk)
 
 

@@ -310,6 +310,56 @@ def release_secret_keys(campaign: Campaign) -> list[RollSeed]:
     return released
 
 
+def seed_state(seed: RollSeed) -> str:
+    """Where a seed stands, in the words each roll's verdict uses (fair_dice.waits_for)."""
+    if seed.rotated_at is None:
+        return f"In use: its rolls can be checked once it is revealed ({fair_dice.WHEN_REVEALED})."
+    if seed.secret_released_at is None:
+        return (
+            "Revealed: its open rolls can be checked. Its secret rolls wait for its secret key: "
+            f"{fair_dice.WHEN_KEY_OUT}."
+        )
+    return "Revealed, secret key out: every roll under it can be checked."
+
+
+def checkable_news(campaign: Campaign, user, membership: Membership) -> list[dict[str, Any]]:
+    """The rolls this reader can check now, by seed: ``seed`` (its number), ``rolls`` (how many)
+    and ``since`` (when the last of what they waited for came out), newest first. The page keeps
+    the newest ``since`` it showed in the reader's browser and marks what came out after it.
+    Counted from the rolls the reader sees, less those sealed for them: a secret roll the reader
+    cannot see counts nowhere, and when a key comes out is read off what every member sees."""
+    rows = (
+        Roll.objects.visible_to(user, membership)
+        .filter(proof__seed__campaign=campaign, proof__seed__rotated_at__isnull=False, proof__by_hand=False)
+        .values(
+            "proof__seed__number", "proof__seed__rotated_at", "proof__seed__secret_released_at", "proof__lane"
+        )
+    )
+    if not membership.is_gm:
+        rows = rows.exclude(secret=True, revealed_at__isnull=True)
+    rows = rows.annotate(rolls=models.Count("id")).order_by()
+    scene_keys = dict(
+        DiceScope.objects.filter(campaign=campaign, secret_released_at__isnull=False).values_list(
+            "label", "secret_released_at"
+        )
+    )
+    counted: dict[tuple[int, Any], int] = {}
+    for row in rows:
+        lane, since = row["proof__lane"], row["proof__seed__rotated_at"]
+        if not fair_dice.is_open(lane):
+            label = fair_dice.lane_scope(lane) if lane.startswith(fair_dice.SECRET + ":") else None
+            key_out = scene_keys.get(label) if label else row["proof__seed__secret_released_at"]
+            if key_out is None:
+                continue  # still waits for its key
+            since = max(since, key_out)
+        bucket = (row["proof__seed__number"], since)
+        counted[bucket] = counted.get(bucket, 0) + row["rolls"]
+    return [
+        {"seed": number, "rolls": rolls, "since": since.isoformat()}
+        for (number, since), rolls in sorted(counted.items(), key=lambda item: item[0][1], reverse=True)
+    ]
+
+
 def seed_view(seed: RollSeed) -> dict[str, Any]:
     """A seed as every member may see it: commitments always, the seeds once released."""
     return {
@@ -395,8 +445,8 @@ def proof_document(
 
 
 def verify_document(document: dict[str, Any]) -> list[dict[str, Any]]:
-    """Every roll of a proof document with its verdict: "verified", "pending" (its seed is not
-    revealed yet), "by hand", "not verifiable", "sealed" or "failed" with the reason."""
+    """Every roll of a proof document with its verdict: "verified", "pending" (with what it waits
+    for: fair_dice.waits_for), "by hand", "not verifiable", "sealed" or "failed" with the reason."""
     seeds = {s["number"]: s for s in document.get("seeds", [])}
     scopes = {s["label"]: s for s in document.get("scopes", [])}
     seen: set[tuple[Any, str, int]] = set()
@@ -417,10 +467,8 @@ def verify_document(document: dict[str, Any]) -> list[dict[str, Any]]:
                 verdict, reason = "failed", "its dice scope is not in the document"
             elif key in seen:
                 verdict, reason = "failed", "another roll took the same counter"
-            elif not seed.get("server_seed") or (
-                not fair_dice.is_open(proof["lane"]) and not holder.get("secret_key")
-            ):
-                verdict, reason = "pending", "its seed is not revealed yet"
+            elif waiting := fair_dice.waits_for(proof["seed"], proof["lane"], seed, holder):
+                verdict, reason = "pending", waiting
             else:
                 problem = fair_dice.check_roll({**entry, **proof}, seed, scopes)
                 verdict, reason = ("failed", problem) if problem else ("verified", "")

@@ -182,10 +182,19 @@ def roll_page(request, pk):
         return redirect("character-detail", character.pk)
     line = _outcome(roll, membership)
     if request.htmx:
+        # a roll that wrote the ledger (a fate point spent or earned) changed what the page shows,
+        # its popovers' choices included: say so, with the way to the page as it is now
+        changed = Character.objects.filter(pk=character.pk).values_list("revision", flat=True).first()
         return render(
             request,
             "campaigns/_sheet_roll_result.html",
-            {"line": line, "roll": roll, "campaign": character.campaign},
+            {
+                "line": line,
+                "roll": roll,
+                "campaign": character.campaign,
+                "character": character,
+                "sheet_changed": changed != character.revision,
+            },
         )
     messages.success(request, line)
     return redirect("character-detail", character.pk)

@@ -375,6 +375,8 @@ def dice_page(request, campaign, membership, *, form=None, status=200, **extra):
         "rolls": _roll_log(request, membership),
         "missions": campaign.missions.only("id", "title", "campaign"),
         "fair_seed": fairness.current_seed(campaign),  # its commitment is shown before any roll under it
+        # what became checkable, for the marker beside it (the full page only, not a panel swap)
+        "fair_news": [] if request.htmx else fairness.checkable_news(campaign, request.user, membership),
         **extra,
     }
     app = registry.get(campaign.system)

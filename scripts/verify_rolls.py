@@ -145,6 +145,27 @@ def check(entry: dict, proof: dict, seed: dict, holder: dict) -> str | None:
     return None
 
 
+WHEN_REVEALED = "the game master reveals it at the end of a session or mission"
+WHEN_KEY_OUT = (
+    "it comes out once every secret roll under the seed is shared and every closed mission published"
+)
+WHEN_SCENE_KEY_OUT = "it comes out once the scene is over and its secret rolls are shared"
+
+
+def waits_for(number, lane: str, seed: dict, holder: dict):
+    """What a roll still waits for before it can be checked, None when nothing (the same words
+    as Dossier's own checkers, characters/systems/fair_dice.py waits_for)."""
+    revealed = bool(seed.get("server_seed"))
+    if is_open(lane) or holder.get("secret_key"):
+        return None if revealed else f"waits for seed {number} to be revealed: {WHEN_REVEALED}"
+    scene = lane.startswith("secret:")
+    key = "its scene's secret key" if scene else f"seed {number}'s secret key"
+    when = WHEN_SCENE_KEY_OUT if scene else WHEN_KEY_OUT
+    if not revealed:
+        return f"waits for seed {number} to be revealed ({WHEN_REVEALED}), then for {key}: {when}"
+    return f"waits for {key}: {when}"
+
+
 def verify(document: dict) -> list[tuple[object, str, str]]:
     if "fair_dice" in document or "campaign" in document:
         document = from_archive(document)
@@ -169,8 +190,8 @@ def verify(document: dict) -> list[tuple[object, str, str]]:
                 verdict, reason = "FAILED", "its dice scope is not in the document"
             elif key in seen:
                 verdict, reason = "FAILED", "another roll took the same counter"
-            elif not seed.get("server_seed") or (not is_open(proof["lane"]) and not holder.get("secret_key")):
-                verdict, reason = "pending", "its seed is not revealed yet"
+            elif waiting := waits_for(proof["seed"], proof["lane"], seed, holder):
+                verdict, reason = "pending", waiting
             else:
                 try:
                     problem = check(entry, proof, seed, holder)

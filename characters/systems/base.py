@@ -341,7 +341,10 @@ class RollOption:
     """One thing asked before a roll (a modifier, a column, a die count), with its bounds.
 
     kind is "int", "choice" (its ``choices`` are (code, words) pairs) or "list" (whole numbers,
-    each within the bounds, at most MAX_LIST_ITEMS; given as a list or as text such as "2 1")."""
+    each within the bounds, at most MAX_LIST_ITEMS; given as a list or as text such as "2 1").
+    ``unavailable``: (code, why) pairs of choices the rules forbid for this character right now
+    (an aspect invoked with no fate point to pay): the page shows them disabled with the reason
+    and preselects the first choice that is possible; the roll refuses them with the reason."""
 
     name: str
     label: str
@@ -351,12 +354,32 @@ class RollOption:
     maximum: int = MAX_ROLL_OPTION
     choices: tuple[tuple[str, str], ...] = ()
     help: str = ""
+    unavailable: tuple[tuple[str, str], ...] = ()
+
+    def why_not(self, code: Any) -> str:
+        """Why the choice ``code`` cannot be taken now ("" when it can)."""
+        return next((why for unavailable, why in self.unavailable if unavailable == code), "")
+
+    @property
+    def preselected(self) -> Any:
+        """The value the page starts with: the default, or for a choice the rules forbid now, the
+        first choice that is possible."""
+        if self.kind != "choice" or not self.why_not(self.default):
+            return self.default
+        return next((code for code, _ in self.choices if not self.why_not(code)), self.default)
+
+    @property
+    def choice_rows(self) -> list[tuple[str, str, str]]:
+        """(code, words, why it is not possible now or "") of every choice, for the page."""
+        return [(code, words, self.why_not(code)) for code, words in self.choices]
 
     def checked(self, value: Any) -> Any:
         """The value to roll with (the default when not given); RuleError naming
         ``modifiers.<name>`` when it is not one this option takes."""
         where = f"modifiers.{self.name}"
         if value is None or value == "":
+            if self.kind == "choice" and self.why_not(self.default):
+                return self.checked(self.default)  # refused, saying why
             return self.default
         if self.kind == "list":
             return self._checked_list(value, where)
@@ -364,6 +387,8 @@ class RollOption:
             codes = [code for code, _ in self.choices]
             if not isinstance(value, str) or value not in codes:
                 raise refuse(where, f"{self.label} must be one of: {', '.join(codes)}.")
+            if self.why_not(value):
+                raise refuse(where, f"{self.label}: {self.why_not(value)}")
             return value
         if isinstance(value, str):
             try:
@@ -400,7 +425,9 @@ class RollOption:
             "default": self.default,
             "minimum": self.minimum if self.kind != "choice" else None,
             "maximum": self.maximum if self.kind != "choice" else None,
-            "choices": [{"value": code, "label": words} for code, words in self.choices],
+            "choices": [
+                {"value": code, "label": words, "unavailable": why} for code, words, why in self.choice_rows
+            ],
             "help": self.help,
         }
 

@@ -66,6 +66,33 @@ def keys_for(lane: str, seed: dict[str, Any], scopes: dict[str, dict[str, Any]])
     return seed
 
 
+# -- what a roll waits for, in the words every checker uses (campaigns/fairness.py, the page's
+# static/js/fair-dice.js and scripts/verify_rolls.py say the same; docs/fair-dice.md) -------------
+#: When a seed is revealed, and when its secret key comes out: the conditions every member sees.
+WHEN_REVEALED = "the game master reveals it at the end of a session or mission"
+WHEN_KEY_OUT = (
+    "it comes out once every secret roll under the seed is shared and every closed mission published"
+)
+WHEN_SCENE_KEY_OUT = "it comes out once the scene is over and its secret rolls are shared"
+
+
+def waits_for(number: Any, lane: str, seed: dict[str, Any], holder: dict[str, Any]) -> str | None:
+    """What a roll under seed ``number`` in ``lane`` still waits for before it can be checked
+    (None when nothing: its seed, and for a secret lane its key, are out). ``holder`` is what
+    ``keys_for`` gives: the seed itself, or a scene's (dice scope's) own key."""
+    revealed = bool(seed.get("server_seed"))
+    if is_open(lane):
+        return None if revealed else f"waits for seed {number} to be revealed: {WHEN_REVEALED}"
+    if holder.get("secret_key"):
+        return None if revealed else f"waits for seed {number} to be revealed: {WHEN_REVEALED}"
+    scene = lane.startswith(SECRET + ":")
+    key = "its scene's secret key" if scene else f"seed {number}'s secret key"
+    when = WHEN_SCENE_KEY_OUT if scene else WHEN_KEY_OUT
+    if not revealed:
+        return f"waits for seed {number} to be revealed ({WHEN_REVEALED}), then for {key}: {when}"
+    return f"waits for {key}: {when}"
+
+
 def scoped(lane: str, scope: str) -> str:
     """``lane`` numbered within ``scope`` (a label every reader of its rolls sees, no database id)."""
     return f"{lane}:{scope}" if scope else lane

@@ -164,3 +164,18 @@ document.addEventListener("htmx:afterSettle", function (event) {
     announcer.textContent = text;
   }
 });
+
+// A roll's popover (campaigns/_sheet_roll_button.html): its answer is swapped in just above the
+// Roll button; a refusal takes the focus there, so the keyboard and the screen reader are where
+// the reason is, not below the fold of the popover.
+document.addEventListener("htmx:afterSwap", function (event) {
+  var target = event.detail.target;
+  if (!target || !target.classList || !target.classList.contains("roll-result")) {
+    return;
+  }
+  var refusal = target.querySelector("[role=alert]");
+  if (refusal) {
+    refusal.setAttribute("tabindex", "-1");
+    refusal.focus();
+  }
+});

@@ -185,6 +185,25 @@
     return null;
   }
 
+  // What a roll still waits for before it can be checked (null when nothing), in the same words
+  // as characters/systems/fair_dice.py waits_for and scripts/verify_rolls.py.
+  var WHEN_REVEALED = "the game master reveals it at the end of a session or mission";
+  var WHEN_KEY_OUT = "it comes out once every secret roll under the seed is shared and every closed mission published";
+  var WHEN_SCENE_KEY_OUT = "it comes out once the scene is over and its secret rolls are shared";
+  function waitsFor(number, lane, seed, holder) {
+    var revealed = !!seed.server_seed;
+    if (isOpen(lane) || holder.secret_key) {
+      return revealed ? null : "waits for seed " + number + " to be revealed: " + WHEN_REVEALED;
+    }
+    var scene = lane.indexOf("secret:") === 0;
+    var key = scene ? "its scene's secret key" : "seed " + number + "'s secret key";
+    var when = scene ? WHEN_SCENE_KEY_OUT : WHEN_KEY_OUT;
+    if (!revealed) {
+      return "waits for seed " + number + " to be revealed (" + WHEN_REVEALED + "), then for " + key + ": " + when;
+    }
+    return "waits for " + key + ": " + when;
+  }
+
   // The same verdicts as campaigns.fairness.verify_document.
   function verify(doc) {
     var seeds = {}, scopes = Object.create(null), seen = {}, verdicts = [];
@@ -202,7 +221,7 @@
         if (!seed) { verdict = "failed"; reason = "its seed is not in the document"; }
         else if (!holder) { verdict = "failed"; reason = "its dice scope is not in the document"; }
         else if (seen[key]) { verdict = "failed"; reason = "another roll took the same counter"; }
-        else if (!seed.server_seed || (!isOpen(proof.lane) && !holder.secret_key)) { verdict = "pending"; reason = "its seed is not revealed yet"; }
+        else if (waitsFor(proof.seed, proof.lane, seed, holder)) { verdict = "pending"; reason = waitsFor(proof.seed, proof.lane, seed, holder); }
         else {
           var problem = checkRoll(entry, proof, seed, holder);
           verdict = problem ? "failed" : "verified";

@@ -45,12 +45,20 @@ class CheckForm(forms.Form):
     ):
         super().__init__(*args, **kwargs)
         self.fields["character"].choices = [(a.pk, a.name) for a in agents]
-        if reload_url:  # choosing another agent reloads the panel with that agent's scores
+        if reload_url:
+            # Choosing another agent reloads this form with that agent's scores, sending all that
+            # was entered in it (not the CSRF token: a GET's query lands in logs), which the new
+            # form keeps (check_views._keep_entered); the agent's condition card comes with it.
+            # Nothing else of the dice page is swapped, so the other forms keep what they hold.
             self.fields["character"].widget.attrs.update(
                 {
                     "hx-get": reload_url,
-                    "hx-target": "#dice-panel",
-                    "hx-include": "this",
+                    "hx-target": "#check-panel",
+                    "hx-select": "#check-panel",
+                    "hx-swap": "outerHTML",
+                    "hx-select-oob": "#dice-condition",
+                    "hx-include": "closest form",
+                    "hx-params": "not csrfmiddlewaretoken",
                     "hx-trigger": "change",
                 }
             )

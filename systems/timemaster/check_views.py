@@ -13,6 +13,7 @@ from typing import Any
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.urls import reverse
+from django.utils.html import format_html
 from django.views.decorators.http import require_POST
 
 from campaigns.access import require
@@ -28,7 +29,8 @@ PANELS = ("timemaster/_dice_check.html", "timemaster/_dice_condition.html", "tim
 
 def check_form(campaign, membership, request, data=None) -> CheckForm | None:
     """The check form for the agent chosen (in ``data`` or the query), or None when the member
-    has no agent to check."""
+    has no agent to check. Choosing another agent reloads the form with what was entered in the
+    query (issue 44): every value the new agent's form takes is kept (``_kept_values``)."""
     if campaign.system != checks.SYSTEM or not membership.at_least("player"):
         return None
     agents = list(
@@ -54,7 +56,41 @@ def check_form(campaign, membership, request, data=None) -> CheckForm | None:
         reload_url=reverse("campaign-dice", args=[campaign.pk]),
     )
     form.agent = agent
+    if data is None:
+        _keep_entered(form, request.GET)
     return form
+
+
+def _keep_entered(form: CheckForm, query) -> None:
+    """Carry what the user had entered over a reload for another agent: each value that the new
+    agent's form accepts becomes its initial value (a score the new agent lacks is dropped, and
+    the form says so beside the score). Never bound: a reload shows no errors."""
+    kept: dict[str, Any] = {}
+    for name, field in form.fields.items():
+        key = form.add_prefix(name)
+        if name == "character" or key not in query:
+            continue
+        try:
+            kept[name] = field.clean(query.get(key))
+        except ValidationError:
+            if name == "score" and query.get(key):
+                form.dropped_score = query.get(key)
+    if "secret" in form.fields and form.add_prefix("purpose") in query:
+        # a reload from the form itself: an unticked box is absent from the query, not unknown
+        kept.setdefault("secret", False)
+    form.initial.update(kept)
+    if getattr(form, "dropped_score", None):
+        # the form's help is shown as HTML (_form.html): the agent's name is escaped here
+        form.fields["score"].help_text = format_html(
+            "{} has no {}: choose the score to check.", form.agent.name, _score_words(form.dropped_score)
+        )
+
+
+def _score_words(key: str) -> str:
+    """A score key ("skill:pistol") in words for the note beside the score ("Pistol skill")."""
+    kind, _, name = key.partition(":")
+    words = name.replace("_", " ").strip().capitalize() or "such score"
+    return {"skill": f"{words} skill", "talent": f"{words} talent"}.get(kind, words)
 
 
 def dice_panels(request, campaign, membership, given: dict[str, Any]) -> DiceExtras:

@@ -372,3 +372,64 @@ def test_bad_input_on_the_check_page_is_a_400_on_its_field(world, agents, client
     assert response.status_code == 400
     assert "Score:" in response.content.decode()
     assert not Roll.objects.exists()
+
+
+def _check_panel(html: str) -> str:
+    return html.split('id="check-heading"')[1].split("</form>")[0]
+
+
+def test_choosing_another_agent_keeps_what_was_entered_in_the_check_form(world, agents, client):
+    """Issue 44, finding 4: the reload for another agent used to send only the agent, so "What
+    for" was wiped, the score went back to Strength and a secret check became an open one."""
+    client.force_login(world.users["gm"])
+    query = {
+        "check-character": agents["theirs"].pk,
+        "check-score": "ability:PCN",
+        "check-kind": "specific",
+        "check-defense_column": "4",
+        "check-results_key": "armed",
+        "check-modifier": "-5",
+        "check-purpose": "Spot the <forger>",
+        "check-secret": "on",
+    }
+    page = client.get(f"/campaigns/{world.campaign.pk}/dice/", query, HTTP_HX_REQUEST="true")
+    assert page.status_code == 200
+    panel = _check_panel(page.content.decode())
+    assert f'<option value="{agents["theirs"].pk}" selected>' in panel
+    assert 'value="Spot the &lt;forger&gt;"' in panel
+    assert '<option value="ability:PCN" selected>' in panel
+    assert '<option value="specific" selected>' in panel
+    assert '<option value="4" selected>' in panel
+    assert '<option value="armed" selected>' in panel
+    assert 'value="-5"' in panel
+    assert 'name="check-secret" id="id_check-secret" checked' in panel
+    assert "errorlist" not in panel and "Please fix" not in panel  # a reload is not a submission
+    # an unticked secret box stays unticked (it is absent from the query)
+    del query["check-secret"]
+    panel = _check_panel(client.get(f"/campaigns/{world.campaign.pk}/dice/", query).content.decode())
+    assert 'name="check-secret" id="id_check-secret" checked' not in panel
+
+
+def test_a_score_the_new_agent_lacks_is_dropped_and_said_so(world, agents, client):
+    client.force_login(world.users["gm"])
+    query = {
+        "check-character": agents["theirs"].pk,
+        "check-score": "skill:juggling",
+        "check-purpose": "Distract the guard",
+    }
+    panel = _check_panel(client.get(f"/campaigns/{world.campaign.pk}/dice/", query).content.decode())
+    assert "Dana Quill has no Juggling skill: choose the score to check." in panel
+    assert 'value="Distract the guard"' in panel
+    assert "skill:juggling" not in panel
+
+
+def test_the_agent_select_sends_the_whole_check_form_but_not_the_csrf_token(world, agents, client):
+    client.force_login(world.users["gm"])
+    panel = _check_panel(client.get(f"/campaigns/{world.campaign.pk}/dice/").content.decode())
+    select = panel.split('id="id_check-character"')[0].rsplit("<select", 1)[1]
+    assert 'hx-include="closest form"' in select and 'hx-params="not csrfmiddlewaretoken"' in select
+    # only this form and the agent's condition card are swapped: the page's other forms keep theirs
+    assert 'hx-target="#check-panel"' in select and 'hx-select="#check-panel"' in select
+    assert 'hx-select-oob="#dice-condition"' in select
+    page = client.get(f"/campaigns/{world.campaign.pk}/dice/").content.decode()
+    assert 'id="check-panel"' in page and 'id="dice-condition"' in page

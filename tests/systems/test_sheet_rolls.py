@@ -171,7 +171,8 @@ def test_tempo_aspect_invoked_costs_a_fate_point_and_refuses_without_one():
     ]
     with pytest.raises(RuleError) as refused:
         system.plan_roll(poor, "aspect:primary", modifiers)
-    assert fields(refused.value) == {"fate_points"}
+    assert fields(refused.value) == {"modifiers.use"}
+    assert "costs 1 fate point and this agent has none" in str(refused.value)
     trouble = system.roll(poor, "aspect:origin", {"role": "thief", "use": "trouble"}, Replay([3, 3, 3, 6]))
     assert trouble.plan.kind == "3d6_penalty"
     assert [e["kind"] for e in trouble.reading["ledger"]] == ["fate_point_gained"]
@@ -254,3 +255,24 @@ def test_the_wild_die_kind_rolls_again_while_it_shows_six_and_stops():
     assert roll_kind(Replay([6, 1]), "d6_wild", 2).faces == (6, 1)  # an ordinary 6 is not rolled again
     long = roll_kind(Replay([6] * 60), "d6_wild", 1)
     assert len(long.faces) == 50 and long.total == 300
+
+
+def test_a_tempo_aspect_with_no_fate_point_preselects_trouble_and_says_why_invoke_is_not_possible():
+    """Issue 44, finding 1: the popover preselected Invoke while the agent had 0 fate points (the
+    demo's start and refresh), so the first aspect roll was refused."""
+    system = get_system("tempo")
+    poor = next(s for s in system.rolls(tempo_agent(0)) if s.key == "aspect:primary")
+    use = next(o for o in poor.options if o.name == "use")
+    assert use.preselected == "trouble"
+    assert [(code, bool(why)) for code, _, why in use.choice_rows] == [("invoke", True), ("trouble", False)]
+    assert "has none to spend" in use.why_not("invoke")
+    listed = next(c for c in poor.as_dict()["options"] if c["name"] == "use")["choices"]
+    assert listed[0]["value"] == "invoke" and "fate point" in listed[0]["unavailable"]
+    # not given, the use is still the rules' default (invoke), refused with the reason, never a
+    # penalty die the caller did not ask for
+    with pytest.raises(RuleError) as refused:
+        system.plan_roll(tempo_agent(0), "aspect:primary", {"role": "observer"})
+    assert fields(refused.value) == {"modifiers.use"}
+    rich = next(s for s in system.rolls(tempo_agent(1)) if s.key == "aspect:primary")
+    rich_use = next(o for o in rich.options if o.name == "use")
+    assert rich_use.preselected == "invoke" and not rich_use.unavailable

@@ -59,8 +59,58 @@ def test_an_aspect_the_agent_cannot_pay_for_is_refused_and_changes_nothing(api, 
         {"spec": "aspect:primary", "modifiers": {"use": "invoke"}},
         format="json",
     )
-    assert made.status_code == 400 and made.json()["errors"][0]["field"] == "fate_points"
+    assert made.status_code == 400
+    error = made.json()["errors"][0]
+    assert error["field"] == "modifiers.use" and "has none to spend" in error["message"]
     assert not Roll.objects.exists()
+    agent.refresh_from_db()
+    assert agent.build["fate_points"] == 0
+    assert not AdvancementEntry.objects.filter(character=agent, kind="fate_point_spent").exists()
+
+
+def test_the_popover_with_no_fate_point_preselects_trouble_disables_invoke_and_says_why(client, world, agent):
+    """Issue 44, finding 1: the demo's agents start at 0 fate points; the popover offered Invoke
+    first, and its refusal sat below the Roll button, out of view."""
+    agent.build["fate_points"] = 0
+    agent.save(update_fields=["build"])
+    client.force_login(world.users["player"])
+    html = client.get(f"/characters/{agent.pk}/").content.decode()
+    popover = html.split('data-testid="roll-aspect:primary"')[1].split("</form>")[0]
+    assert '<option value="invoke" disabled>' in popover
+    assert '<option value="trouble" selected>' in popover
+    assert 'data-testid="roll-why-not"' in popover and "has none to spend" in popover
+    select = popover.split('name="mod-use"')[1].split(">")[0]
+    assert "-use-why" in select  # aria-describedby points at the reason
+    # the answer area sits with the Roll button, not after the form
+    actions = popover.split('class="roll-actions"')[1]
+    assert actions.index('data-testid="roll-result"') < actions.index('data-testid="roll-submit"')
+
+
+def test_the_popover_refusal_of_an_invoke_says_why_and_changes_nothing(client, world, agent):
+    agent.build["fate_points"] = 0
+    agent.save(update_fields=["build"])
+    client.force_login(world.users["player"])
+    refused = client.post(
+        f"/characters/{agent.pk}/roll/",
+        {"spec": "aspect:primary", "mod-role": "observer", "mod-use": "invoke"},
+        HTTP_HX_REQUEST="true",
+    )
+    assert refused.status_code == 400
+    body = refused.content.decode()
+    assert 'role="alert"' in body and "costs 1 fate point and this agent has none to spend" in body
+    assert not Roll.objects.exists()
+    made = client.post(
+        f"/characters/{agent.pk}/roll/",
+        {"spec": "aspect:primary", "mod-role": "observer", "mod-use": "trouble"},
+        HTTP_HX_REQUEST="true",
+    )
+    assert made.status_code == 200 and 'data-testid="roll-line"' in made.content.decode()
+    agent.refresh_from_db()
+    assert agent.build["fate_points"] == 1
+    # the page's popovers were drawn at 0 fate points: the answer says the sheet changed
+    assert 'data-testid="roll-sheet-changed"' in made.content.decode()
+    role = client.post(f"/characters/{agent.pk}/roll/", {"spec": "role:soldier"}, HTTP_HX_REQUEST="true")
+    assert role.status_code == 200 and 'data-testid="roll-sheet-changed"' not in role.content.decode()
 
 
 def test_a_roll_during_a_conflict_is_filed_with_it_and_hidden_from_players_outside(api, world, agent):

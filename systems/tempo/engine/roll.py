@@ -627,8 +627,9 @@ def roll_for_agent(
     if result.fate_spent > balance:
         raise refuse(
             "fate_points",
-            f"Invoking {result.fate_spent} aspect(s) costs {result.fate_spent} fate "
-            f"point(s); the agent has {balance}.",
+            f"Invoking {result.fate_spent} aspect{'s' if result.fate_spent > 1 else ''} costs "
+            f"{result.fate_spent} fate point{'s' if result.fate_spent > 1 else ''} and the agent has "
+            f"{balance}: take an aspect as trouble to earn one, or ask the game master for one.",
             "tempo-flashpoints.md §D4",
         )
     return result, fate.entries_for_roll(result)

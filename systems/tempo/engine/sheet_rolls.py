@@ -89,6 +89,7 @@ def rolls(build: Build, settings: dict[str, Any] | None = None) -> list[RollSpec
         "use", "Use of the aspect", kind="choice", default="invoke",
         choices=(("invoke", "Invoke: bonus die, costs 1 fate point"),
                  ("trouble", "Trouble: penalty die, earns 1 fate point")),
+        unavailable=_unaffordable(build),
     )  # fmt: skip
     for slot, entry in (build.get("aspects") or {}).items():
         text = (entry or {}).get("text") if isinstance(entry, dict) else None
@@ -105,6 +106,22 @@ def rolls(build: Build, settings: dict[str, Any] | None = None) -> list[RollSpec
                 )
             )
     return specs
+
+
+def _unaffordable(build: Build) -> tuple[tuple[str, str], ...]:
+    """Invoking needs a fate point to pay with (§D4): with none, invoke is not offered, saying why
+    (the demo's agents start and refresh at 0, ruling 7)."""
+    points = build.get("fate_points", 0)
+    if isinstance(points, int) and points >= 1:
+        return ()
+    return (("invoke", NO_FATE_POINT),)
+
+
+#: Why an aspect cannot be invoked, on the page and in the refusal (§D4, §B7).
+NO_FATE_POINT = (
+    "Invoking costs 1 fate point and this agent has none to spend: take the aspect as trouble "
+    "(a penalty die) to earn one, or ask the game master for one."
+)
 
 
 def _fate_points(build: Build) -> str:
