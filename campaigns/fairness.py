@@ -15,6 +15,7 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import IntegrityError, models, transaction
+from django.db.models.functions import Coalesce, Greatest
 from django.utils import timezone
 
 from campaigns.models import (
@@ -322,15 +323,30 @@ def seed_state(seed: RollSeed) -> str:
     return "Revealed, secret key out: every roll under it can be checked."
 
 
+#: How many seeds, those whose news came out last, the dice pages' "new to check" counts.
+NEWS_SEEDS = 3
+
+
 def checkable_news(campaign: Campaign, user, membership: Membership) -> list[dict[str, Any]]:
     """The rolls this reader can check now, by seed: ``seed`` (its number), ``rolls`` (how many)
     and ``since`` (when the last of what they waited for came out), newest first. The page keeps
     the newest ``since`` it showed in the reader's browser and marks what came out after it.
     Counted from the rolls the reader sees, less those sealed for them: a secret roll the reader
     cannot see counts nowhere, and when a key comes out is read off what every member sees."""
+    # The seeds whose news came out last (a reveal, a key): a reader's "new" is about them, and the
+    # count reads their rolls only, so it costs what a session's play holds, not the campaign's age
+    # (issue 43: the dice page at 200,000 rolls; a count over every roll grew with them).
+    latest = Greatest("rotated_at", Coalesce("secret_released_at", "rotated_at"))
+    seed_ids = list(
+        RollSeed.objects.filter(campaign=campaign, rotated_at__isnull=False)
+        .order_by(latest.desc(), "-number")
+        .values_list("id", flat=True)[:NEWS_SEEDS]
+    )
+    if not seed_ids:
+        return []
     rows = (
         Roll.objects.visible_to(user, membership)
-        .filter(proof__seed__campaign=campaign, proof__seed__rotated_at__isnull=False, proof__by_hand=False)
+        .filter(proof__seed_id__in=seed_ids, proof__by_hand=False)
         .values(
             "proof__seed__number", "proof__seed__rotated_at", "proof__seed__secret_released_at", "proof__lane"
         )
