@@ -18,7 +18,11 @@ writing places by the classes the templates already use for the pencil:
 (``stamina_current`` for "Current STA"). Names are unique in a document: a second sheet's fields
 (never the case for a blank sheet, which is one page) would get ``_2``.
 
-``sheets/rendering.py`` hands WeasyPrint the fields as form widgets (``pdf_forms``).
+``sheets/rendering.py`` hands WeasyPrint the fields as form widgets (``pdf_forms``), and
+``isolate_page_drawing`` wraps each page's drawing in q/Q as WeasyPrint writes it: WeasyPrint opens
+a page with ``1 0 0 -1 0 H cm`` (y down, as CSS) outside any q/Q, so whatever a form filler or a
+viewer appends to the page (a flattened field's appearance, an annotation) would be drawn mirrored
+and in the wrong place (issue 45).
 """
 
 from __future__ import annotations
@@ -45,6 +49,29 @@ class FormField:
     kind: str  # "text" or "checkbox"
     rect: tuple[float, float, float, float]
     page: int
+
+
+def isolate_page_drawing(document, pdf) -> int:
+    """A WeasyPrint finisher: wrap the content stream of every page of ``pdf`` (the pydyf PDF about
+    to be written) in q/Q, so the page's own coordinate change ends with its drawing; returns how
+    many pages. Only a fillable sheet needs it: nothing is appended to any other sheet's page."""
+    del document  # the finisher's signature: (document, pdf)
+    wrapped = 0
+    for page in pdf.objects:
+        if isinstance(page, dict) and page.get("Subtype") == "/Widget":
+            # WeasyPrint writes a widget's Rect top first ([x1 top x2 bottom], the page's y flipped):
+            # a filler that takes Rect[1] for the bottom draws the value a box's height too high.
+            x1, y1, x2, y2 = page["Rect"]
+            page["Rect"] = type(page["Rect"])((min(x1, x2), min(y1, y2), max(x1, x2), max(y1, y2)))
+            continue
+        if not isinstance(page, dict) or page.get("Type") != "/Page":
+            continue
+        contents = page["Contents"]
+        stream = pdf.objects[int(contents.split()[0])]
+        stream.stream.insert(0, b"q")
+        stream.stream.append(b"Q")
+        wrapped += 1
+    return wrapped
 
 
 def slug(text: str) -> str:

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import ctypes
 import io
+import string
 from datetime import UTC, datetime
 from pathlib import Path
 
 import pikepdf
+import pypdfium2 as pdfium
+import pypdfium2.raw as pdfium_c
 import pytest
+from PIL import ImageStat
+from pypdf import PdfReader, PdfWriter
 
 from sheets import blanks, rendering
 from sheets.models import SheetRender
@@ -95,12 +101,93 @@ def test_a_fillable_blank_sheet_has_named_fields_for_what_a_player_writes_and_ti
 def test_a_fillable_sheet_draws_exactly_the_blank_sheet_and_is_not_pdf_a(system):
     archival, fillable = render(system).pdf, render(system, archival=False, fillable=True).pdf
     plain, form = pikepdf.open(io.BytesIO(archival)), pikepdf.open(io.BytesIO(fillable))
-    assert form.pages[0].Contents.read_bytes() == plain.pages[0].Contents.read_bytes()
+    # The same drawing, wrapped in q/Q so what a filler appends is drawn in the PDF's own space.
+    assert form.pages[0].Contents.read_bytes() == b"q\n" + plain.pages[0].Contents.read_bytes() + b"\nQ"
     assert "/AcroForm" not in plain.Root
     assert "/OutputIntents" in plain.Root and "/OutputIntents" not in form.Root
     with form.open_metadata() as meta:
         assert "pdfaid:part" not in meta
     assert "/StructTreeRoot" in form.Root  # still tagged
+
+
+#: Pixels per PDF point when a filled sheet is rasterised.
+SCALE = 3
+
+
+def _page_text(page) -> tuple[object, str]:
+    textpage = page.get_textpage()
+    return textpage, textpage.get_text_range()
+
+
+def _darkness(image, rect, height) -> float:
+    """Mean ink (0 white .. 255 black) of ``image`` inside ``rect`` (PDF points, y up), its edge
+    (the drawn box's border) left out."""
+    x1, y1, x2, y2 = rect
+    inset = min(x2 - x1, y2 - y1) * 0.2
+    box = (
+        round((x1 + inset) * SCALE),
+        round((height - y2 + inset) * SCALE),
+        round((x2 - inset) * SCALE),
+        round((height - y1 - inset) * SCALE),
+    )
+    return 255 - ImageStat.Stat(image.convert("L").crop(box)).mean[0]
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_a_blank_filled_and_flattened_by_pypdf_shows_every_value_upright_in_its_box(system):
+    """What a player's tool does (issue 45): fill every field with pypdf, flatten, drop the widgets,
+    rasterise. Each text value (letters the sheet itself never prints among them, so they are not
+    in the sheet font's subset) is found by pdfium upright inside its field's box; each check box
+    is inked inside its box."""
+    blank = render(system, archival=False, fillable=True).pdf
+    blank_pdf = pdfium.PdfDocument(blank)
+    _, blank_text = _page_text(blank_pdf[0])
+    foreign = [c for c in string.ascii_letters if c not in blank_text]
+    assert foreign, blank_text  # a letter outside the sheet's own text, to type
+    reader = PdfReader(io.BytesIO(blank))
+    fields = {str(f["/T"]): f for f in reader.pages[0]["/Annots"]}
+    values, boxes = {}, {}
+    for index, (name, field) in enumerate(fields.items()):
+        boxes[name] = x1, _, x2, _ = tuple(float(v) for v in field["/Rect"])
+        if field["/FT"] == "/Tx":
+            # As much as the box holds (a glyph ~6 pt wide), a foreign letter first.
+            values[name] = f"{foreign[index % len(foreign)]}Qj{index:03d}"[: max(2, int((x2 - x1) // 6))]
+        else:
+            values[name] = "/on"
+    writer = PdfWriter(clone_from=reader)
+    writer.update_page_form_field_values(writer.pages[0], values, auto_regenerate=False, flatten=True)
+    writer.remove_annotations(subtypes="/Widget")  # only the flattened drawing is left
+    out = io.BytesIO()
+    writer.write(out)
+
+    filled = pdfium.PdfDocument(out.getvalue())
+    page = filled[0]
+    height = page.get_height()
+    textpage, text = _page_text(page)
+
+    def upright_inside(start: int, length: int, box) -> bool:
+        x1, y1, x2, y2 = box
+        matrix = pdfium_c.FS_MATRIX()
+        for index in range(start, start + length):
+            left, bottom, right, top = textpage.get_charbox(index)
+            if not (x1 - 0.5 <= left < right <= x2 + 0.5 and y1 - 0.5 <= bottom < top <= y2 + 0.5):
+                return False
+            assert pdfium_c.FPDFText_GetMatrix(textpage.raw, index, ctypes.byref(matrix))
+            if not (matrix.a > 0 and matrix.d > 0 and matrix.b == matrix.c == 0):
+                return False
+        return True
+
+    for name, value in values.items():
+        if value == "/on":
+            continue
+        found = [i for i in range(len(text)) if text.startswith(value, i)]
+        assert any(upright_inside(i, len(value), boxes[name]) for i in found), (name, value, found)
+    ticked = [name for name, value in values.items() if value == "/on"]
+    if ticked:
+        before = blank_pdf[0].render(scale=SCALE, may_draw_forms=False, draw_annots=False).to_pil()
+        after = page.render(scale=SCALE).to_pil()
+        for name in ticked:
+            assert _darkness(after, boxes[name], height) > _darkness(before, boxes[name], height) + 40, name
 
 
 def test_a_fillable_render_cannot_be_archival():
