@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ctypes
 import io
+import re
 import string
 from datetime import UTC, datetime
 from pathlib import Path
@@ -58,9 +59,30 @@ EXPECTED = {
         ("fate_points", "Tx"),
         ("tally_01", "Btn"),
         ("tally_10", "Btn"),
+        ("aspect_origin_text", "Tx"),
+        ("aspect_origin_anchor", "Tx"),
+        ("tempo_edge", "Btn"),
+        ("veto_card_05_text", "Tx"),
     ],
-    "d6": [("name", "Tx"), ("player", "Tx"), ("fate_points", "Tx"), ("equipment_01_column_1", "Tx")],
+    "d6": [
+        ("name", "Tx"),
+        ("player", "Tx"),
+        ("fate_points", "Tx"),
+        ("attribute_perception_code", "Tx"),
+        ("skill_dodge_code", "Tx"),
+        ("attribute_01_name", "Tx"),
+        ("attribute_04_code", "Tx"),
+        ("skill_01_name", "Tx"),
+        ("skill_28_code", "Tx"),
+        ("special_ability_04_note", "Tx"),
+        ("equipment_01_name", "Tx"),
+    ],
 }
+#: docs/fillable-fields.md: each system's field names, in order, one a line in a ```text block
+#: under the system's heading.
+FIELD_NAMES_DOC = Path(__file__).resolve().parents[2] / "docs" / "fillable-fields.md"
+#: Names that say nothing of what a field holds: the fallbacks of sheets/fillable.py.
+MEANINGLESS = re.compile(r"(^|_)(field|column)(_\d+)?$|^field_|_column_\d+_")
 
 
 def render(system: str, **options) -> rendering.RenderedPDF:
@@ -95,6 +117,30 @@ def test_a_fillable_blank_sheet_has_named_fields_for_what_a_player_writes_and_ti
         x1, y1, x2, y2 = (float(v) for v in field.Rect)
         assert left <= min(x1, x2) < max(x1, x2) <= right and bottom <= min(y1, y2) < max(y1, y2) <= top
         assert field.P.objgen == pdf.pages[0].obj.objgen
+
+
+def documented_names() -> dict[str, list[str]]:
+    pattern = r"^## [^\n]*\(`(\w+)`\)\n.*?```text\n(.*?)```"
+    found = re.findall(pattern, FIELD_NAMES_DOC.read_text(), re.M | re.S)
+    return {system: block.split() for system, block in found}
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_every_field_is_named_by_what_it_holds_as_docs_list_them(system):
+    """Issue 45: a player's tool shows the names; docs/fillable-fields.md lists them per system."""
+    names = list(form_fields(render(system, archival=False, fillable=True).pdf))
+    assert names == documented_names()[system]
+    assert [name for name in names if MEANINGLESS.search(name)] == []
+    assert all(re.fullmatch(r"[a-z][a-z0-9_]*[a-z0-9]", name) for name in names), names
+
+
+def test_the_field_names_doc_covers_every_system_and_the_meaningless_pattern_catches_the_old_names():
+    assert set(documented_names()) == set(SYSTEMS)
+    old = ["field", "field_2", "attributes_and_skill_01_column_1", "veto_card_01_column_1", "x_column_2_2"]
+    assert all(MEANINGLESS.search(name) for name in old)
+    assert not any(
+        MEANINGLESS.search(name) for name in ("skill_01_name", "attribute_01_code", "armed_track_1")
+    )
 
 
 @pytest.mark.parametrize("system", SYSTEMS)
