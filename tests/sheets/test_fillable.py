@@ -13,6 +13,7 @@ import pikepdf
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 import pytest
+from fontTools.ttLib import TTFont
 from PIL import ImageStat
 from pypdf import PdfReader, PdfWriter
 
@@ -234,6 +235,60 @@ def test_a_blank_filled_and_flattened_by_pypdf_shows_every_value_upright_in_its_
         after = page.render(scale=SCALE).to_pil()
         for name in ticked:
             assert _darkness(after, boxes[name], height) > _darkness(before, boxes[name], height) + 40, name
+
+
+#: What a player may type into a field: ASCII and the letters of the languages the sheets' players
+#: write in. The sheet's own text uses far fewer (the sheet font's subset holds only those).
+TYPABLE = (
+    string.ascii_letters + string.digits + string.punctuation + " ÀÂÄÇÉÈÊËÎÏÑÔÖŒÙÛÜßàâäçéèêëîïñôöœùûüÿ€£"
+)
+
+
+def _widths(cid_font) -> dict[int, float]:
+    """The /W array of a CIDFont as {CID: width}: ``c [w1 w2 ...]`` and ``c_first c_last w`` runs."""
+    entries, widths, index = list(cid_font.W), {}, 0
+    while index < len(entries):
+        first = int(entries[index])
+        if isinstance(entries[index + 1], pikepdf.Array):
+            for offset, width in enumerate(entries[index + 1]):
+                widths[first + offset] = float(width)
+            index += 2
+        else:
+            for cid in range(first, int(entries[index + 1]) + 1):
+                widths[cid] = float(entries[index + 2])
+            index += 3
+    return widths
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_the_fields_font_holds_every_glyph_a_player_may_type_with_its_width(system):
+    """Issue 45: a field's /DA font is the whole sheet font, not the subset the sheet's text needs:
+    every typable character has a glyph in the embedded program, a width in /W (CID = glyph id,
+    Identity) and a ToUnicode entry (pypdf encodes a value through it)."""
+    pdf = pikepdf.open(io.BytesIO(render(system, archival=False, fillable=True).pdf))
+    resources = pdf.Root.AcroForm.DR.Font
+    used = {
+        re.search(r"/(\S+) [\d.]+ Tf", str(field.DA)).group(1)
+        for field in pdf.Root.AcroForm.Fields
+        if "/DA" in field
+    }
+    assert used
+    for name in used:
+        font = resources["/" + name]
+        assert font.Subtype == "/Type0" and font.Encoding == "/Identity-H"
+        cid_font = font.DescendantFonts[0]
+        descriptor = cid_font.FontDescriptor
+        program = (descriptor.get("/FontFile3") or descriptor.get("/FontFile2")).read_bytes()
+        cmap = TTFont(io.BytesIO(program)).getBestCmap()
+        glyph_order = TTFont(io.BytesIO(program)).getGlyphOrder()
+        missing = [c for c in TYPABLE if ord(c) not in cmap]
+        assert missing == [], (name, missing)
+        widths = _widths(cid_font)
+        gids = {c: glyph_order.index(cmap[ord(c)]) for c in TYPABLE}
+        assert all(widths.get(gid, 0) > 0 or c == " " for c, gid in gids.items())
+        to_unicode = font.ToUnicode.read_bytes()
+        for c, gid in gids.items():
+            assert f"<{gid:04x}> <{ord(c):04x}>".encode() in to_unicode, (name, c)
 
 
 def test_a_fillable_render_cannot_be_archival():
