@@ -196,7 +196,7 @@ def fields_of(pages, root_element, tally_gap_mm: float) -> list[FormField]:
             elif "write-rows" in classes:
                 table = table_of(element)
                 count = int(element.get("data-rows") or 1)
-                base = element.get("data-row-name")
+                base = slug(element.get("data-row-name") or "")
                 for k in range(count):
                     if base:
                         row = rows[base] = rows.get(base, 0) + 1
