@@ -9,16 +9,27 @@ writing places by the classes the templates already use for the pencil:
 - ``score-box`` (its ``value``): a text field named by its label (``rank_grade``, ``current_sta``);
 - ``write-row`` with a header cell: a text field named by the header (``stamina_recovery``);
 - rows of a ruled table, filled and empty (``write-rows``, a block of N rows): one text field per
-  cell, named ``<section>_<row>_<column>`` (``skill_03_level``);
+  cell, named ``<section>_<row>_<column>`` (``skill_03_level``). The columns are named by the
+  table's ``data-columns`` (comma-separated, in cell order) or else its header row; a row's
+  ``data-row-name`` names its rows instead of the section (``skill``, ``attribute``). Such a row
+  counts on from the rows of the same name before it, in any table; a cell the sheet prints text
+  in is not a field, and a row whose first cell is printed is named by it
+  (``skill_dodge_code`` beside a printed "Dodge"), a row under an empty header cell by its number
+  (``attribute_01_name``, ``attribute_01_code``);
 - ``write-line`` / ``write-in``: named by the label before them (``agent``, ``player``);
 - ``wound``, ``tick``, ``tick-cell``, ``stone``, ``tally`` ticks, a Time to Kill ability track:
   check boxes (``wound_07``, ``preparation_stones_3``, ``tally_04``, ``grappling_track_2``).
 
 ``data-field`` on an element names its field outright where the label is too terse
-(``stamina_current`` for "Current STA"). Names are unique in a document: a second sheet's fields
-(never the case for a blank sheet, which is one page) would get ``_2``.
+(``stamina_current`` for "Current STA"; made a slug, so a template may write ``tempo {{ step }}``).
+Names are unique in a document: a second sheet's fields (never the case for a blank sheet, which is
+one page) would get ``_2``. docs/fillable-fields.md lists each system's names.
 
-``sheets/rendering.py`` hands WeasyPrint the fields as form widgets (``pdf_forms``).
+``sheets/rendering.py`` hands WeasyPrint the fields as form widgets (``pdf_forms``), and
+``isolate_page_drawing`` wraps each page's drawing in q/Q as WeasyPrint writes it: WeasyPrint opens
+a page with ``1 0 0 -1 0 H cm`` (y down, as CSS) outside any q/Q, so whatever a form filler or a
+viewer appends to the page (a flattened field's appearance, an annotation) would be drawn mirrored
+and in the wrong place (issue 45).
 """
 
 from __future__ import annotations
@@ -45,6 +56,29 @@ class FormField:
     kind: str  # "text" or "checkbox"
     rect: tuple[float, float, float, float]
     page: int
+
+
+def isolate_page_drawing(document, pdf) -> int:
+    """A WeasyPrint finisher: wrap the content stream of every page of ``pdf`` (the pydyf PDF about
+    to be written) in q/Q, so the page's own coordinate change ends with its drawing; returns how
+    many pages. Only a fillable sheet needs it: nothing is appended to any other sheet's page."""
+    del document  # the finisher's signature: (document, pdf)
+    wrapped = 0
+    for page in pdf.objects:
+        if isinstance(page, dict) and page.get("Subtype") == "/Widget":
+            # WeasyPrint writes a widget's Rect top first ([x1 top x2 bottom], the page's y flipped):
+            # a filler that takes Rect[1] for the bottom draws the value a box's height too high.
+            x1, y1, x2, y2 = page["Rect"]
+            page["Rect"] = type(page["Rect"])((min(x1, x2), min(y1, y2), max(x1, x2), max(y1, y2)))
+            continue
+        if not isinstance(page, dict) or page.get("Type") != "/Page":
+            continue
+        contents = page["Contents"]
+        stream = pdf.objects[int(contents.split()[0])]
+        stream.stream.insert(0, b"q")
+        stream.stream.append(b"Q")
+        wrapped += 1
+    return wrapped
 
 
 def slug(text: str) -> str:
@@ -100,6 +134,7 @@ def fields_of(pages, root_element, tally_gap_mm: float) -> list[FormField]:
     out: list[FormField] = []
     section = ""
     row_counters: dict[int, int] = {}  # per table element: rows seen
+    rows: dict[str, int] = {}  # per data-row-name: write-in rows seen, in any table
     seen: set[int] = set()
 
     def table_of(element):
@@ -108,6 +143,8 @@ def fields_of(pages, root_element, tally_gap_mm: float) -> list[FormField]:
         return element
 
     def column_names(table) -> list[str]:
+        if table is not None and table.get("data-columns"):
+            return [slug(column) for column in table.get("data-columns").split(",")]
         head = table.find("thead") if table is not None else None
         cells = head.find("tr") if head is not None else None
         return [slug(_text(cell)) for cell in cells] if cells is not None else []
@@ -125,7 +162,7 @@ def fields_of(pages, root_element, tally_gap_mm: float) -> list[FormField]:
             if not first:
                 continue
             classes = _classes(element)
-            field_name = element.get("data-field")
+            field_name = slug(element.get("data-field") or "")
             if "score-box" in classes:
                 label = element.find("span[@class='label']")
                 value = next(
@@ -136,6 +173,10 @@ def fields_of(pages, root_element, tally_gap_mm: float) -> list[FormField]:
                 if value is box:
                     rect = _border_rect(box)
                 out.append(FormField(name(field_name or slug(title)), title, "text", rect, number))
+            elif element.tag == "tr" and element.get("data-row-name") and "write-row" in classes:
+                out.extend(
+                    _named_row_fields(box, element, column_names(table_of(element)), number, name, rows)
+                )
             elif "write-row" in classes and element.tag == "tr":
                 header = element.find("th")
                 cells = [cell for cell in element if cell.tag == "td"]
@@ -155,10 +196,25 @@ def fields_of(pages, root_element, tally_gap_mm: float) -> list[FormField]:
             elif "write-rows" in classes:
                 table = table_of(element)
                 count = int(element.get("data-rows") or 1)
+                base = slug(element.get("data-row-name") or "")
                 for k in range(count):
-                    row = row_counters[id(table)] = row_counters.get(id(table), 0) + 1
+                    if base:
+                        row = rows[base] = rows.get(base, 0) + 1
+                    else:
+                        row = row_counters[id(table)] = row_counters.get(id(table), 0) + 1
                     out.extend(
-                        _row_fields(box, element, column_names(table), section, row, number, name, count, k)
+                        _row_fields(
+                            box,
+                            element,
+                            column_names(table),
+                            section,
+                            row,
+                            number,
+                            name,
+                            count,
+                            k,
+                            base or "",
+                        )
                     )
             elif "write-row" in classes:  # a lone ruled line ("Notes")
                 title = _text(element) or section or "Notes"
@@ -257,8 +313,34 @@ def _box_of(row_box, element):
     return next((b for b in _descendants(row_box) if getattr(b, "element", None) is element), None)
 
 
-def _row_fields(row_box, row_element, columns, section, row, number, name, count, k=0) -> list[FormField]:
-    """One text field per cell of a table row (``count``: rows drawn by this one row box, ``k``: which)."""
+def _named_row_fields(row_box, row_element, columns, number, name, rows) -> list[FormField]:
+    """The fields of a row with a ``data-row-name``, header cell or not: one per cell the sheet
+    leaves empty, named by the row's first cell where the sheet prints it (``skill_dodge_code``),
+    else by the row's number among the rows of that name (``skill_03_name``)."""
+    base = slug(row_element.get("data-row-name"))
+    cells = [cell for cell in row_element if cell.tag in ("th", "td")]
+    printed = _cell_label(cells[0]) if cells else ""
+    if printed:
+        key, heading = slug(printed), printed
+    else:
+        rows[base] = rows.get(base, 0) + 1
+        key, heading = f"{rows[base]:02d}", f"row {rows[base]}"
+    out = []
+    for index, cell in enumerate(cells):
+        cell_box = _box_of(row_box, cell)
+        if cell_box is None or _text(cell) or _has_marks(cell):
+            continue
+        column = columns[index] if index < len(columns) and columns[index] else f"column_{index + 1}"
+        title = f"{base.replace('_', ' ').capitalize()}, {heading}: {column.replace('_', ' ')}"
+        out.append(FormField(name(f"{base}_{key}_{column}"), title, "text", _border_rect(cell_box), number))
+    return out
+
+
+def _row_fields(
+    row_box, row_element, columns, section, row, number, name, count, k=0, base=""
+) -> list[FormField]:
+    """One text field per cell of a table row (``count``: rows drawn by this one row box, ``k``: which;
+    ``base``: the rows' name, else the section's)."""
     out = []
     cells = [cell for cell in row_element if cell.tag == "td"]
     for index, cell in enumerate(cells):
@@ -269,8 +351,8 @@ def _row_fields(row_box, row_element, columns, section, row, number, name, count
         height = (y2 - y1) / count
         rect = (x1, y1 + k * height, x2, y1 + (k + 1) * height)
         column = columns[index] if index < len(columns) and columns[index] else f"column_{index + 1}"
-        base = singular(section) or "row"
-        title = f"{section.replace('_', ' ').capitalize()}, row {row}: {column.replace('_', ' ')}"
+        base = slug(base) or singular(section) or "row"
+        title = f"{(section or base).replace('_', ' ').capitalize()}, row {row}: {column.replace('_', ' ')}"
         kind = "checkbox" if "tick-column" in _classes(cell) else "text"
         out.append(FormField(name(f"{base}_{row:02d}_{column}"), title, kind, rect, number))
     return out

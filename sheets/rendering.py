@@ -436,10 +436,20 @@ def render_pdf(
                 )
                 for name, data in attachments
             ]
-        pdf = document.write_pdf(finisher=structure.fold_text_runs, **options)
+        finisher = structure.fold_text_runs
+        if fillable:
+            finisher = _finish_fillable
+        pdf = document.write_pdf(finisher=finisher, **options)
         page_count = len(document.pages)
         del document
     return RenderedPDF(pdf=pdf, pages=page_count, fetcher=fetcher)
+
+
+def _finish_fillable(document, pdf) -> None:
+    """The finisher of a fillable sheet: the tags folded as for any sheet, each page's drawing
+    wrapped in q/Q (fillable.isolate_page_drawing) so a filled and flattened field stands upright."""
+    structure.fold_text_runs(document, pdf)
+    fillable.isolate_page_drawing(document, pdf)
 
 
 def add_form_fields(document) -> list[fillable.FormField]:

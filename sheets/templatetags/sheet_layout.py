@@ -60,7 +60,7 @@ def _name(item) -> str:
 
 
 @register.simple_tag
-def blank_rows(count, columns, extra_class="", tick_column=None, tick_shape="box", cells=""):
+def blank_rows(count, columns, extra_class="", tick_column=None, tick_shape="box", cells="", name=""):
     """``count`` empty writing rows of a table with ``columns`` cells, as ONE row of ``count`` x 6 mm
     whose cells carry the column rules and whose background draws the lines between the rows
     (``sheets.marks``).
@@ -70,7 +70,8 @@ def blank_rows(count, columns, extra_class="", tick_column=None, tick_shape="box
     ``tick_column`` (1-based) draws a tick on each row, a ``box`` or a ``circle`` (``tick_shape``), as
     the cell's background.
     ``extra_class`` adds classes to the row (``a4-only``: rows only A4 has room for); ``cells`` gives
-    the cells' classes, comma-separated in column order, where a column's rule depends on them."""
+    the cells' classes, comma-separated in column order, where a column's rule depends on them;
+    ``name`` names the rows' form fields on a fillable sheet (``data-row-name``, sheets/fillable.py)."""
     count, columns = int(count), int(columns)
     if count <= 0:
         return ""
@@ -87,4 +88,8 @@ def blank_rows(count, columns, extra_class="", tick_column=None, tick_shape="box
         format_html('<td class="{}"></td>', name) if name else "<td></td>" for name in cell_classes[:columns]
     )
     classes = " ".join(filter(None, ["write-rows", f"r{count}", conditional_escape(extra_class)]))
+    if name:
+        return format_html(
+            '<tr class="{}" data-rows="{}" data-row-name="{}">{}</tr>', classes, count, name, mark_safe(cells)
+        )
     return format_html('<tr class="{}" data-rows="{}">{}</tr>', classes, count, mark_safe(cells))
