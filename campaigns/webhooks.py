@@ -14,6 +14,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import hmac
 import http.client
@@ -21,6 +22,8 @@ import ipaddress
 import json
 import socket
 import ssl
+import threading
+import time
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urljoin, urlsplit
@@ -182,16 +185,55 @@ class _PinnedHTTPS(http.client.HTTPSConnection):
         self.sock = self._context.wrap_socket(sock, server_hostname=self.host)  # type: ignore[attr-defined]
 
 
+class DeadlinePassed(OSError):
+    """The delivery as a whole took longer than WEBHOOK_DEADLINE_SECONDS."""
+
+
+class _Deadline:
+    """Cuts the connection of a delivery once its deadline passes, from a timer thread: a read
+    blocked on a receiver that sends a byte every second (each read within the timeout) returns
+    then, and the delivery fails saying why."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.ends = time.monotonic() + seconds
+        self.passed = False
+
+    def remaining(self) -> float:
+        left = self.ends - time.monotonic()
+        if left <= 0:
+            self.passed = True
+            raise DeadlinePassed(f"took longer than {self.seconds:g} s in all")
+        return left
+
+    def watch(self, connection: http.client.HTTPConnection) -> threading.Timer:
+        def cut() -> None:
+            self.passed = True
+            sock = connection.sock
+            if sock is not None:
+                with contextlib.suppress(OSError):
+                    sock.shutdown(socket.SHUT_RDWR)
+
+        timer = threading.Timer(max(self.ends - time.monotonic(), 0), cut)
+        timer.daemon = True
+        timer.start()
+        return timer
+
+
 def post(url: str, body: bytes, headers: dict[str, str]) -> int:
     """POST ``body`` to ``url``; the final status. Redirects (at most MAX_REDIRECTS) are checked
-    by the guard before they are followed; Refused before any connection to a refused address."""
+    by the guard before they are followed; Refused before any connection to a refused address.
+    Each connect and read waits at most WEBHOOK_TIMEOUT_SECONDS, and the whole delivery at most
+    WEBHOOK_DEADLINE_SECONDS (DeadlinePassed)."""
+    deadline = _Deadline(settings.WEBHOOK_DEADLINE_SECONDS)
     for _ in range(MAX_REDIRECTS + 1):
         target = resolve(url)
-        timeout = settings.WEBHOOK_TIMEOUT_SECONDS
+        timeout = min(settings.WEBHOOK_TIMEOUT_SECONDS, deadline.remaining())
         if target.scheme == "https":
             connection: http.client.HTTPConnection = _PinnedHTTPS(target, timeout)
         else:
             connection = http.client.HTTPConnection(target.address, target.port, timeout=timeout)
+        timer = deadline.watch(connection)
         try:
             host_header = target.host if target.port in (80, 443) else f"{target.host}:{target.port}"
             connection.request(
@@ -203,8 +245,15 @@ def post(url: str, body: bytes, headers: dict[str, str]) -> int:
             response = connection.getresponse()
             response.read(65536)
             location = response.getheader("Location")
+        except (OSError, http.client.HTTPException):
+            if deadline.passed:
+                raise DeadlinePassed(f"took longer than {deadline.seconds:g} s in all") from None
+            raise
         finally:
+            timer.cancel()
             connection.close()
+        if deadline.passed:
+            raise DeadlinePassed(f"took longer than {deadline.seconds:g} s in all")
         if response.status in (301, 302, 303, 307, 308) and location:
             url = urljoin(url, location)
             continue
@@ -272,6 +321,8 @@ def attempt(hook_id: int, body: str) -> Attempt:
         )
     except Refused as error:
         return Attempt(False, str(error))
+    except DeadlinePassed as error:
+        return Attempt(False, f"the receiver {error}")
     except (OSError, http.client.HTTPException) as error:
         return Attempt(False, f"could not be reached: {error.__class__.__name__}")
     if 200 <= status < 300:

@@ -373,7 +373,10 @@ SHEET_RENDER_DEADLINE_SECONDS = env("SHEET_RENDER_DEADLINE_SECONDS")
 # loopback or link-local address (after DNS, and on every redirect) unless this list names its exact
 # host:port, e.g. WEBHOOK_ALLOWED_HOSTS=chat.lan:8065,127.0.0.1:9000.
 WEBHOOK_ALLOWED_HOSTS = env.list("WEBHOOK_ALLOWED_HOSTS", default=[])
-WEBHOOK_TIMEOUT_SECONDS = env.float("WEBHOOK_TIMEOUT_SECONDS", default=5.0)
+WEBHOOK_TIMEOUT_SECONDS = env.float("WEBHOOK_TIMEOUT_SECONDS", default=5.0)  # per connect or read
+# The whole delivery, redirects included: a receiver that answers a byte at a time (each read within
+# the timeout above) is cut off here instead of holding a worker until Celery's hard limit.
+WEBHOOK_DEADLINE_SECONDS = env.float("WEBHOOK_DEADLINE_SECONDS", default=2 * WEBHOOK_TIMEOUT_SECONDS)
 WEBHOOK_MAX_ATTEMPTS = env.int("WEBHOOK_MAX_ATTEMPTS", default=4)  # per event: 1 try + 3 retries
 WEBHOOK_BACKOFF_SECONDS = env.float("WEBHOOK_BACKOFF_SECONDS", default=5.0)  # then x2 each retry
 WEBHOOK_DISABLE_AFTER = env.int("WEBHOOK_DISABLE_AFTER", default=3)  # events failed in a row
