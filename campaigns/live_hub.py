@@ -105,8 +105,8 @@ class Hub:
             return None
         return self._take(user_id, session)
 
-    def _take(self, user_id: int, session: str) -> str:
-        slot = uuid.uuid4().hex
+    def _take(self, user_id: int, session: str, slot: str = "") -> str:
+        slot = slot or uuid.uuid4().hex
         self.slots[slot] = (user_id, session)
         self.per_user[user_id] += 1
         self.per_session[session] += 1
@@ -154,10 +154,7 @@ class Hub:
         )
         if refused:
             return None
-        self.slots[slot] = (user_id, session)
-        self.per_user[user_id] += 1
-        self.per_session[session] += 1
-        return slot
+        return self._take(user_id, session, slot)
 
     async def _renew_slots(self) -> None:
         """Each heartbeat, this process's slots in Redis live on (a process that died leaves

@@ -55,10 +55,11 @@ async def live_feed(request, pk):
         if not user.is_authenticated:
             raise Http404("No such campaign.")
         user, campaign_id, seq = await sync_to_async(_start, thread_sensitive=False)(request, user, pk)
-        slot = await hub.admit(user.pk, _session_key(request))
+        session_key = _session_key(request)
+        slot = await hub.admit(user.pk, session_key)
         if slot is None:
             return HttpResponse(live_guard.too_many(), status=429, content_type="text/plain; charset=utf-8")
-        stream = _stream(request, user, campaign_id, seq, session_key=_session_key(request))
+        stream = _stream(request, user, campaign_id, seq, session_key=session_key)
         return _response(_holding(slot, stream))
     user, campaign_id, seq = await sync_to_async(_start)(request, request.user, pk)
     return _response(_sync_stream(request, user, campaign_id, seq))

@@ -203,8 +203,11 @@ class _Deadline:
         left = self.ends - time.monotonic()
         if left <= 0:
             self.passed = True
-            raise DeadlinePassed(f"took longer than {self.seconds:g} s in all")
+            raise self.error()
         return left
+
+    def error(self) -> DeadlinePassed:
+        return DeadlinePassed(f"took longer than {self.seconds:g} s in all")
 
     def watch(self, connection: http.client.HTTPConnection) -> threading.Timer:
         def cut() -> None:
@@ -247,13 +250,13 @@ def post(url: str, body: bytes, headers: dict[str, str]) -> int:
             location = response.getheader("Location")
         except (OSError, http.client.HTTPException):
             if deadline.passed:
-                raise DeadlinePassed(f"took longer than {deadline.seconds:g} s in all") from None
+                raise deadline.error() from None
             raise
         finally:
             timer.cancel()
             connection.close()
         if deadline.passed:
-            raise DeadlinePassed(f"took longer than {deadline.seconds:g} s in all")
+            raise deadline.error()
         if response.status in (301, 302, 303, 307, 308) and location:
             url = urljoin(url, location)
             continue

@@ -12,6 +12,7 @@ from django.core.management import call_command
 from playwright.sync_api import expect
 
 from campaigns.models import Campaign, Webhook
+from tests.e2e.test_every_page import log_in
 
 pytestmark = pytest.mark.e2e
 
@@ -35,14 +36,6 @@ def missing_host(monkeypatch):
         return real(host, *args, **kwargs)
 
     monkeypatch.setattr(socket, "getaddrinfo", lookup)
-
-
-def log_in(page, username):
-    page.goto("/accounts/login/")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill(f"dossier-{username}")
-    page.get_by_role("button", name="Log in").click()
-    expect(page.get_by_role("heading", name="Your campaigns")).to_be_visible()
 
 
 def test_a_refused_webhook_lands_on_the_settings_page_which_reloads(new_page, demo, missing_host):

@@ -34,3 +34,18 @@ def feed(client, campaign_id, *, after="0", last_event_id=None):
         return response.status_code, []
     assert response["Content-Type"].startswith("text/event-stream")
     return 200, parse(b"".join(response.streaming_content).decode())
+
+
+def asgi_receive(leave):
+    """An ASGI client's ``receive``: the (empty) request body, then its leaving once ``leave``
+    (an asyncio.Event) is set."""
+    asked = []
+
+    async def receive():
+        asked.append(1)
+        if len(asked) == 1:
+            return {"type": "http.request", "body": b"", "more_body": False}
+        await leave.wait()
+        return {"type": "http.disconnect"}
+
+    return receive

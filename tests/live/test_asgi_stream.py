@@ -14,7 +14,7 @@ from django.test import AsyncClient
 from campaigns import services
 from campaigns.live_hub import hub
 from campaigns.models import LiveEvent
-from tests.live.helpers import parse
+from tests.live.helpers import asgi_receive, parse
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -100,15 +100,7 @@ def _route_scenario(world, who, make_roll=None, host="127.0.0.1", path=None):
     async def run():
         sent: asyncio.Queue = asyncio.Queue()
         leave = asyncio.Event()
-
-        asked = []
-
-        async def receive():  # the (empty) request body, then the client's leaving
-            asked.append(1)
-            if len(asked) == 1:
-                return {"type": "http.request", "body": b"", "more_body": False}
-            await leave.wait()
-            return {"type": "http.disconnect"}
+        receive = asgi_receive(leave)
 
         scope = _asgi_get(path or f"/campaigns/{world.campaign.pk}/live/", cookies, host)
         served = asyncio.ensure_future(application(scope, receive, sent.put))

@@ -13,6 +13,7 @@ from asgiref.sync import sync_to_async
 
 from campaigns import live_guard, services
 from campaigns.live_hub import hub
+from tests.live.helpers import asgi_receive
 from tests.live.test_asgi_stream import _asgi_get
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -46,14 +47,7 @@ def _serve(world, cookies, during, *, stall_after: int | None = None, wait: floa
         bodies: list[bytes] = []
         caught_up = asyncio.Event()
         leave = asyncio.Event()
-        asked = []
-
-        async def receive():
-            asked.append(1)
-            if len(asked) == 1:
-                return {"type": "http.request", "body": b"", "more_body": False}
-            await leave.wait()
-            return {"type": "http.disconnect"}
+        receive = asgi_receive(leave)
 
         async def send(message):
             if message["type"] != "http.response.body":
@@ -218,14 +212,7 @@ def _statuses(world, cookie_sets, *, close_first_then_again=False):
             started: asyncio.Future = asyncio.get_running_loop().create_future()
             body: list[bytes] = []
             leave = asyncio.Event()
-            asked = []
-
-            async def receive():
-                asked.append(1)
-                if len(asked) == 1:
-                    return {"type": "http.request", "body": b"", "more_body": False}
-                await leave.wait()
-                return {"type": "http.disconnect"}
+            receive = asgi_receive(leave)
 
             async def send(message):
                 if message["type"] == "http.response.start" and not started.done():
