@@ -21,7 +21,7 @@ from django.test import Client
 from knox.models import AuthToken
 
 from tests.live.helpers import parse
-from tests.sheets.test_multinode import Cluster, answers, free_port, wait_for
+from tests.sheets.test_multinode import Cluster, free_port, wait_for
 from tests.sheets.test_worker_kill import database_url
 
 BIN = Path(sys.executable).parent
@@ -62,7 +62,11 @@ def nodes(transactional_db, tmp_path):
                 [str(BIN / "uvicorn"), "config.asgi:application", "--host", "127.0.0.1", "--port", str(port)],
             )
             setattr(cluster, name, f"http://127.0.0.1:{port}")
-        wait_for(lambda: answers(cluster.web_a) and answers(cluster.web_b), 45, "both web nodes")
+        wait_for(
+            lambda: cluster.answers("web_a", cluster.web_a) and cluster.answers("web_b", cluster.web_b),
+            45,
+            "both web nodes",
+        )
         yield cluster
     except BaseException:
         cluster.dump_logs()

@@ -51,8 +51,13 @@ WORKER_ARGS = [
 ]
 NODE_ENV = {"WEB_CONCURRENCY": "1", "WORKER_CONCURRENCY": "1"}
 METRICS_TOKEN = "multi-node-metrics-token"
-#: Ports for this test's servers (the range this project's tests keep to).
-PORTS = range(18100, 18200)
+#: Ports for this test's servers (the range this project's tests keep to), a share of it for each
+#: pytest-xdist worker: a port probed free can be taken by another worker's node before ours binds
+#: it, and then "our" node's address answered with the other worker's node (and its database).
+PORTS_PER_WORKER = 25
+_WORKER = os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw")
+_FIRST = 18100 + PORTS_PER_WORKER * (int(_WORKER) % 4 if _WORKER.isdigit() else 0)
+PORTS = range(_FIRST, _FIRST + PORTS_PER_WORKER)
 
 
 class NodeTimeout(Exception):
@@ -70,7 +75,7 @@ def free_port(taken: set[int]) -> int:
                 continue
         taken.add(port)
         return port
-    raise NodeTimeout("no free port in 18100-18199")
+    raise NodeTimeout(f"no free port in {PORTS.start}-{PORTS.stop - 1}")
 
 
 def wait_for(predicate, timeout: float, what: str):
@@ -123,6 +128,13 @@ class Cluster:
             )
         self.nodes[name] = Node(name, process, log, var_dir)
         return self.nodes[name]
+
+    def answers(self, name: str, base: str) -> bool:
+        """Whether node ``name`` answers at ``base``; a node that has exited fails at once (its port
+        may answer for some other process)."""
+        if self.nodes[name].process.poll() is not None:
+            raise NodeTimeout(f"{name} exited: {self.nodes[name].log_text()[-2000:]}")
+        return answers(base)
 
     def kill(self, name: str) -> None:
         node = self.nodes[name]
@@ -235,7 +247,11 @@ def cluster(transactional_db, tmp_path, request):
             built.start(name, [str(BIN / "celery"), *args, "-n", f"{name}@%h"])
         if storage == "s3":  # while the nodes start
             wait_for(lambda: _bucket_made(built.bucket), 30, "the S3 server")
-        wait_for(lambda: answers(built.web_a) and answers(built.web_b), 45, "both web nodes to be ready")
+        wait_for(
+            lambda: built.answers("web_a", built.web_a) and built.answers("web_b", built.web_b),
+            45,
+            "both web nodes to be ready",
+        )
         wait_for(
             lambda: all(" ready." in built.nodes[w].log_text() for w in ("worker_1", "worker_2")),
             45,
