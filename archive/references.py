@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import importlib
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
@@ -76,13 +76,6 @@ def spots_of(system: Any) -> Spots | None:
     """Where ``system``'s engine keeps ids; None when it keeps none (or is not installed)."""
     found = getattr(archive_format(system), "SPOTS", None)
     return found if isinstance(found, Spots) else None
-
-
-def section_of(kind: str) -> str:
-    """The archive section whose records ``kind`` keys point at (its ``REFERENCE``)."""
-    from archive.sections import reference_sections
-
-    return reference_sections().get(kind, f"{kind}s")
 
 
 def changed_field(item: Any, name: str, kind: str, change: Change, path: str) -> Any:
@@ -217,14 +210,20 @@ def positions_in_order(pks: Iterable[int]) -> dict[int, int]:
 
 # -- import: structure, then keys to the new ids ---------------------------------------------------
 def problems_in(
-    document_part: Any, walk: Callable[[Any, Change, str], Any], path: str, held: dict[str, int]
+    document_part: Any,
+    walk: Callable[[Any, Change, str], Any],
+    path: str,
+    held: dict[str, int],
+    sections: Mapping[str, str],
 ) -> list[Problem]:
     """Every reference in ``document_part`` that is not a key, or names a record the document does
-    not hold (``held[kind]``: how many records of that kind it holds; 0 in a character document)."""
+    not hold (``held[kind]``: how many records of that kind it holds; 0 in a character document).
+    ``sections``: reference kind -> the section its records are in (archive.sections'
+    ``reference_sections()``, given by the caller: the sections import this module, not the reverse)."""
     problems: list[Problem] = []
 
     def check(kind: str, value: Any, where: str) -> Any:
-        problem = key_problem(kind, value, held)
+        problem = key_problem(kind, value, held, sections)
         if problem:
             problems.append(Problem(where, problem))
         return value
@@ -233,9 +232,9 @@ def problems_in(
     return problems
 
 
-def key_problem(kind: str, value: Any, held: dict[str, int]) -> str:
+def key_problem(kind: str, value: Any, held: dict[str, int], sections: Mapping[str, str]) -> str:
     found = KEY_PATTERN.match(value) if isinstance(value, str) else None
-    section = section_of(kind)
+    section = sections.get(kind, f"{kind}s")
     example = f'"{kind}:0" (a position in {section}) or "{kind}:~1" (a {kind} not in the file)'
     if found is None or found.group(1) != kind:
         return f"must name a {kind.replace('_', ' ')} by its archive key, {example}; found {value!r}."

@@ -87,7 +87,7 @@ def import_character(source: Any, campaign: Campaign, owner, by, warnings: list 
     if any(entry.get("mission") is not None for entry in body.get("ledger") or [] if isinstance(entry, dict)):
         problems.append(Problem("ledger", "a character document does not point at missions."))
     # A character document holds no missions, runs or rolls: every id in it is a key "<kind>:~<n>".
-    problems += references.problems_in(body, references.character, "", held={})
+    problems += references.problems_in(body, references.character, "", held={}, sections=reference_sections())
     if problems:
         raise ArchiveRefused(problems)
     problems = character_data.check_rules(body, "", campaign)
@@ -258,11 +258,12 @@ def validate_campaign(document: dict[str, Any]) -> list[Problem]:
     ]
     for section in sections():
         problems += section.validate(document.get(section.KEY, []), document)
-    held = {kind: length_of(document, key) for kind, key in reference_sections().items()}
+    names = reference_sections()
+    held = {kind: length_of(document, key) for kind, key in names.items()}
     for key, walk in (("missions", references.mission), ("characters", references.character)):
         items = document.get(key)
         for index, item in enumerate(items if isinstance(items, list) else []):
-            problems += references.problems_in(item, walk, join(key, index), held)
+            problems += references.problems_in(item, walk, join(key, index), held, names)
     for index, mission in enumerate(document.get("missions") or []):
         for where, outcome in _outcomes(mission, join("missions", index)):
             if outcome.get("mission") is not None and outcome["mission"] != f"mission:{index}":

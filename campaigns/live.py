@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -78,17 +79,24 @@ def _publish(campaign_id: int, kind: str, *, roll: Roll | None = None, topic: st
     transaction.on_commit(lambda: notify(campaign_id, event.id))
 
 
+#: The Redis pub/sub channel every node's hub listens on (campaigns/live_hub.py).
+CHANNEL = "dossier:live"
+#: What wakes this process's own open streams when an event commits: ``listener(campaign_id, seq)``.
+#: The hub (campaigns/live_hub.py) adds itself when it is imported, so a process that serves no
+#: stream (a Celery worker, a management command) has none, and this module imports no hub.
+local_listeners: list[Callable[[int, int], None]] = []
+
+
 def notify(campaign_id: int, seq: int) -> None:
     """Wake the subscribers of the campaign: this process's directly, other processes through
     Redis (when set; without it they find the event on their next poll)."""
-    from campaigns import live_hub
-
-    live_hub.hub.poke(campaign_id, seq)
+    for listener in local_listeners:
+        listener(campaign_id, seq)
     url = settings.LIVE_REDIS_URL
     if not url:
         return
     try:
-        _redis(url).publish(live_hub.CHANNEL, f"{campaign_id}:{seq}")
+        _redis(url).publish(CHANNEL, f"{campaign_id}:{seq}")
     except Exception:  # the event is in the database: the nodes' safety poll still brings it
         log.warning("live: could not publish event %s of campaign %s to Redis", seq, campaign_id)
 

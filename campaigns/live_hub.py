@@ -30,11 +30,11 @@ from typing import Any
 from asgiref.sync import sync_to_async
 from django.conf import settings
 
-from campaigns import live_guard
+from campaigns import live, live_guard
+from campaigns.live import CHANNEL
 
 log = logging.getLogger(__name__)
 
-CHANNEL = "dossier:live"
 #: The open streams' slots in Redis (LIVE_REDIS_URL): a sorted set per account and per session, each
 #: member a stream's slot, its score the time it lapses unless renewed (every heartbeat).
 SLOTS = "dossier:live:slots:"
@@ -241,8 +241,6 @@ class Hub:
                     subscriber.wake.set()
 
     async def _fan_out(self, campaign_id: int) -> None:
-        from campaigns import live
-
         try:
             while True:
                 self.again.discard(campaign_id)
@@ -319,7 +317,6 @@ class Hub:
         await self.ready.wait()
 
     async def _poll(self) -> None:
-        from campaigns import live
         from campaigns.models import LiveEvent
 
         def newer(after: int) -> list[tuple[int, int]]:
@@ -406,10 +403,9 @@ async def _forget_slot(client, user_id: int, session: str, slot: str) -> None:
 
 
 def _read(campaign_id: int, readers: list) -> list:
-    from campaigns import live
-
     live.keep_connection()
     return live.render_for(campaign_id, readers)
 
 
 hub = Hub()
+live.local_listeners.append(hub.poke)

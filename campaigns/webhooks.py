@@ -8,7 +8,7 @@
   reserved or multicast address is refused unless WEBHOOK_ALLOWED_HOSTS names the exact host:port.
   The connection goes to the address that was checked (no second lookup), and every redirect is
   checked the same way before it is followed.
-- campaigns.tasks.deliver_webhook sends with retries and exponential backoff; a hook whose events
+- deliver_webhook (below) sends with retries and exponential backoff; a hook whose events
   keep failing (WEBHOOK_DISABLE_AFTER in a row) is disabled and the GM told on the campaign page.
 """
 
@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
+from celery import shared_task
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -275,8 +276,6 @@ def check_url(url: str) -> None:
 # -- sending --------------------------------------------------------------------------------------
 def queue(campaign_id: int, event: dict[str, Any]) -> int:
     """Queue the event for every enabled hook of the campaign; how many."""
-    from campaigns.tasks import deliver_webhook
-
     hooks = list(Webhook.objects.filter(campaign_id=campaign_id, enabled=True).values_list("pk", "kind"))
     for pk, kind in hooks:
         deliver_webhook.delay(pk, body_for(kind, event).decode("utf-8"))
@@ -364,3 +363,21 @@ def create_hook(membership: Membership, *, url: str, kind: str) -> Webhook:
         raise ValidationError({"kind": f"Kind must be one of: {', '.join(WebhookKind.values)}."})
     check_url(url)
     return Webhook.objects.create(campaign=membership.campaign, url=url, kind=kind)
+
+
+#: Deliveries wait on other people's servers, up to WEBHOOK_DEADLINE_SECONDS a try: they run on a
+#: queue of their own (settings.CELERY_TASK_ROUTES), taken by a worker of their own (scripts/run.sh,
+#: deploy/dossier-webhooks.service), so a few slow receivers never hold the workers that render
+#: sheets and exports (issue 47).
+@shared_task(bind=True, name="campaigns.deliver_webhook", acks_late=True, max_retries=None)
+def deliver_webhook(self, hook_id: int, body: str) -> str:
+    """Post one event to one hook: retried with exponential backoff up to
+    WEBHOOK_MAX_ATTEMPTS tries; an event that fails them all counts against the hook."""
+    result = attempt(int(hook_id), body)
+    if result.delivered:
+        record_success(int(hook_id))
+        return "delivered"
+    if self.request.retries + 1 < settings.WEBHOOK_MAX_ATTEMPTS:
+        raise self.retry(countdown=backoff(self.request.retries))
+    record_failure(int(hook_id), result.error)
+    return "failed"

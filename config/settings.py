@@ -380,6 +380,11 @@ WEBHOOK_DEADLINE_SECONDS = env.float("WEBHOOK_DEADLINE_SECONDS", default=2 * WEB
 WEBHOOK_MAX_ATTEMPTS = env.int("WEBHOOK_MAX_ATTEMPTS", default=4)  # per event: 1 try + 3 retries
 WEBHOOK_BACKOFF_SECONDS = env.float("WEBHOOK_BACKOFF_SECONDS", default=5.0)  # then x2 each retry
 WEBHOOK_DISABLE_AFTER = env.int("WEBHOOK_DISABLE_AFTER", default=3)  # events failed in a row
+# Deliveries wait on other people's servers: they go to a queue of their own, which only the webhook
+# worker takes (scripts/run.sh; deploy/dossier-webhooks.service), so slow receivers never hold the
+# workers that render sheets and exports; those take Celery's default queue, "celery".
+WEBHOOK_QUEUE = "webhooks"
+CELERY_TASK_ROUTES = {"campaigns.deliver_webhook": {"queue": WEBHOOK_QUEUE}}
 # A character's sheet is rendered in the background this long after its revision changes
 # (sheets/prerender.py): a burst of edits renders once, for the last revision.
 SHEET_PRERENDER_DEBOUNCE_SECONDS = env.float("SHEET_PRERENDER_DEBOUNCE_SECONDS", default=2.0)

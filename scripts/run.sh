@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Serve the app (uvicorn, ASGI) and run a Celery worker on the embedded broker, together; Ctrl-C stops both.
+# Serve the app (uvicorn, ASGI) and run the Celery workers (renders; webhooks) on the embedded broker,
+# together; Ctrl-C stops them all.
 # Quiet on purpose: once both answer, the last lines printed are the address and the demo logins
 # (issue 30). Errors and warnings still show; LOG_LEVEL=INFO (or DEBUG) brings the chatter back.
 set -euo pipefail
@@ -21,8 +22,14 @@ cleanup() {
 }
 trap cleanup INT TERM EXIT
 # -B runs the beat schedule in this worker: the reconciler that re-queues stuck sheet renders.
-.venv/bin/celery --quiet -A config worker -B --schedule var/celerybeat-schedule \
-  --loglevel="${LOG_LEVEL:-WARNING}" --concurrency=2 &
+# It takes the default queue (renders, exports); webhook deliveries have a worker of their own.
+.venv/bin/celery --quiet -A config worker -B --schedule var/celerybeat-schedule -Q celery \
+  -n worker@%h --loglevel="${LOG_LEVEL:-WARNING}" --concurrency=2 &
+pids+=($!)
+# Webhook deliveries wait on other people's servers (up to WEBHOOK_DEADLINE_SECONDS a try): threads,
+# not processes, several at once, on their own queue, so a slow receiver never holds a render.
+.venv/bin/celery --quiet -A config worker -Q webhooks -n webhooks@%h --pool=threads --concurrency=4 \
+  --loglevel="${LOG_LEVEL:-WARNING}" &
 pids+=($!)
 # The ASGI server (config/asgi.py): each open campaign page holds its live feed (docs/live.md).
 # Without Redis the feed polls the newest event id, so the worker's events (a sheet finished)
@@ -37,10 +44,10 @@ for _ in $(seq 1 300); do
     "$HOST" "$PORT" 2>/dev/null; then
     break
   fi
-  kill -0 "${pids[1]}" 2>/dev/null || break
+  kill -0 "${pids[2]}" 2>/dev/null || break
   sleep 0.2
 done
 echo
 $PY manage.py seed_demo --logins
-echo "Dossier: http://$HOST:$PORT/  (worker pid ${pids[0]}; Ctrl-C stops both)"
+echo "Dossier: http://$HOST:$PORT/  (worker pids ${pids[0]} and ${pids[1]}; Ctrl-C stops all)"
 wait -n "${pids[@]}"

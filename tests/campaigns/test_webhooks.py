@@ -19,7 +19,7 @@ from django.test import override_settings
 
 from campaigns import missions, services, webhooks
 from campaigns.models import Webhook
-from campaigns.tasks import deliver_webhook
+from campaigns.webhooks import deliver_webhook
 from systems.timemaster import missions as tm_missions
 
 

@@ -277,24 +277,36 @@ def test_the_count_of_streams_is_shared_by_every_web_process_through_redis(setti
     settings.LIVE_REDIS_URL = url
     settings.LIVE_STREAMS_PER_SESSION, settings.LIVE_STREAMS_PER_USER = 2, 3
     user_id = 900_000 + random.randrange(100_000)  # a key of its own in the shared Redis
+    # sessions of this run only: a set left by an earlier run lapses only after its expiry
+    a, b, c = (f"session-{name}-{user_id}" for name in "abc")
 
     async def run():
         one, two = Hub(), Hub()
         one.loop = two.loop = asyncio.get_running_loop()
         try:
-            first = await one.admit(user_id, "session-a")
-            second = await two.admit(user_id, "session-a")
+            first = await one.admit(user_id, a)
+            second = await two.admit(user_id, a)
             assert first and second
-            assert await two.admit(user_id, "session-a") is None  # the session's two, across processes
-            third = await one.admit(user_id, "session-b")
-            assert third and await two.admit(user_id, "session-c") is None  # the account's three
+            assert await two.admit(user_id, a) is None  # the session's two, across processes
+            third = await one.admit(user_id, b)
+            assert third and await two.admit(user_id, c) is None  # the account's three
             one.release(first)
             await asyncio.sleep(0.2)  # the release reaches Redis
-            assert await two.admit(user_id, "session-c")
+            assert await two.admit(user_id, c)
         finally:
             for hub_ in (one, two):
                 if hub_.slot_client is not None:
-                    await hub_.slot_client.delete(f"dossier:live:slots:user:{user_id}")
+                    await hub_.slot_client.delete(
+                        f"dossier:live:slots:user:{user_id}",
+                        *(f"dossier:live:slots:session:{_hashed(key)}" for key in (a, b, c)),
+                    )
                     await hub_.slot_client.aclose()
 
     asyncio.run(run())
+
+
+def _hashed(session_key: str) -> str:
+    """A session's name in the slot sets (campaigns/live_hub.Hub.admit)."""
+    import hashlib
+
+    return hashlib.sha256(session_key.encode()).hexdigest()[:32]

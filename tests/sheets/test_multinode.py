@@ -37,8 +37,9 @@ ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
 BUCKET = "dossier-sheets"
 BUNDLE_SIZE = 10  # a render of a few seconds: a "middle" to kill the worker in
-#: The commands deploy/ runs (deploy/dossier-web.service, deploy/dossier-worker.service; the units'
-#: ${VARIABLES} come from their environment file), one process each here: the machine has 2 cores.
+#: The commands deploy/ runs (deploy/dossier-web.service, deploy/dossier-worker.service,
+#: deploy/dossier-webhooks.service; the units' ${VARIABLES} come from their environment file), one
+#: process each here: the machine has 2 cores.
 WEB_ARGS = ["config.asgi", "--config", "deploy/gunicorn.conf.py"]
 WORKER_ARGS = [
     "-A",
@@ -48,6 +49,22 @@ WORKER_ARGS = [
     "--concurrency=${WORKER_CONCURRENCY}",
     "--without-gossip",
     "--without-mingle",
+    "-Q",
+    "celery",
+]
+#: deploy/dossier-webhooks.service: webhook deliveries on their own queue, threads (they wait on
+#: other people's servers), so they never hold the workers above (issue 47).
+WEBHOOK_WORKER_ARGS = [
+    "-A",
+    "config",
+    "worker",
+    "--loglevel=INFO",
+    "--pool=threads",
+    "--concurrency=${WEBHOOK_CONCURRENCY}",
+    "--without-gossip",
+    "--without-mingle",
+    "-Q",
+    "webhooks",
 ]
 NODE_ENV = {"WEB_CONCURRENCY": "1", "WORKER_CONCURRENCY": "1"}
 METRICS_TOKEN = "multi-node-metrics-token"
