@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
-from django.http import FileResponse, HttpResponse
+from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import status
@@ -21,6 +21,7 @@ from campaigns.models import Membership, Role
 from config.abuse import ImportThrottle, throttle_api
 from config.errors import Conflict
 from config.parsers import FormParser, MultiPartParser
+from sheets import storage
 
 
 class ArchiveJSONParser(BaseParser):
@@ -193,7 +194,8 @@ def campaign_export_download(request: Request, campaign_pk: str, export_pk: str)
     campaign, export = services.export_for_gm(request.user, campaign_pk, export_pk)
     if export.status != ExportStatus.DONE:
         raise Conflict(f"The archive is not ready ({export.status}).")
-    return FileResponse(
+    return storage.file_response(
+        request,
         export.file.open("rb"),
         as_attachment=True,
         filename=services.file_name(campaign.name),

@@ -7,7 +7,7 @@ import json
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import FileResponse, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -19,6 +19,7 @@ from campaigns.access import get_campaign_for_user
 from campaigns.models import Role
 from characters.models import Character
 from config.abuse import ImportThrottle, over_the_limit, throttle_web_post, too_many_requests_page
+from sheets import storage
 
 IMPORTED = "imported archives"  # what the 429 page says the user did too often
 
@@ -134,7 +135,8 @@ def campaign_export_download(request, pk, export_pk):
     campaign, export = services.export_for_gm(request.user, pk, export_pk)
     if export.status != ExportStatus.DONE:
         return HttpResponse("The archive is not ready yet.", status=409, content_type="text/plain")
-    return FileResponse(
+    return storage.file_response(
+        request,
         export.file.open("rb"),
         as_attachment=True,
         filename=services.file_name(campaign.name),

@@ -1,5 +1,6 @@
 """Peak memory of exporting one large campaign: the streaming export job against the whole document
-built in memory (what every export did before issue 22).
+built in memory (what every export did before issue 22); and of downloading the job's file through
+Django's ASGI handler, as uvicorn serves it (issue 44, finding 11).
 
     .venv/bin/python bench/export_memory.py                   # 200,000 rolls on SQLite
     .venv/bin/python bench/export_memory.py --rolls 20000     # another size
@@ -73,14 +74,73 @@ def export(way: str, campaign_id: int) -> dict:
     gm = get_user_model().objects.get(username="memory-gm")
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     started = time.perf_counter()
-    if way == "job":
+    if way in ("job", "asgi"):
         export = CampaignExport.objects.create(campaign=campaign, requested_by=gm, rolls_total=0)
         assert run_export(export.pk) == "done"
         size = CampaignExport.objects.get(pk=export.pk).size
+        if way == "asgi":
+            return download(gm, campaign, export.pk, size)
     else:
         size = len(json.dumps(services.export_campaign(campaign, gm), ensure_ascii=False, indent=1).encode())
     return {
         "way": way,
+        "seconds": time.perf_counter() - started,
+        "rss_before_mb": before / 1024,
+        "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+        "bytes": size,
+    }
+
+
+def download(gm, campaign, export_pk: int, size: int) -> dict:
+    """The export file served through Django's ASGI handler (as uvicorn runs it), the body read and
+    dropped: how much the download adds to the process's peak (issue 44, finding 11: a synchronous
+    file iterator is read whole into memory by the handler before the first byte goes out)."""
+    import asyncio
+
+    from django.conf import settings
+    from django.core.asgi import get_asgi_application
+    from django.test import Client
+
+    browser = Client()
+    browser.force_login(gm)
+    cookie = f"{settings.SESSION_COOKIE_NAME}={browser.cookies[settings.SESSION_COOKIE_NAME].value}"
+    application = get_asgi_application()
+    path = f"/campaigns/{campaign.pk}/archive/exports/{export_pk}/download/"
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "GET",
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": b"",
+        "root_path": "",
+        "headers": [(b"host", b"localhost"), (b"cookie", cookie.encode())],
+        "client": ("127.0.0.1", 50000),
+        "server": ("127.0.0.1", 80),
+    }
+    received = {"bytes": 0, "status": 0}
+    asked = []
+
+    async def receive():
+        if not asked:  # the request, then nothing until the handler stops listening
+            asked.append(True)
+            return {"type": "http.request", "body": b"", "more_body": False}
+        await asyncio.Event().wait()
+
+    async def send(message):
+        if message["type"] == "http.response.start":
+            received["status"] = message["status"]
+        elif message["type"] == "http.response.body":
+            received["bytes"] += len(message.get("body", b""))
+
+    before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    started = time.perf_counter()
+    asyncio.run(application(scope, receive, send))
+    assert received["status"] == 200 and received["bytes"] == size, received
+    return {
+        "way": "asgi",
         "seconds": time.perf_counter() - started,
         "rss_before_mb": before / 1024,
         "peak_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
@@ -118,9 +178,13 @@ def main(argv: list[str] | None = None) -> None:
             common += ["--database-url", args.database_url]
         campaign = run(["--child", "seed", *common])["campaign"]
         print(f"   {args.rolls} rolls; peak RSS of a fresh process exporting them (Django loaded included)")
-        for way in ("job", "whole"):
+        labels = {
+            "job": "export job (streamed)",
+            "whole": "whole document in memory",
+            "asgi": "download under ASGI",  # "before": after the job, before the download
+        }
+        for way, label in labels.items():
             figures = run(["--child", way, "--campaign", str(campaign), *common])
-            label = "export job (streamed)" if way == "job" else "whole document in memory"
             print(
                 f"   {label:<28} peak {figures['peak_mb']:6.0f} MB"
                 f" (before export {figures['rss_before_mb']:4.0f} MB)  {figures['seconds']:5.1f} s"

@@ -5,13 +5,12 @@ from __future__ import annotations
 import logging
 
 
-class NoTracebackFor403(logging.Filter):
-    """django.request logs a refused request ("Forbidden (Permission denied): /path") with the
-    exception's traceback; the line is worth keeping, the traceback is noise (the refusal is the
-    app working as meant)."""
+class OneLinePerClientError(logging.Filter):
+    """django.request logs every 4xx answer ("Bad Request: /path") beside the access line
+    (config.logs.RequestLogMiddleware), which already says the path and the status: a form error
+    was two lines (issue 44, finding 11). Client errors keep the access line only; 5xx keep both,
+    the traceback included."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        if getattr(record, "status_code", None) == 403:
-            record.exc_info = None
-            record.exc_text = None
-        return True
+        status = getattr(record, "status_code", None)
+        return not (isinstance(status, int) and 400 <= status < 500)

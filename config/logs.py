@@ -64,7 +64,13 @@ class RequestLogMiddleware:
     """Takes or makes the request id, answers it back, and logs one line when the response leaves."""
 
     def __init__(self, get_response):
+        from urllib.parse import urlsplit
+
+        from django.conf import settings
+
         self.get_response = get_response
+        # STATIC_URL's path ("static/" -> "/static/"; a full URL's path part)
+        self.static_prefix = "/" + urlsplit(settings.STATIC_URL).path.lstrip("/")
 
     def __call__(self, request):
         incoming = request.headers.get("X-Request-ID", "")
@@ -76,7 +82,11 @@ class RequestLogMiddleware:
             response = self.get_response(request)
             response["X-Request-ID"] = request_id
             match = getattr(request, "resolver_match", None)
-            request_log.info(
+            # A page view fetches its static files too (a 304 each, once cached): at INFO they
+            # buried the page views they belong to (issue 44, finding 11); DEBUG brings them back.
+            static = request.path.startswith(self.static_prefix)
+            request_log.log(
+                logging.DEBUG if static else logging.INFO,
                 "%s %s %s",
                 request.method,
                 request.path,

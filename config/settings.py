@@ -416,11 +416,11 @@ if LOG_FORMAT not in ("text", "json"):
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    # A 403 is a normal answer (a player tried a GM's action): django.request logs it as one line,
-    # without the traceback of the PermissionDenied it came from.
+    # A 4xx is a normal answer (a form error; a player tried a GM's action): the access line
+    # (dossier.request) says it once; django.request's own line for it, and its traceback, go.
     "filters": {
         "request_id": {"()": "config.logs.RequestIdFilter"},
-        "no_traceback_for_403": {"()": "config.log_filters.NoTracebackFor403"},
+        "one_line_per_client_error": {"()": "config.log_filters.OneLinePerClientError"},
     },
     "formatters": {
         "text": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"},
@@ -441,7 +441,7 @@ LOGGING = {
         "dossier.job": {"level": env.str("JOB_LOG_LEVEL", default="INFO")},
         # Seven lines per rendered PDF: only when asked for everything.
         "weasyprint.progress": {"level": "DEBUG" if LOG_LEVEL == "DEBUG" else "WARNING"},
-        "django.request": {"filters": ["no_traceback_for_403"]},
+        "django.request": {"filters": ["one_line_per_client_error"]},
     },
 }
 # Workers keep this configuration instead of Celery's own, so their lines are JSON lines too; and

@@ -190,7 +190,7 @@ def render_status(request: Request, render_pk: str) -> Response:
     return Response(SheetRenderSerializer(render).data)
 
 
-def pdf_response(render: SheetRender) -> FileResponse | HttpResponseRedirect | None:
+def pdf_response(request, render: SheetRender) -> FileResponse | HttpResponseRedirect | None:
     """The stored PDF as an attachment, or None if there is no finished file.
 
     Called only after sheets/access.py let the user see this render. The bytes stream from the
@@ -201,7 +201,8 @@ def pdf_response(render: SheetRender) -> FileResponse | HttpResponseRedirect | N
     url = storage.signed_url(render.file.name, render.download_name())
     if url is not None:
         return HttpResponseRedirect(url)
-    return FileResponse(
+    return storage.file_response(
+        request,
         storage.open_for_reading(render.file.name),
         as_attachment=True,
         filename=render.download_name(),
@@ -218,7 +219,7 @@ def pdf_response(render: SheetRender) -> FileResponse | HttpResponseRedirect | N
 @api_view(["GET"])
 def download(request: Request, render_pk: str):
     render, _ = access.get_render_for_user(request.user, render_pk)
-    response = pdf_response(render)
+    response = pdf_response(request, render)
     if response is None:
         if render.status == RenderStatus.DONE:
             message = "The PDF of this sheet is missing from the file storage."

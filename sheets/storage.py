@@ -8,9 +8,12 @@ that), so a worker on one machine and a web node on another see the same files.
 
 from __future__ import annotations
 
+from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.core.files.base import ContentFile
 from django.core.files.storage import default_storage
+from django.core.handlers.asgi import ASGIRequest
+from django.http import FileResponse
 
 
 def save(name: str, data: bytes) -> str:
@@ -35,6 +38,28 @@ def delete(name: str) -> None:
 def open_for_reading(name: str):
     """A file object that reads the stored bytes (in chunks: a FileResponse streams it)."""
     return default_storage.open(name, "rb")
+
+
+def file_response(request, filelike, **kwargs) -> FileResponse:
+    """A FileResponse of ``filelike`` that streams without holding the file in memory under both
+    servers: under ASGI its chunks come from an async iterator (a sync one is read whole into
+    memory first by Django's ASGI handler, with a warning on every download), under WSGI as usual.
+    ``kwargs``: FileResponse's (as_attachment, filename, content_type)."""
+    response = FileResponse(filelike, **kwargs)  # its headers: length, type, disposition
+    if isinstance(getattr(request, "_request", request), ASGIRequest):  # a DRF Request wraps Django's
+        response.streaming_content = _chunks(filelike, ASYNC_CHUNK)
+    return response
+
+
+#: Each chunk read under ASGI is a hop to a worker thread and back: FileResponse's 4 KB chunks made
+#: a 76 MB export 18,700 hops (3.4 s where the buffered read took 0.5 s; bench/export_memory.py).
+ASYNC_CHUNK = 256 * 1024
+
+
+async def _chunks(filelike, size: int):
+    read = sync_to_async(filelike.read, thread_sensitive=False)
+    while chunk := await read(size):
+        yield chunk
 
 
 def read(name: str) -> bytes:

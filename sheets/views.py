@@ -148,7 +148,7 @@ def render_status(request, render_pk):
 @require_GET
 def download(request, render_pk) -> HttpResponse:
     sheet, _ = access.get_render_for_user(request.user, render_pk)
-    response = pdf_response(sheet)
+    response = pdf_response(request, sheet)
     if response is None:
         raise Http404("This sheet has no PDF yet.")
     return response

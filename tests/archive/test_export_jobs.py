@@ -184,3 +184,29 @@ def test_a_requested_export_is_queued_through_the_signal_once_committed(
     assert queued == [export.pk]
     assert not hasattr(services, "tasks")  # the services never import the task module
     assert "archive.tasks" in sys.modules  # connected by ArchiveConfig.ready()
+
+
+@pytest.mark.parametrize(
+    "base", ["/campaigns/{c}/archive/exports/{e}/download/", "/api/v1/campaigns/{c}/exports/{e}/download/"]
+)
+def test_an_export_streams_from_an_async_iterator_under_asgi(
+    world, large, django_capture_on_commit_callbacks, base
+):
+    """Issue 44, finding 11: under ASGI a synchronous iterator is read whole into memory first."""
+    from asgiref.sync import async_to_sync
+    from django.test import AsyncClient
+
+    with django_capture_on_commit_callbacks(execute=False):  # the job is run here, not queued
+        export = services.request_export(large, world.users["gm"])
+    assert run_export(export.pk) == "done"
+    export.refresh_from_db()
+
+    async def fetch():
+        client = AsyncClient()
+        await client.aforce_login(world.users["gm"])
+        response = await client.get(base.format(c=large.pk, e=export.pk))
+        return response, b"".join([chunk async for chunk in response.streaming_content])
+
+    response, body = async_to_sync(fetch)()
+    assert response.status_code == 200 and response.is_async
+    assert len(body) == export.size and json.loads(body)["campaign"]

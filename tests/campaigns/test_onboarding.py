@@ -98,12 +98,28 @@ def test_favicon_answers_with_an_icon(client):
 
 def test_a_403_is_logged_as_one_line_without_a_traceback(world, client, caplog):
     client.force_login(world.users["player"])
-    with caplog.at_level(logging.WARNING, logger="django.request"):
+    with caplog.at_level(logging.INFO):
         response = client.get(f"/campaigns/{world.campaign.pk}/settings/")
     assert response.status_code == 403
-    assert "Forbidden" in caplog.text
+    (line,) = caplog.records  # the access line says it all (issue 44, finding 11)
+    assert (line.name, line.status) == ("dossier.request", 403)
     assert "Traceback" not in caplog.text and "PermissionDenied" not in caplog.text
     assert not [r for r in caplog.records if r.exc_info]
+
+
+def test_a_form_error_is_one_line_and_a_static_file_none_at_info(world, client, caplog):
+    """Issue 44, finding 11: django.request's "Bad Request" line came beside the access line, and
+    every static file of a page view (a 304 once cached) was a line of its own."""
+    client.force_login(world.users["gm"])
+    with caplog.at_level(logging.INFO):
+        refused = client.post("/campaigns/new/", {"name": "", "system": ""})
+        static = client.get("/static/js/live.js")
+    assert refused.status_code == 400 and static.status_code == 200
+    assert [(r.name, r.levelname, r.status) for r in caplog.records] == [("dossier.request", "INFO", 400)]
+    with caplog.at_level(logging.DEBUG, logger="dossier.request"):
+        client.get("/static/js/live.js")
+    debug = [r.status for r in caplog.records if r.levelname == "DEBUG" and r.name == "dossier.request"]
+    assert debug == [200]
 
 
 def test_demo_users_keep_their_passwords_when_seeded_again(db):
