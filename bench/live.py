@@ -14,7 +14,8 @@ in bounded phases that end by themselves:
 1. connect: every member of every table opens their campaign's live feed (GET /campaigns/N/live/);
 2. idle: nothing happens for --idle-seconds: the server's CPU then is what idle clients cost;
 3. rolling: for --roll-seconds each table rolls once every --every seconds (a player of the table,
-   through POST /api/v1/campaigns/N/rolls/, the request the roll buttons and the dice form make),
+   through the character page's click-to-roll, POST /characters/N/roll/ as htmx sends it; or with
+   --through api the plain dice API, POST /api/v1/campaigns/N/rolls/),
    the tables spread evenly over the period; every other member of the table must receive the
    roll's line: delivery latency is from just before the roll request is sent to the moment each
    of them has read the message;
@@ -35,7 +36,6 @@ import asyncio
 import json
 import os
 import random
-import re
 import resource
 import shutil
 import signal
@@ -52,7 +52,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 VENV_BIN = Path(sys.executable).parent
 SECRET_KEY = "bench-live-secret-key-0123456789abcdefghijklmnopqrstuvwxyz-0123456789"
-MARK = re.compile(r"bench-(\d+)-(\d+)")
+#: The CSRF secret every bench browser holds (cookie and form field): Django accepts the unmasked one.
+CSRF = "benchcsrfsecret0123456789abcdefg"
 
 
 # --- the machine ----------------------------------------------------------------------------------
@@ -170,6 +171,39 @@ from campaigns import fairness
 for campaign in campaigns:
     fairness.current_seed(campaign)
     fairness.players_seeds(campaign)
+# Each player's agent, for the sheet's click-to-roll: one finished through the engine, the rest
+# copies of its build (the roll reads the build; the copies need no engine run each).
+import random
+from characters import services as character_services
+from characters.models import Character
+from characters.rolls import roll_specs
+from tests.characters.conftest import agent_choices
+template = character_services.finalize(
+    character_services.create_draft(campaigns[0], users[1], choices=agent_choices(name="Bench Agent")),
+    is_gm=True,
+    rng=random.Random(3),
+)
+spec = next(
+    key
+    for key, found in roll_specs(template, template.campaign.memberships.get(user=users[1])).items()
+    if not found.secret and key.startswith("ability:")
+)
+agents = {users[1].pk: template}
+agents.update(
+    (character.owner_id, character)
+    for character in Character.objects.bulk_create(
+        [
+            Character(
+                campaign=campaigns[t], owner=users[t * size + m], system="timemaster", name=f"Agent {t}-{m}",
+                status=template.status, build=template.build, creation_build=template.creation_build,
+                revision=template.revision,
+            )
+            for t in range(tables)
+            for m in range(1, size)
+            if (t, m) != (0, 1)
+        ]
+    )
+)
 out = []
 backend = "django.contrib.auth.backends.ModelBackend"
 for t in range(tables):
@@ -181,7 +215,8 @@ for t in range(tables):
         session[HASH_SESSION_KEY] = user.get_session_auth_hash()
         session.create()
         token = AuthToken.objects.create(user)[1] if m else ""
-        members.append({"session": session.session_key, "token": token})
+        agent = agents[user.pk].pk if m else None
+        members.append({"session": session.session_key, "token": token, "agent": agent, "spec": spec})
     out.append({"campaign": campaigns[t].pk, "members": members})
 from django.db import connection
 if connection.vendor == "postgresql":
@@ -258,10 +293,13 @@ def start_server(env: dict[str, str], port: int, log: Path, workers: int = 1) ->
 # --- the clients ------------------------------------------------------------------------------------
 @dataclass
 class Results:
-    sent: dict[str, float] = field(default_factory=dict)  # roll mark -> when its request was sent
-    roller: dict[str, int] = field(default_factory=dict)  # roll mark -> the member who rolled
-    # roll mark -> (member, latency) of every member's copy, the roller's own included
-    delivered: dict[str, list[tuple[int, float]]] = field(default_factory=dict)
+    # A table's rolls are made one after the other (each waits for the one before it to answer), and
+    # its feed sends each member the table's roll events in order: a member's k-th roll event is the
+    # table's k-th roll that succeeded (a sheet roll's purpose is the sheet's, not a mark of ours).
+    sent: dict[int, list[float]] = field(default_factory=dict)  # campaign -> send times, in order
+    roller: dict[int, list[int]] = field(default_factory=dict)  # campaign -> who rolled, in order
+    # (campaign, member, k, when) of every roll event a member read
+    received: list[tuple[int, int, int, float]] = field(default_factory=list)
     request_times: list[float] = field(default_factory=list)
     failed_requests: list[str] = field(default_factory=list)
     connected: int = 0
@@ -283,6 +321,7 @@ async def listen(client, base: str, table: int, member: int, session: str, resul
                 results.stream_errors.append(f"{response.status_code} for {url}")
                 return
             first = True
+            seen = 0  # this member's roll events so far
             results.open_streams += 1
             try:
                 async for chunk in response.aiter_text():
@@ -293,13 +332,9 @@ async def listen(client, base: str, table: int, member: int, session: str, resul
                     buffer += chunk
                     *messages, buffer = buffer.split("\n\n")
                     for message in messages:
-                        if "event: roll" not in message:
-                            continue
-                        found = MARK.search(message)
-                        if found and found.group(0) in results.sent:
-                            results.delivered.setdefault(found.group(0), []).append(
-                                (member, now - results.sent[found.group(0)])
-                            )
+                        if "event: roll" in message:
+                            results.received.append((table, member, seen, now))
+                            seen += 1
                     if stop.is_set():
                         return
             finally:
@@ -309,10 +344,13 @@ async def listen(client, base: str, table: int, member: int, session: str, resul
             results.stream_errors.append(f"{type(error).__name__}: {error}"[:200])
 
 
-async def table_rolls(client, base, index, table, results, start, seconds, every, rng):
-    """This table's rolls: one every ``every`` seconds from its offset in the period, until ``seconds``."""
+async def table_rolls(client, base, index, table, results, start, seconds, every, rng, through):
+    """This table's rolls: one every ``every`` seconds from its offset in the period, until
+    ``seconds``; each waits for the one before it (see Results)."""
     n = 0
     offset = every * index / max(1, results.tables)
+    campaign = table["campaign"]
+    sent, rollers = results.sent.setdefault(campaign, []), results.roller.setdefault(campaign, [])
     while True:
         due = start + offset + n * every
         if due - start >= seconds:
@@ -320,17 +358,31 @@ async def table_rolls(client, base, index, table, results, start, seconds, every
         await asyncio.sleep(max(0.0, due - time.monotonic()))
         member = rng.randrange(1, len(table["members"]))
         roller = table["members"][member]
-        mark = f"bench-{index}-{n}"
-        results.roller[mark] = member
-        results.sent[mark] = time.monotonic()
+        began = time.monotonic()
         try:
-            response = await client.post(
-                f"{base}/api/v1/campaigns/{table['campaign']}/rolls/",
-                json={"kind": "d10", "count": 2, "purpose": mark},
-                headers={"Authorization": f"Token {roller['token']}"},
-            )
-            results.request_times.append(time.monotonic() - results.sent[mark])
-            if response.status_code != 201:
+            if through == "sheet":  # the character page's click-to-roll, as htmx posts it
+                response = await client.post(
+                    f"{base}/characters/{roller['agent']}/roll/",
+                    data={"spec": roller["spec"], "csrfmiddlewaretoken": CSRF},
+                    headers={
+                        "Cookie": f"sessionid={roller['session']}; csrftoken={CSRF}",
+                        "HX-Request": "true",
+                        "Referer": f"{base}/characters/{roller['agent']}/",
+                    },
+                )
+                made = response.status_code == 200 and b"roll-line" in response.content
+            else:  # the plain dice API
+                response = await client.post(
+                    f"{base}/api/v1/campaigns/{campaign}/rolls/",
+                    json={"kind": "d10", "count": 2, "purpose": f"bench-{index}-{n}"},
+                    headers={"Authorization": f"Token {roller['token']}"},
+                )
+                made = response.status_code == 201
+            results.request_times.append(time.monotonic() - began)
+            if made:
+                sent.append(began)
+                rollers.append(member)
+            else:
                 results.failed_requests.append(f"{response.status_code}: {response.text[:120]}")
         except Exception as error:  # noqa: BLE001
             results.failed_requests.append(f"{type(error).__name__}: {error}"[:200])
@@ -391,7 +443,18 @@ async def drive(args, tables: list[dict], base: str, server_pid: int) -> tuple[R
             start = time.monotonic() + 0.5
             await asyncio.gather(
                 *(
-                    table_rolls(rollers, base, i, table, results, start, args.roll_seconds, args.every, rng)
+                    table_rolls(
+                        rollers,
+                        base,
+                        i,
+                        table,
+                        results,
+                        start,
+                        args.roll_seconds,
+                        args.every,
+                        rng,
+                        args.through,
+                    )
                     for i, table in enumerate(tables)
                 )
             )
@@ -411,14 +474,14 @@ def server_times(log: Path) -> list[tuple[float, float]]:
     first, its duration in seconds)."""
     times = []
     for line in log.read_text(errors="replace").splitlines():
-        if '"duration_ms"' not in line or "/rolls/" not in line:
+        if '"duration_ms"' not in line or ("/rolls/" not in line and "/roll/" not in line):
             continue
         try:
             entry = json.loads(line)
             when = datetime.strptime(entry["time"], "%Y-%m-%d %H:%M:%S,%f").timestamp()
         except (ValueError, KeyError):
             continue
-        if entry.get("method") == "POST" and entry.get("path", "").endswith("/rolls/"):
+        if entry.get("method") == "POST" and entry.get("path", "").endswith(("/rolls/", "/roll/")):
             times.append((when, entry["duration_ms"] / 1000))
     first = min((when for when, _ in times), default=0.0)
     return sorted((when - first, duration) for when, duration in times)
@@ -440,6 +503,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--redis", default="", help="LIVE_REDIS_URL for the server (default: none)")
     parser.add_argument(
         "--workers", type=int, default=1, help="uvicorn processes (more than one wants --redis)"
+    )
+    parser.add_argument(
+        "--through",
+        choices=("sheet", "api"),
+        default="sheet",
+        help="how a roll is made: the character page's click-to-roll (default) or the plain dice API",
     )
     parser.add_argument("--keep-log", default="", help="copy the server's log (JSON lines) to this file")
     args = parser.parse_args(argv if argv is not None else [])
@@ -491,12 +560,14 @@ def report(args, results: Results, phases: list[Phase], timed: list[tuple[float,
     server = [duration for _, duration in timed]
     clients = args.tables * args.size
     # "every other client of its table": the roller's own copy is left out of the figures
-    others = {
-        mark: [latency for member, latency in copies if member != results.roller.get(mark)]
-        for mark, copies in results.delivered.items()
-    }
+    others: dict[tuple[int, int], list[float]] = {}
+    for campaign, member, k, when in results.received:
+        sent, rollers = results.sent.get(campaign, []), results.roller.get(campaign, [])
+        if k < len(sent) and member != rollers[k]:
+            others.setdefault((campaign, k), []).append(when - sent[k])
     latencies = [value for values in others.values() for value in values]
-    expected = len(results.sent) * (args.size - 1)
+    rolls = sum(len(times) for times in results.sent.values())
+    expected = rolls * (args.size - 1)
     print(
         f"   clients {clients} ({args.tables} tables of {args.size}); connected {results.connected}, "
         f"streams held: {results.held_idle} after connecting, {results.held_after_idle} after idle, "
@@ -507,7 +578,7 @@ def report(args, results: Results, phases: list[Phase], timed: list[tuple[float,
     for phase in phases:
         print(phase.line())
     print(
-        f"   rolls {len(results.sent)} ({len(results.sent) / args.roll_seconds:.1f}/s), failed "
+        f"   rolls {rolls} through {args.through} ({rolls / args.roll_seconds:.1f}/s), failed "
         f"{len(results.failed_requests)}; lines received by the other members {len(latencies)} of "
         f"{expected} (missing {expected - len(latencies)})"
     )
@@ -533,6 +604,14 @@ def report(args, results: Results, phases: list[Phase], timed: list[tuple[float,
     ]
     print("   the same by 10 s of the rolling phase, p50/p95 ms: " + "  ".join(by_window))
     idle = next((p for p in phases if p.name == "idle"), None)
+    rolling = next((p for p in phases if p.name == "rolling"), None)
+    if rolling and rolls:
+        idle_rate = idle.server_cpu / idle.wall if idle else 0.0
+        print(
+            f"   server CPU per roll: {1000 * rolling.server_cpu / rolls:.1f} ms (the rolling phase's CPU "
+            f"over its rolls), {1000 * (rolling.server_cpu - idle_rate * rolling.wall) / rolls:.1f} ms "
+            "beyond what the idle clients cost"
+        )
     if idle:
         print(
             f"   idle clients cost the server {100 * idle.server_cpu / idle.wall:.2f} % of one core "
