@@ -92,7 +92,7 @@ def timemaster_build(variant: str) -> dict:
     from systems.timemaster.engine.sheet import CONDITION_STATES
     from systems.timemaster.engine.tables import ARMOR
     from systems.timemaster.mission_forms import MissionForm
-    from systems.timemaster.wizard_forms import BackgroundForm
+    from systems.timemaster.wizard_forms import BackgroundForm, SkillsForm
     from tests.systems.timemaster.helpers import background
 
     if variant == "empty":
@@ -106,10 +106,12 @@ def timemaster_build(variant: str) -> dict:
             **{key: _text(_limit(BackgroundForm, key)) for key in (*texts, "eyes", "hair")},
             native_parallel="T-0",  # a Parallel is a class letter and a number (checked)
         )
+        cultures = [_text(_limit(SkillsForm, f"culture_{n}"), f"Culture{n}") for n in (1, 2)]
         build = BUILDERS["timemaster"](
             name=long_name(_limit(BackgroundForm, "name")),
             player=long_player(_limit(BackgroundForm, "player")),
             background=long_bg,
+            historical_specialty={"cultures": cultures},  # the Historical Specialty's longest name
         )
         place = _text(_limit(MissionForm, "place"))
         visits = [("T-0", 1000 + 40 * i, 1001 + 40 * i, place) for i in range(14)]
@@ -193,6 +195,7 @@ def d6_build(variant: str) -> dict:
         for i in range(tables.MAX_ATTRIBUTES - 2)
     ]
     attributes = dict.fromkeys(names, "3D+2")
+    largest_move = IdentityForm.base_fields["move"].max_value  # the Move box must hold it
     skills = {
         f"{i:03d} {_text(skill_name, 'Xenolinguistics')}"[:skill_name]: {
             "attribute": names[i % len(names)],
@@ -222,9 +225,7 @@ def d6_build(variant: str) -> dict:
             for i in range(tables.MAX_LIST)
         ],
         notes=_text(_limit(IdentityForm, "notes")),
-        move=IdentityForm.base_fields[
-            "move"
-        ].max_value,  # the largest Move the form accepts: the Move box must hold it
+        move=largest_move,
     )
 
 
