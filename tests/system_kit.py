@@ -43,6 +43,7 @@ SHARED_TESTS = (
     "tests/secrets/test_non_interference.py",
     "tests/sheets/test_blank_sheets.py",
     "tests/sheets/test_layout_invariants.py",
+    "tests/sheets/test_longest_input.py",
     "tests/archive",
 )
 

@@ -13,18 +13,6 @@ register = template.Library()
 
 
 @register.filter
-def split_share(items, share) -> tuple[list, list]:
-    """``items`` cut in two, the first part holding ``share`` (0..1) of them, rounded up.
-
-    Sheets lay a long list out in two table cells instead of CSS columns: WeasyPrint balances
-    columns by laying their content out again and again, which cost most of one system's sheet render.
-    """
-    items = list(items)
-    cut = math.ceil(len(items) * float(share))
-    return items[:cut], items[cut:]
-
-
-@register.filter
 def chunks(items, size) -> list[list]:
     """``items`` in rows of ``size`` (a grid of score boxes)."""
     items, size = list(items), int(size)
@@ -93,3 +81,52 @@ def blank_rows(count, columns, extra_class="", tick_column=None, tick_shape="box
             '<tr class="{}" data-rows="{}" data-row-name="{}">{}</tr>', classes, count, name, mark_safe(cells)
         )
     return format_html('<tr class="{}" data-rows="{}">{}</tr>', classes, count, mark_safe(cells))
+
+
+@register.filter
+def sheet_name(name) -> str:
+    """A character's name as a sheet's title prints it (issue 45): whole up to the length the platform
+    keeps a character's name at (``Character.name``, the name the footer stamp and the character's
+    pages show), cut at the last word that fits there, with an ellipsis, past it. A builder may keep a
+    longer name in the build (TIMEMASTER and D6 take 200 characters); set whole, it took a third and
+    fourth title line and pushed the sheet onto a second page."""
+    from characters.models import Character
+
+    limit = Character._meta.get_field("name").max_length
+    name = " ".join(str(name or "").split())
+    if len(name) <= limit:
+        return name
+    cut = name[: limit - 1]
+    if " " in cut and name[limit - 1] != " ":
+        cut = cut.rsplit(" ", 1)[0]
+    return cut.rstrip(" ,;:-·") + "…"
+
+
+@register.filter
+def share_rows(items, spec) -> dict:
+    """Groups (an attribute with its skills: ``spec`` is "rows,key", the key holding a group's items)
+    laid out in two table columns of ``rows`` rows each, for a
+    list of groups that may be long (D6 takes up to 40 attributes, issue 45): each group is its head
+    row and the same number of item rows (``pad_rows``: its items, then empty rows to fill in play),
+    as many as the column's rows allow, at least one; when even one item row each does not fit, the
+    groups that do are shown and ``more`` says how many are left out, on the last pair of rows.
+
+    Two table cells, not CSS columns: WeasyPrint balances columns by laying their content out again
+    and again, which cost most of one system's sheet render (it replaces ``split_share``, which cut
+    the list in two and gave every group five item rows however many groups there were).
+
+    Returns ``{"columns": [[{"group": g, "rows": pad_rows(...)} ...], [...]], "more": n}``."""
+    rows_text, _, key = str(spec).partition(",")
+    groups, rows = list(items or []), int(rows_text)
+    most = 2 * (rows // 2)  # two rows each (head and one item) in each of the two columns
+    more = 0
+    if len(groups) > most:
+        more = len(groups) - (most - 1)
+        groups = groups[: most - 1]  # the last slot of the second column says how many more
+    per_column = math.ceil(len(groups) / 2) if groups else 0
+    item_rows = max(1, rows // per_column - 1) if per_column else 0
+    laid = [
+        {"group": group, "rows": pad_rows(group.get(key) if isinstance(group, dict) else [], item_rows)}
+        for group in groups
+    ]
+    return {"columns": [laid[:per_column], laid[per_column:]], "more": more}

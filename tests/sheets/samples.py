@@ -17,13 +17,43 @@ from sheets.blanks import blank_sheet
 from tests.sheets.conftest import BUILDERS
 
 VARIANTS = ("demo", "long", "empty")
-#: Character.name max_length; the forms accept no longer name.
-NAME_MAX = 120
-#: A name of NAME_MAX characters in long words, the hardest to wrap.
-LONG_NAME = ("Maximilian-Alexander Theodore Fitzgerald-Montgomery-Wolfeschlegel Bartholomew " * 3)[
-    : NAME_MAX - 12
-].strip() + " of Saxony"
+
+
+def _limit(form_class, field: str, **kwargs) -> int:
+    """A form field's max_length: the longest text that builder accepts (issue 45: the long samples
+    read their limits from the forms, serializers and engines, never copy them)."""
+    form = form_class(**kwargs) if kwargs else None
+    fields = form.fields if form is not None else form_class.base_fields
+    return fields[field].max_length
+
+
+def _name_max() -> int:
+    """The longest name the platform keeps for a character (Character.name)."""
+    from characters.models import Character
+
+    return Character._meta.get_field("name").max_length
+
+
+def long_name(limit: int) -> str:
+    """A name of exactly ``limit`` characters in long words, the hardest to wrap."""
+    words = "Maximilian-Alexander Theodore Fitzgerald-Montgomery-Wolfeschlegel Bartholomew "
+    base = (words * (limit // len(words) + 1))[: limit - 10]
+    return (base[:-1] + "y" if base.endswith(" ") else base) + " of Saxony"
+
+
 LONG_PLAYER = "Christabel Montgomery-Featherstonehaugh"
+
+
+def long_player(limit: int) -> str:
+    """A player's name of exactly ``limit`` characters."""
+    text = ((LONG_PLAYER + " ") * (limit // len(LONG_PLAYER) + 1))[:limit]
+    return text[:-1] + "h" if text.endswith(" ") else text
+
+
+#: Character.name's max_length: the longest name the platform keeps for a character.
+NAME_MAX = _name_max()
+#: A name of NAME_MAX characters in long words.
+LONG_NAME = long_name(NAME_MAX)
 
 
 def _text(limit: int, word: str = "Unbreakable") -> str:
@@ -58,6 +88,11 @@ def _page(sheet: SheetData, character: str = "", revision: int | None = None, ca
 # -- character builds ------------------------------------------------------------------------------
 def timemaster_build(variant: str) -> dict:
     from systems.timemaster.engine.advancement import apply_entry, times_visited_entry
+    from systems.timemaster.engine.formulas import wound_count
+    from systems.timemaster.engine.sheet import CONDITION_STATES
+    from systems.timemaster.engine.tables import ARMOR
+    from systems.timemaster.mission_forms import MissionForm
+    from systems.timemaster.wizard_forms import BackgroundForm, SkillsForm
     from tests.systems.timemaster.helpers import background
 
     if variant == "empty":
@@ -66,11 +101,29 @@ def timemaster_build(variant: str) -> dict:
         build = BUILDERS["timemaster"](name="Harry Adams")
         visits = [("T-0", 1863, 1863, "Gettysburg"), ("T-0", 1912, 1912, "Southampton")]
     else:
+        texts = ("birth_place", "nationality", "profession", "education", "reputation", "height", "weight")
         long_bg = background(
-            birth_place=_text(120), profession=_text(120), education=_text(120), reputation=_text(120)
+            **{key: _text(_limit(BackgroundForm, key)) for key in (*texts, "eyes", "hair")},
+            native_parallel="T-0",  # a Parallel is a class letter and a number (checked)
         )
-        build = BUILDERS["timemaster"](name=LONG_NAME, player=LONG_PLAYER, background=long_bg)
-        visits = [("T-0", 1000 + 40 * i, 1001 + 40 * i, _text(200)) for i in range(14)]
+        cultures = [_text(_limit(SkillsForm, f"culture_{n}"), f"Culture{n}") for n in (1, 2)]
+        build = BUILDERS["timemaster"](
+            name=long_name(_limit(BackgroundForm, "name")),
+            player=long_player(_limit(BackgroundForm, "player")),
+            background=long_bg,
+            historical_specialty={"cultures": cultures},  # the Historical Specialty's longest name
+        )
+        place = _text(_limit(MissionForm, "place"))
+        visits = [("T-0", 1000 + 40 * i, 1001 + 40 * i, place) for i in range(14)]
+        # Every wound marked, critically wounded, the longest state in words, every armor worn.
+        longest_state = max(
+            (flag for flag, _ in CONDITION_STATES), key=lambda f: len(dict(CONDITION_STATES)[f])
+        )
+        build["condition"] = {
+            "wounds_marked": wound_count(build["abilities"]["STA"]),
+            "armor": list(ARMOR),
+            longest_state: True,
+        }
     for parallel, start, end, place in visits:
         entry, _ = times_visited_entry(build, parallel, start, end, mission="17", place=place)
         build = apply_entry(build, entry)
@@ -86,19 +139,32 @@ def tempo_build(variant: str) -> dict:
         return build
     if variant == "empty":
         return agent(fate_points=0, name="Jo", codename="", player="")
+    from systems.tempo.engine.modules import get_module
+    from systems.tempo.engine.tables import MAX_NOTES, MAX_TEXT
+    from systems.tempo.wizard import AspectsForm
+
+    module = get_module("flashpoints")
+    limit = functools.partial(_limit, AspectsForm, module=module)
     aspects = {
-        slot: {"text": _text(120).upper(), "anchor": _text(120)}
-        for slot in ("primary", "origin", "service", "flashpoint_1", "flashpoint_2")
+        slot.key: {
+            "text": _text(limit(f"{slot.key}_text")).upper(),
+            "anchor": _text(limit(f"{slot.key}_anchor")),
+        }
+        for slot in module.aspect_slots
     }
-    build = agent(fate_points=12, name=LONG_NAME, codename=_text(120).upper(), player=LONG_PLAYER)
+    build = agent(
+        fate_points=12,
+        name=long_name(limit("name")),
+        codename=_text(limit("codename")).upper(),
+        player=long_player(limit("player")),
+    )
     build["aspects"] = aspects
-    build["veto_cards"] = [{"note": _text(120)} for _ in range(6)]
-    build["notes"] = _text(4000)
+    build["veto_cards"] = [{"note": _text(MAX_TEXT)} for _ in range(12)]  # the engine's limit on a note
+    build["notes"] = _text(MAX_NOTES)
     return build
 
 
 def d6_build(variant: str) -> dict:
-    from systems.d6.engine.tables import MAX_MOVE
     from tests.systems.d6.helpers import build
 
     if variant == "demo":
@@ -114,41 +180,63 @@ def d6_build(variant: str) -> dict:
         )
     if variant == "empty":
         return build("Bo")
-    attributes = {name: "3D+2" for name in ("Perception", "Reflexes", "Strength", "Knowledge", "Mechanical")}
+    from systems.d6.engine import tables
+    from systems.d6.wizard import AttributesForm, ExtrasForm, IdentityForm, SkillsForm
+
+    rows = {"rows": [{}]}
+    attribute_name = _limit(AttributesForm, "name_0", **rows)
+    skill_name = _limit(SkillsForm, "name_0", attributes=[], **rows)
+    ability_name = _limit(ExtrasForm, "ability_name_0", abilities=[{}], items=[])
+    item_name = _limit(ExtrasForm, "item_name_0", abilities=[], items=[{}])
+    # Every attribute the engine takes (MAX_ATTRIBUTES), the two initiative needs first, each named
+    # at the form's limit, and every skill it takes (MAX_SKILLS) spread over them.
+    names = ["Perception", "Reflexes"] + [
+        f"{i:02d} {_text(attribute_name, 'Xenolinguistics')}"[:attribute_name]
+        for i in range(tables.MAX_ATTRIBUTES - 2)
+    ]
+    attributes = dict.fromkeys(names, "3D+2")
+    largest_move = IdentityForm.base_fields["move"].max_value  # the Move box must hold it
     skills = {
-        f"{_text(40, 'Xenolinguistics')[:28]} {i}": {"attribute": list(attributes)[i % 5], "code": "12D+2"}
-        for i in range(24)
+        f"{i:03d} {_text(skill_name, 'Xenolinguistics')}"[:skill_name]: {
+            "attribute": names[i % len(names)],
+            "code": "12D+2",
+        }
+        for i in range(tables.MAX_SKILLS - 2)
     }
     skills.update(
-        search={"attribute": "Perception", "code": "3D"},
-        dodge={"attribute": "Reflexes", "code": "3D"},
-        brawling={"attribute": "Strength", "code": "4D"},
+        search={"attribute": "Perception", "code": "3D"}, dodge={"attribute": "Reflexes", "code": "3D"}
     )
     return build(
-        LONG_NAME,
-        player=LONG_PLAYER,
+        long_name(_limit(IdentityForm, "name")),
+        player=long_player(_limit(IdentityForm, "player")),
         attributes=attributes,
         skills=skills,
         special_abilities=[
-            {"name": _text(200), "ranks": 3, "affects": ["Perception"], "note": _text(200)} for _ in range(8)
+            {
+                "name": f"{i:03d} {_text(ability_name)}"[:ability_name],
+                "ranks": tables.MAX_RANKS,
+                "affects": ["Perception"],
+                "note": _text(tables.MAX_TEXT),
+            }
+            for i in range(tables.MAX_LIST)
         ],
-        equipment=[{"name": _text(200), "note": _text(200)} for _ in range(20)],
-        notes=_text(5000),
-        move=MAX_MOVE,  # the largest Move the form accepts: the Move box must hold it
+        equipment=[
+            {"name": f"{i:03d} {_text(item_name)}"[:item_name], "note": _text(tables.MAX_TEXT)}
+            for i in range(tables.MAX_LIST)
+        ],
+        notes=_text(_limit(IdentityForm, "notes")),
+        move=largest_move,
     )
 
 
 def time_to_kill_build(variant: str) -> dict:
-    build = get_system("time_to_kill").new_build(
-        {
-            "name": LONG_NAME if variant == "long" else ("Kage" if variant == "demo" else "Ko"),
-            "abilities": {},
-        },
-        random.Random(0),
-    )
+    from systems.time_to_kill.wizard import NinjaForm
+
+    name = {"long": long_name(_limit(NinjaForm, "name")), "demo": "Kage", "empty": "Ko"}[variant]
+    build = get_system("time_to_kill").new_build({"name": name, "abilities": {}}, random.Random(0))
     if variant == "long":
-        build["player"] = LONG_PLAYER
-        build["campaign"] = _text(120)
+        build["player"] = long_player(_limit(NinjaForm, "player"))
+        build["campaign"] = _text(_limit(NinjaForm, "campaign"))
     if variant != "empty":
         from systems.time_to_kill.engine.ledger import apply_entry
 
@@ -213,8 +301,8 @@ def sample_systems() -> list[str]:
 def character_case(system: str, variant: str) -> Case:
     build = build_of(system, variant)
     sheet = get_system(system).sheet(build)
-    name = build.get("name", "")
-    values = key_values(system) + [name.split()[-1]]
+    name = build.get("name", "")[:NAME_MAX]  # the character's record keeps no longer name
+    values = key_values(system) + [name.split()[0]]
     return Case("character", system, variant, [_page(sheet, name, 7)], 1, values + ["revision 7"])
 
 
