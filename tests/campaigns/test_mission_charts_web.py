@@ -66,14 +66,41 @@ def test_the_gm_audit_names_each_line_that_alone_changes_the_verdict_and_the_few
     assert "The same roll, the same rules, without one line" in html
     # every line of a tie changes the verdict alone; the least significant one is the rescue
     assert html.count('class="pivotal"') == 3
-    last = mission.tally_entries.order_by("-id").first()
-    assert re.search(rf"would have kept history intact: <strong>#{last.pk}</strong>", html)
+    # the rescue names the line by the tally's number on the same page (1..n), not its database id
+    assert "would have kept history intact: <strong>#3</strong>" in html
     assert "(30 points of mistakes; the total would have been 150, the pool 350)" in html
     # the chart and its table: the kinds, the roll, the significance and the margin
     [svg] = pictures(html)
     assert "Significance roll" in svg and "Significance rating" in svg and "<script" not in svg
     assert '<td data-label="What">Margin</td><td data-label="Points">1</td>' in html
     assert '<td data-label="What">Significance rating</td><td data-label="Points">500</td>' in html
+
+
+def test_every_line_number_a_gm_reads_on_the_audit_is_the_tallys_own_number(world, agents, client):
+    """Lines of another mission first, so database ids and the tally's numbers differ; a reversed
+    line keeps its number and the lines after it keep theirs."""
+    other = started(world, agents, significance_rating=500, start_year=1700, end_year=1700)
+    for rating in (5, 6, 7):
+        mistake(world, other, "other", rating)
+    other = tm_missions.close_mission(gm_membership(world), other, "failure")
+    missions.publish_mission(other, world.users["gm"])
+    mission = started(world, agents, significance_rating=500)
+    mistake(world, mission, "event_changed", 100, description="Clock tower burnt")
+    wrong = mistake(world, mission, "other", 40, description="Entered by mistake")
+    mistake(world, mission, "npc_death", 50, description="Coachman")
+    mistake(world, mission, "other", 30, description="Newspaper kept")
+    tm_missions.reverse_mistake(mission, wrong.pk, world.users["gm"], "never happened")
+    mission.refresh_from_db()
+    mission = tm_missions.close_mission(gm_membership(world), mission, "success", rng=roll_of(180))
+    assert min(e.pk for e in mission.tally_entries.all()) > 3  # ids are not the numbers 1..n
+    client.force_login(world.users["gm"])
+    html = client.get(audit_url(world, mission)).content.decode()
+    which = html.split('id="which-mattered"', 1)[1].split("<h2>Tally</h2>", 1)[0]
+    # the counting lines are the tally's 1, 3 and 4 (2 is reversed, 5 is the reversal)
+    assert re.findall(r'<td data-label="#">(\d+)</td>', which) == ["1", "3", "4"]
+    assert "would have kept history intact: <strong>#4</strong>" in which
+    ids = {str(e.pk) for e in mission.tally_entries.all()} - {"1", "3", "4"}
+    assert not any(f"#{pk}<" in which or f'"#">{pk}<' in which for pk in ids)
 
 
 def test_a_mission_that_failed_has_no_check_to_work_out_again_on_the_audit(world, agents, client):
