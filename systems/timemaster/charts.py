@@ -1,7 +1,7 @@
 """TIMEMASTER's charts (campaigns.charts.ChartProvider), found by the registry by this module's name.
 
 What each reader gets (ARCHITECTURE.md "Who may see what"; rulings 3-4):
-- the GM: every closed mission, its significance rating, the roll, the margin, every counting
+- the GM: every closed mission, its significance rating, the roll, the difference, every counting
   tally line, every agent;
 - a player: published missions only, their verdict, the tally lines shown to players (by kind,
   totalled among themselves), and the Success Points and standing of their own agents. Nothing
@@ -40,7 +40,7 @@ def _visible(entries: list[SignificanceEntry], is_gm: bool) -> list[Significance
 
 # -- one mission --------------------------------------------------------------------------------
 def mission_charts(mission: Mission, user: Any, is_gm: bool) -> list[Chart]:
-    """The GM: the mistakes by kind against the roll and the significance, with the margin. A
+    """The GM: the mistakes by kind against the roll and the significance, with the difference. A
     player, once published: the shown lines by kind and the published verdict."""
     if not mission.is_closed or not (is_gm or mission.is_published):
         return []
@@ -70,16 +70,19 @@ def mission_tally_chart(mission: Mission, entries: list[SignificanceEntry], is_g
     if roll is not None:
         series.append(Series("Significance roll", (None, roll) + (None,) * (width - 2), colour=PALETTE[4]))
         rows.append(("Significance roll", str(roll)))
-        gap = counterfactual.margin(total, roll)
+        difference = counterfactual.difference(total, roll)
+        gap = counterfactual.to_other_verdict(total, roll)
         if roll <= total:
             notes.append(
-                f"Roll {roll} ≤ mistakes {total}: {gap} fewer points of mistakes would have kept history."
+                f"Roll {roll} ≤ mistakes {total}: difference {difference}; "
+                f"{gap} fewer points of mistakes would have kept history."
             )
         else:
             notes.append(
-                f"Roll {roll} > mistakes {total}: {gap} more points of mistakes would have changed history."
+                f"Roll {roll} > mistakes {total}: difference {difference}; "
+                f"{gap} more points of mistakes would have changed history."
             )
-        rows.append(("Margin", str(gap)))
+        rows.append(("Difference (mistakes − roll)", str(difference)))
     if is_gm:
         series.append(
             Series("Significance rating", (None,) * (width - 1) + (significance,), colour=PALETTE[5])
@@ -154,11 +157,11 @@ def missions_chart(closed: list[Mission], is_gm: bool) -> Chart:
         row = [numbers[index], mission.title, tm_missions.verdict_label(outcome), str(total)]
         if is_gm:
             roll = (outcome.get("check") or {}).get("roll")
-            margin = counterfactual.margin(outcome.get("mistakes_total", total), roll)
+            difference = counterfactual.difference(outcome.get("mistakes_total", total), roll)
             row += [
                 str(outcome.get("significance", "")),
                 "" if roll is None else str(roll),
-                str(margin or ""),
+                "" if difference is None else str(difference),
             ]
         rows.append(tuple(row))
     labels = tm_missions.VERDICT_LABELS
@@ -171,7 +174,7 @@ def missions_chart(closed: list[Mission], is_gm: bool) -> Chart:
         series.append(Series("Significance rating", tuple(significance), style="line", colour=PALETTE[0]))
     headers = ("No.", "Mission", "Verdict", "Mistakes" if is_gm else "Mistakes shown")
     if is_gm:
-        headers += ("Significance", "Roll", "Margin")
+        headers += ("Significance", "Roll", "Difference")
     return Chart(
         key="campaign-missions",
         title="Mistakes per mission" + (" against significance" if is_gm else ""),

@@ -538,7 +538,7 @@ def _which_mattered(mission: Mission, entries: list[SignificanceEntry], names: d
     return {
         "lines": lines,
         "rescue": rescue,
-        "margin": counterfactual.margin(outcome.get("mistakes_total", 0), check.get("roll")),
+        "to_change": counterfactual.to_other_verdict(outcome.get("mistakes_total", 0), check.get("roll")),
         "history_changed": outcome.get("verdict") == "history_changed",
         "checked": check.get("roll") is not None,
     }

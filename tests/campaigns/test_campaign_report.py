@@ -1,5 +1,5 @@
 """The campaign report: the campaign in pictures from the charts its system registers, for every
-role; what the GM sees (every closed mission, its significance, roll and margin, every agent) and
+role; what the GM sees (every closed mission, its significance, roll and difference, every agent) and
 what a player sees (published results, the lines shown to players, their own agents); the PDF
 job and who may read its copies."""
 
@@ -91,16 +91,16 @@ def test_a_system_that_registers_no_charts_gets_a_report_page_that_says_so(
     assert "The campaign in pictures" not in client.get(f"/campaigns/{d6.pk}/").content.decode()
 
 
-def test_the_gm_sees_every_closed_mission_with_its_significance_roll_and_margin(
+def test_the_gm_sees_every_closed_mission_with_its_significance_roll_and_difference(
     world, client, campaign_played
 ):
     client.force_login(world.users["gm"])
     html = client.get(url(world)).content.decode()
     text = tables(html)
     assert "Mistakes per mission against significance" in text
-    # Vienna: 180 against a roll of 180 (margin 1); Lisbon: 40 against 700 (margin 660)
-    assert "1 Vienna History changed 180 500 180 1" in text
-    assert "2 Lisbon quake History intact 40 640 700 660" in text
+    # Vienna: 180 against a roll of 180 (difference 0); Lisbon: 40 against 700 (difference -660)
+    assert "1 Vienna History changed 180 500 180 0" in text
+    assert "2 Lisbon quake History intact 40 640 700 -660" in text
     assert "Harry Adams" in text and "Ida Brandt" in text
     assert len(pictures(html)) == 3
     assert "Print the campaign report" in html
@@ -115,7 +115,7 @@ def test_a_player_sees_published_missions_the_shown_lines_and_only_their_own_age
     assert "1 Vienna History changed 100" in text  # the hidden 80 is not in the player's total
     assert "Lisbon" not in html  # closed but not published
     assert "Significance" not in text.replace("significance", "")
-    assert "Margin" not in text and "Roll" not in text
+    assert "Difference" not in text and "Roll" not in text
     assert "Harry Adams" in text and "Ida Brandt" not in html
     for svg in pictures(html):
         assert "Lisbon" not in svg and "Ida Brandt" not in svg and "Significance rating" not in svg
