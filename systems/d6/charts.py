@@ -40,5 +40,6 @@ def campaign_charts(campaign: Any, user: Any, is_gm: bool) -> list[Chart]:
                 (numbers[i], e.name or "Encounter", str(rounds[i])) for i, e in enumerate(encounters)
             ),
             y_title="Rounds",
+            empty="Each encounter appears here with its rounds once it is over.",
         )
     ]

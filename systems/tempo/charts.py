@@ -17,9 +17,9 @@ from campaigns.models import Membership
 from systems.tempo.models import Conflict, Participant
 
 RESULTS = (
-    ("won", "Won by the characters' side", PALETTE[2]),
-    ("lost", "Won by the other side", PALETTE[1]),
-    ("open", "Ended without a winner", PALETTE[0]),
+    ("won", "Won by the characters' side", PALETTE[0]),
+    ("lost", "Won by the other side", PALETTE[2]),
+    ("open", "Ended without a winner", PALETTE[3]),
 )
 
 
@@ -72,5 +72,6 @@ def campaign_charts(campaign: Any, user: Any, is_gm: bool) -> list[Chart]:
             table_headers=("No.", "Conflict", "Rounds", "Result", "Winner"),
             table_rows=tuple(rows),
             y_title="Rounds",
+            empty="Each conflict appears here with its rounds once it is over.",
         )
     ]

@@ -93,6 +93,7 @@ def campaign_charts(campaign: Any, user: Any, is_gm: bool) -> list[Chart]:
             table_headers=headers,
             table_rows=tuple(rows),
             y_title="Victory points",
+            empty="Each run appears here with its victory points once it is over.",
         ),
         Chart(
             key="campaign-ranking",
@@ -107,5 +108,6 @@ def campaign_charts(campaign: Any, user: Any, is_gm: bool) -> list[Chart]:
             table_headers=headers,
             table_rows=tuple(rows),
             y_title="Ranking",
+            empty="Each player's ranking appears here after their first finished run.",
         ),
     ]

@@ -24,9 +24,9 @@ from systems.timemaster.engine import counterfactual, regulations
 from systems.timemaster.engine.advancement_tables import TALLY_KINDS
 
 VERDICT_ORDER = ("history_intact", "history_changed", "mission_failed")
-VERDICT_COLOURS = {"history_intact": PALETTE[2], "history_changed": PALETTE[1], "mission_failed": PALETTE[0]}
-# black, vermillion, yellow, sky blue: four steps of lightness, so a stack reads in greyscale
-KIND_COLOURS = dict(zip(TALLY_KINDS, (PALETTE[0], PALETTE[1], PALETTE[3], PALETTE[2]), strict=True))
+VERDICT_COLOURS = {"history_intact": PALETTE[2], "history_changed": PALETTE[0], "mission_failed": PALETTE[1]}
+# black, blue, sky blue, yellow: four steps of lightness (20 or more in L*), so a stack reads in greyscale
+KIND_COLOURS = dict(zip(TALLY_KINDS, PALETTE[:4], strict=True))
 
 
 def _counting_by_kind(entries: list[SignificanceEntry]) -> dict[str, int]:
@@ -68,7 +68,7 @@ def mission_tally_chart(mission: Mission, entries: list[SignificanceEntry], is_g
     rows.append(("Mistakes total" if is_gm else "Total of the lines shown", str(total)))
     notes = [f"Verdict: {verdict}."] if verdict else []
     if roll is not None:
-        series.append(Series("Significance roll", (None, roll) + (None,) * (width - 2), colour=PALETTE[4]))
+        series.append(Series("Significance roll", (None, roll) + (None,) * (width - 2), colour=PALETTE[5]))
         rows.append(("Significance roll", str(roll)))
         difference = counterfactual.difference(total, roll)
         gap = counterfactual.to_other_verdict(total, roll)
@@ -85,7 +85,7 @@ def mission_tally_chart(mission: Mission, entries: list[SignificanceEntry], is_g
         rows.append(("Difference (mistakes − roll)", str(difference)))
     if is_gm:
         series.append(
-            Series("Significance rating", (None,) * (width - 1) + (significance,), colour=PALETTE[5])
+            Series("Significance rating", (None,) * (width - 1) + (significance,), colour=PALETTE[6])
         )
         rows.append(("Significance rating", "" if significance is None else str(significance)))
     summary = (
@@ -104,6 +104,7 @@ def mission_tally_chart(mission: Mission, entries: list[SignificanceEntry], is_g
         table_headers=("What", "Points"),
         table_rows=tuple(rows),
         notes=tuple(notes),
+        empty="The mistakes appear here once the mission is closed.",
     )
 
 
@@ -186,6 +187,8 @@ def missions_chart(closed: list[Mission], is_gm: bool) -> Chart:
         table_headers=headers,
         table_rows=tuple(rows),
         y_title="Significance points",
+        empty="Each mission appears here as a dot once it is closed"
+        + ("." if is_gm else " and its result published."),
     )
 
 
@@ -208,7 +211,7 @@ def success_points_chart(agents: list[Character], ledger: list[AdvancementEntry]
         elif entry.kind == "sp_spent":
             spent[entry.character_id] += int(payload.get("cost") or 0)
     names = tuple(a.name for a in agents)
-    columns = (("Earned", earned, PALETTE[2]), ("Spent", spent, PALETTE[0]), ("Forgone", forgone, PALETTE[3]))
+    columns = (("Earned", earned, PALETTE[0]), ("Spent", spent, PALETTE[1]), ("Forgone", forgone, PALETTE[2]))
     return Chart(
         key="campaign-success-points",
         title="Success Points per agent",
@@ -222,6 +225,7 @@ def success_points_chart(agents: list[Character], ledger: list[AdvancementEntry]
         table_headers=("Agent", "Earned", "Spent", "Forgone"),
         table_rows=tuple((a.name, str(earned[a.pk]), str(spent[a.pk]), str(forgone[a.pk])) for a in agents),
         y_title="Success Points",
+        empty="Each agent's Success Points appear here once a mission's awards are published.",
     )
 
 
@@ -232,8 +236,11 @@ def _steps(position: tuple[int, int]) -> int:
 
 def standing_chart(agents: list[Character], ledger: list[AdvancementEntry], closed: list[Mission]) -> Chart:
     """Per agent, rank and grade after each closed mission (grade steps, ladder punishments and
-    demotions walked from the creation standing, timemaster-characters.md §6.5-§6.6), with the
-    regulation offences and demotions marked on the mission they were recorded with."""
+    demotions walked from the creation standing, timemaster-characters.md §6.5-§6.6), carried
+    from the first mission with an entry of theirs, with the regulation offences and demotions
+    marked on the mission they were recorded with. The table holds exactly what is drawn: one row
+    per mission, each agent's standing after it and the marks; the y axis ticks on the standings
+    that occur, named."""
     index_of = {m.pk: i for i, m in enumerate(closed)}
     live = _live(ledger)
     by_agent: dict[int, list[AdvancementEntry]] = defaultdict(list)
@@ -241,13 +248,15 @@ def standing_chart(agents: list[Character], ledger: list[AdvancementEntry], clos
         by_agent[entry.character_id].append(entry)
     series = []
     marks: list[float | None] = [None] * len(closed)
-    rows = []
-    for colour, agent in zip(PALETTE * 4, agents, strict=False):
+    marked: list[list[str]] = [[] for _ in closed]
+    labels: dict[int, str] = {}
+    columns: list[list[str]] = []
+    for number, agent in enumerate(agents):
         try:
             position = regulations.position_of(agent.creation_build or {})
         except RuleError:  # a creation build without a standing: Trainee/0 (§6.5)
             position = (0, 0)
-        after: list[float | None] = [None] * len(closed)
+        at: dict[int, tuple[int, int]] = {}
         for entry in by_agent[agent.pk]:
             payload = entry.payload or {}
             if entry.kind == "grade_advanced" and not regulations.at_top(position):
@@ -264,24 +273,53 @@ def standing_chart(agents: list[Character], ledger: list[AdvancementEntry], clos
                     )
             index = index_of.get(entry.mission_id) if entry.mission_id else None
             if index is not None:
-                after[index] = _steps(position)
+                at[index] = position
                 if entry.kind in ("regulation_violation", "demotion"):
                     marks[index] = _steps(position)
-                    what = "Regulation offence" if entry.kind == "regulation_violation" else "Demotion"
-                    rows.append((str(index + 1), agent.name, what, regulations.position_label(position)))
-        series.append(Series(agent.name, tuple(after), colour=colour))
+                    what = "offence" if entry.kind == "regulation_violation" else "demotion"
+                    marked[index].append(f"{agent.name}: {what}")
+        after: list[float | None] = [None] * len(closed)
+        cells = [""] * len(closed)
+        current = None
+        for index in range(len(closed)):
+            current = at.get(index, current)
+            if current is not None:
+                after[index] = _steps(current)
+                labels[_steps(current)] = regulations.position_label(current)
+                cells[index] = regulations.position_label(current)
+        columns.append(cells)
+        series.append(Series(agent.name, tuple(after), colour=PALETTE[number % len(PALETTE)]))
+    headers = ("Mission", *(a.name for a in agents))
     if any(mark is not None for mark in marks):
-        series.append(Series("Offence or demotion", tuple(marks), style="dots", colour=PALETTE[1]))
+        series.append(Series("Offence or demotion", tuple(marks), style="dots", colour=PALETTE[4]))
+        headers += ("Offence or demotion",)
+    rows = []
+    for index in range(len(closed)):
+        cells = [column[index] for column in columns]
+        if not any(cells):
+            continue
+        row = (str(index + 1), *cells)
+        if len(headers) > len(row):
+            row += ("; ".join(marked[index]),)
+        rows.append(row)
+    # ticks on the standings that occur; at most eight, spread over them
+    values = sorted(labels)
+    if len(values) > 8:
+        values = [values[round(i * (len(values) - 1) / 7)] for i in range(8)]
     return Chart(
         key="campaign-standing",
         title="Rank and grade after each mission",
-        summary="Each agent's rank and grade (ten grades to a rank) after the missions they went on; "
-        "regulation offences and demotions are marked.",
+        summary="Each agent's rank and grade (ten grades to a rank) after each mission, from the first "
+        "they went on; regulation offences and demotions are marked.",
         kind="line",
         x_labels=tuple(str(n) for n in range(1, len(closed) + 1)),
         series=tuple(series),
-        table_headers=("Mission", "Agent", "What", "Standing after"),
+        table_headers=headers,
         table_rows=tuple(rows),
-        y_title="Rank × 10 + grade",
-        notes=("No regulation offences or demotions on record.",) if not rows else (),
+        y_title="Rank and grade",
+        y_labels=tuple((value, labels[value]) for value in values),
+        notes=("No regulation offences or demotions on record.",)
+        if rows and len(headers) == len(agents) + 1
+        else (),
+        empty="Each agent's rank and grade appear here after their first mission is published.",
     )

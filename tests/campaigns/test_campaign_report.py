@@ -102,7 +102,9 @@ def test_the_gm_sees_every_closed_mission_with_its_significance_roll_and_differe
     assert "1 Vienna History changed 180 500 180 0" in text
     assert "2 Lisbon quake History intact 40 640 700 -660" in text
     assert "Harry Adams" in text and "Ida Brandt" in text
-    assert len(pictures(html)) == 3
+    # no Success Points published yet: that chart is a sentence, not empty axes
+    assert len(pictures(html)) == 2
+    assert "Success Points appear here once a mission" in html
     assert "Print the campaign report" in html
 
 
@@ -233,9 +235,16 @@ def test_success_points_and_standing_follow_the_ledger_with_offences_marked(worl
     ida_line = next(s for s in standing.series if s.name == "Ida Brandt")
     assert harry_line.values == (0, 0)  # Trainee/0, up to Trainee/1 on Lisbon, then down again
     assert ida_line.values == (0, 1)
-    assert standing.table_rows == (("2", "Harry Adams", "Regulation offence", "Trainee/0"),)
     marks = next(s for s in standing.series if s.name == "Offence or demotion")
     assert marks.values == (None, 0)
+    # the table is the drawing: a row per mission, a column per series, the same standings
+    assert standing.table_headers == ("Mission", "Harry Adams", "Ida Brandt", "Offence or demotion")
+    assert standing.table_rows == (
+        ("1", "Trainee/0", "Trainee/0", ""),
+        ("2", "Trainee/0", "Trainee/1", "Harry Adams: offence"),
+    )
+    # the y axis ticks on the standings that occur, by name
+    assert standing.y_labels == ((0, "Trainee/0"), (1, "Trainee/1"))
 
 
 def test_the_report_belongs_to_the_overview_tab(world, client, campaign_played):

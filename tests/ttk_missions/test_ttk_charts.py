@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from campaigns import charts
 
 from .helpers import VICTORY_MOVES, VICTORY_SCRIPT
@@ -38,7 +40,11 @@ def test_every_member_reads_the_same_report_and_no_secret_reaches_it(ttk, start,
     assert client.get(f"/campaigns/{ttk.campaign.pk}/report/").status_code == 404
 
 
-def test_a_campaign_without_finished_runs_draws_empty_charts(ttk):
+def test_a_campaign_without_finished_runs_draws_no_chart_and_says_what_will_appear(ttk):
     victory, ranking = charts.campaign_charts(ttk.campaign, ttk.users["player"], False)
     assert victory.table_rows == () and ranking.series == ()
-    assert "<svg" in charts.svg(victory, "player")
+    assert victory.is_empty and ranking.is_empty
+    assert charts.for_page(victory, "player") == {"chart": victory, "empty": True, "rows": []}
+    assert "once it is over" in victory.empty
+    with pytest.raises(ValueError):
+        charts.svg(victory, "player")
