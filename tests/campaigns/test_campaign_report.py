@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 from django.core.cache import cache
+from django.utils import timezone
+from django.utils.text import slugify
 
 from campaigns import charts, missions
 from characters import registry
@@ -247,7 +249,18 @@ def test_success_points_and_standing_follow_the_ledger_with_offences_marked(worl
     assert standing.y_labels == ((0, "Trainee/0"), (1, "Trainee/1"))
 
 
-def test_the_report_belongs_to_the_overview_tab(world, client, campaign_played):
+def test_the_report_has_a_tab_of_its_own_and_says_its_paper_and_file_by_their_names(
+    world, client, api, campaign_played
+):
+    """It highlighted Overview, offered "LETTER" and named its PDF "…-sheet-r0.pdf"."""
     client.force_login(world.users["player"])
     html = client.get(url(world)).content.decode()
-    assert re.search(r'<a[^>]*aria-current="page"[^>]*>Overview</a>', html)
+    assert re.search(r'<a[^>]*aria-current="page"[^>]*>Report</a>', html)
+    assert not re.search(r'<a[^>]*aria-current="page"[^>]*>Overview</a>', html)
+    assert ">Letter</option>" in html and "LETTER" not in html
+    response = api(world.users["gm"]).post(
+        f"/api/v1/campaigns/{world.campaign.pk}/sheets/", {"kind": "campaign_report"}, format="json"
+    )
+    render = SheetRender.objects.get(pk=response.json()["id"])
+    day = timezone.localdate(render.queued_at)
+    assert render.download_name() == f"{slugify(world.campaign.name)}-report-{day:%Y-%m-%d}.pdf"
