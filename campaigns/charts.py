@@ -136,6 +136,19 @@ def provider(system: str) -> ChartProvider | None:
     return importlib.import_module(app.charts)  # type: ignore[return-value]
 
 
+def report_intro(system: str, is_gm: bool) -> str:
+    """The report page's first sentence in the system's own words (its charts module's
+    ``REPORT_INTRO``), or one that names no kind of play."""
+    found = provider(system)
+    words = getattr(found, "REPORT_INTRO", None) or {}
+    default = (
+        "Your copy holds everything recorded in play."
+        if is_gm
+        else "What players may see, and your own characters."
+    )
+    return str(words.get("gm" if is_gm else "player") or default)
+
+
 def campaign_charts(campaign: Any, user: Any, is_gm: bool) -> list[Chart]:
     found = provider(campaign.system)
     return found.campaign_charts(campaign, user, is_gm) if found is not None else []
@@ -144,6 +157,55 @@ def campaign_charts(campaign: Any, user: Any, is_gm: bool) -> list[Chart]:
 def mission_charts(mission: Any, user: Any, is_gm: bool) -> list[Chart]:
     found = provider(mission.campaign.system)
     return found.mission_charts(mission, user, is_gm) if found is not None else []
+
+
+def points_chart(
+    *,
+    key: str,
+    title: str,
+    what: str,
+    characters: list[Any],
+    ledger: list[Any],
+    gained: dict[str, str],
+    spent: dict[str, str],
+    held: str,
+    empty: str,
+) -> Chart:
+    """A pool of points each character tracks (fate points, say), per character: gained, spent
+    (from the ledger entries that stand: reversals and the entries they reverse left out) and held
+    now (the build's ``held`` key). ``gained`` and ``spent`` map an entry kind to the payload key
+    holding its count (a missing count is 1). The system names the kinds; this knows none."""
+    undone = {e.reverses_id for e in ledger if e.kind == "reversal"}
+    totals: dict[int, dict[str, int]] = {c.pk: {"gained": 0, "spent": 0} for c in characters}
+    for entry in ledger:
+        if entry.kind == "reversal" or entry.pk in undone or entry.character_id not in totals:
+            continue
+        for side, kinds in (("gained", gained), ("spent", spent)):
+            if entry.kind in kinds:
+                count = (entry.payload or {}).get(kinds[entry.kind], 1)
+                totals[entry.character_id][side] += int(count) if isinstance(count, int) else 0
+    now = {c.pk: int((c.build or {}).get(held) or 0) for c in characters}
+    columns = (("Gained", "gained"), ("Spent", "spent"))
+    series = [
+        Series(label, tuple(totals[c.pk][side] for c in characters), colour=PALETTE[index])
+        for index, (label, side) in enumerate(columns)
+    ]
+    series.append(Series("Held now", tuple(now[c.pk] for c in characters), colour=PALETTE[2]))
+    return Chart(
+        key=key,
+        title=title,
+        summary=f"For each character, the {what} gained and spent over the campaign, and held now.",
+        kind="bar",
+        x_labels=tuple(c.name for c in characters),
+        series=tuple(series),
+        table_headers=("Character", "Gained", "Spent", "Held now"),
+        table_rows=tuple(
+            (c.name, str(totals[c.pk]["gained"]), str(totals[c.pk]["spent"]), str(now[c.pk]))
+            for c in characters
+        ),
+        y_title=what[:1].upper() + what[1:],
+        empty=empty,
+    )
 
 
 # -- drawing ------------------------------------------------------------------------------------
@@ -237,9 +299,15 @@ def _without_scripts(tree: Any) -> Any:
     return tree
 
 
+def legend_columns(chart: Chart) -> int:
+    """Two columns of legend, or one when a series' name would run into its neighbour's."""
+    return 1 if max((len(s.name) for s in chart.series), default=0) > 20 else 2
+
+
 def height(chart: Chart) -> int:
     """The drawing's height for its width of 640: room for the legend's rows and slanted labels."""
-    legend_rows = (len(chart.series) + 1) // 2
+    columns = legend_columns(chart)
+    legend_rows = (len(chart.series) + columns - 1) // columns
     base = 100 + 50 * len(chart.x_labels) if chart.kind == "horizontal_stacked_bar" else 330
     return base + 34 * legend_rows + (40 if len(chart.x_labels) > 12 else 0)
 
@@ -269,7 +337,7 @@ def draw(chart: Chart, medium: str = "screen") -> str:
         "js": [],
         "disable_xml_declaration": True,
         "legend_at_bottom": True,
-        "legend_at_bottom_columns": 2,
+        "legend_at_bottom_columns": legend_columns(chart),
         "truncate_legend": -1,
         "truncate_label": -1,
         "x_label_rotation": 45 if many else 0,
@@ -285,7 +353,7 @@ def draw(chart: Chart, medium: str = "screen") -> str:
         "show_minor_y_labels": True,
         "margin": 12,
         # pygal leaves no room for slanted labels when it places the legend under them
-        "margin_bottom": 36 + (30 * ((len(chart.series) + 1) // 2) if many else 0),
+        "margin_bottom": 36 + (30 * -(-len(chart.series) // legend_columns(chart)) if many else 0),
     }
     cls = {
         "stacked_bar": pygal.StackedBar,

@@ -15,6 +15,12 @@ from systems.time_to_kill import services
 from systems.time_to_kill.engine.tables import OUTCOMES
 from systems.time_to_kill.models import MissionRun
 
+#: The report page's first sentence for each reader (campaigns/report_views.py asks for it).
+REPORT_INTRO = {
+    "gm": "Every finished run of every ninja.",
+    "player": "Every finished run of every ninja: the same report for every member.",
+}
+
 
 def mission_charts(mission: Any, user: Any, is_gm: bool) -> list[Chart]:
     """A Time to Kill mission is its runs; the campaign report shows them."""

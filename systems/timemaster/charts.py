@@ -29,6 +29,17 @@ VERDICT_COLOURS = {"history_intact": PALETTE[2], "history_changed": PALETTE[0], 
 KIND_COLOURS = dict(zip(TALLY_KINDS, PALETTE[:4], strict=True))
 
 
+#: The report page's first sentence for each reader (campaigns/report_views.py asks for it).
+REPORT_INTRO = {
+    "gm": "Your copy holds every closed mission and every agent.",
+    "player": "Published mission results, and your own agents.",
+}
+
+
+def _points(count: int | None) -> str:
+    return "point" if count == 1 else "points"
+
+
 def _counting_by_kind(entries: list[SignificanceEntry]) -> dict[str, int]:
     return tm_missions.tally_summary(entries)["by_kind"]
 
@@ -75,12 +86,12 @@ def mission_tally_chart(mission: Mission, entries: list[SignificanceEntry], is_g
         if roll <= total:
             notes.append(
                 f"Roll {roll} ≤ mistakes {total}: difference {difference}; "
-                f"{gap} fewer points of mistakes would have kept history."
+                f"{gap} fewer {_points(gap)} of mistakes would have kept history."
             )
         else:
             notes.append(
                 f"Roll {roll} > mistakes {total}: difference {difference}; "
-                f"{gap} more points of mistakes would have changed history."
+                f"{gap} more {_points(gap)} of mistakes would have changed history."
             )
         rows.append(("Difference (mistakes − roll)", str(difference)))
     if is_gm:

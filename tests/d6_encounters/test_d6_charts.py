@@ -23,9 +23,30 @@ def test_every_member_sees_the_rounds_of_each_finished_encounter(d6, client):
         state={"round": 2},
     )
     for persona in ("gm", "player", "observer"):
-        [chart] = charts.campaign_charts(d6.campaign, d6.users[persona], persona == "gm")
+        chart, _fate = charts.campaign_charts(d6.campaign, d6.users[persona], persona == "gm")
         assert chart.table_rows == (("1", "Docks", "5"),)
         assert chart.series[0].values == (5,)
     client.force_login(d6.users["observer"])
     html = client.get(f"/campaigns/{d6.campaign.pk}/report/").content.decode()
     assert "Rounds of each encounter" in html and "Docks" in html
+
+
+def test_fate_points_are_drawn_per_character_and_a_player_sees_their_own(d6, client):
+    """Issue 46, finding 7: D6's players track Fate Points; the report drew none."""
+    from characters import services as character_services
+
+    character_services.append_entry(
+        d6.ada, {"kind": "fate_points_gained", "count": 2, "reason": "heroics"}, d6.users["gm"]
+    )
+    character_services.append_entry(
+        d6.ada, {"kind": "fate_points_spent", "count": 1, "reason": "the big jump"}, d6.users["gm"]
+    )
+    _rounds, fate = charts.campaign_charts(d6.campaign, d6.users["gm"], True)
+    assert fate.table_rows == (("Ada", "2", "1", "1"), ("Bo", "0", "0", "0"))
+    _rounds, own = charts.campaign_charts(d6.campaign, d6.users["player"], False)
+    assert own.table_rows == (("Ada", "2", "1", "1"),)
+    client.force_login(d6.users["player"])
+    html = client.get(f"/campaigns/{d6.campaign.pk}/report/").content.decode()
+    assert "Fate points per character" in html and ">Bo<" not in html
+    intro = html.split("<main", 1)[1].split("<form", 1)[0]
+    assert "encounter" in intro and "mission" not in intro.lower() and "agent" not in intro.lower()
