@@ -63,7 +63,7 @@ def fate_points_chart(campaign: Any, user: Any, is_gm: bool) -> Chart:
         gained=GAINED,
         spent=SPENT,
         held="fate_points",
-        empty="Each character's fate points appear here once a character is made.",
+        empty="Each character's fate points appear here once one of them holds or gains any.",
     )
 
 

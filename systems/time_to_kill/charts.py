@@ -83,10 +83,15 @@ def campaign_charts(campaign: Any, user: Any, is_gm: bool) -> list[Chart]:
                 f"{ninja.name} ({player})",
                 _outcome_label(run.outcome),
                 str(victory_points),
-                "" if ranking is None else f"{ranking:g}",
             )
         )
-    headers = ("Run", "Mission", "Ninja (player)", "Outcome", "Victory points", "Ranking after")
+    headers = ("Run", "Mission", "Ninja (player)", "Outcome", "Victory points")
+    # the ranking's table is its drawing: a row per run, a column per player's line
+    ranked = sorted(players.items())
+    ranking_rows = tuple(
+        (numbers[index], *("" if values[index] is None else f"{values[index]:g}" for _, values in ranked))
+        for index in range(len(runs))
+    )
     return [
         Chart(
             key="campaign-victory-points",
@@ -109,10 +114,10 @@ def campaign_charts(campaign: Any, user: Any, is_gm: bool) -> list[Chart]:
             x_labels=numbers,
             series=tuple(
                 Series(player, tuple(values), colour=PALETTE[i % len(PALETTE)])
-                for i, (player, values) in enumerate(sorted(players.items()))
+                for i, (player, values) in enumerate(ranked)
             ),
-            table_headers=headers,
-            table_rows=tuple(rows),
+            table_headers=("Run", *(player for player, _ in ranked)),
+            table_rows=ranking_rows,
             y_title="Ranking",
             empty="Each player's ranking appears here after their first finished run.",
         ),

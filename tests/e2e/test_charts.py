@@ -176,7 +176,7 @@ def other_systems(world):
             name="Kage",
             status=Character.Status.ACTIVE,
             creation_build={},
-            build={},
+            build={"fate_points": 2},
         )
         for n in range(1, 7):
             if system == "time_to_kill":
@@ -186,7 +186,7 @@ def other_systems(world):
                     ninja=character,
                     title=f"Run {n}",
                     status=MissionRun.Status.OVER,
-                    outcome="victory" if won else "death",
+                    outcome="victory" if won else "fatally_wounded",
                     initial_state={},
                     state={"victory_points": 2 + n, "die_roll_count": 2 + n},
                 )
