@@ -1,13 +1,12 @@
 """Render the campaign report (GM's and a player's copy) and an after-action report of a
 50-mission campaign played through the services (bench/world.py seed_missions), and rasterise
-every page with pdftoppm into this folder, to look at them.
+every page at 60 dpi (pypdfium2: pdftoppm need not be installed) into this folder, to look at them.
 
     .venv/bin/python docs/screenshots/charts/make_pdfs.py [missions]
 """
 
 from __future__ import annotations
 
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -18,6 +17,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
 
 
 def main(count: int) -> None:
+    import pypdfium2
     from pages import setup_django
     from world import seed_missions
 
@@ -39,11 +39,13 @@ def main(count: int) -> None:
         ):
             membership = campaign.memberships.get(user=user)
             render, _ = services.request_render(
-                user, kind, campaign, membership, mission=mission if kind == "after_action" else None
+                user, kind, campaign, membership, target=mission if kind == "after_action" else None
             )
             assert run_render(render.pk) == "done", render.error
             pdf = Path(SheetRender.objects.get(pk=render.pk).file.path)
-            subprocess.run(["pdftoppm", "-r", "60", "-png", str(pdf), str(HERE / f"pdf-{name}")], check=True)
+            for number, page in enumerate(pypdfium2.PdfDocument(str(pdf)), start=1):
+                image = page.render(scale=60 / 72).to_pil().convert("RGB").quantize(colors=64)
+                image.save(HERE / f"pdf-{name}-{number}.png", optimize=True)
             print(name, render.snapshot["subject"])
 
 
