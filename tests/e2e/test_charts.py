@@ -23,13 +23,16 @@ from tests.e2e.test_every_page import axe_problems, resize
 PASSWORD = "a-long-test-password"  # tests/conftest.py make_user
 SCREENSHOTS = os.environ.get("DOSSIER_SCREENSHOTS", "")
 OVERFLOW = "() => document.documentElement.scrollWidth > window.innerWidth + 1"
-#: Tables wider than their card: cut ones (not in a scrolling wrap) always; on the report, any.
+#: Each table in a card: whether it is wider than the card, whether it is wider than the box that
+#: shows it (its scrolling wrap, else the card: then some of it is out of sight), and whether that
+#: box scrolls.
 TABLES = """() => [...document.querySelectorAll('.card table')].map(table => {
   const card = table.closest('.card'), wrap = table.closest('.table-wrap');
   const style = getComputedStyle(card);
   const inner = card.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  const width = table.getBoundingClientRect().width;
   return {caption: (table.caption && table.caption.textContent || '').slice(0, 60),
-          wider: table.getBoundingClientRect().width > inner + 1,
+          wider: width > inner + 1 || (!!wrap && width > wrap.clientWidth + 1),
           scrolls: !!wrap && getComputedStyle(wrap).overflowX === 'auto' && wrap.clientWidth <= inner + 1};
 })"""
 EMPTY = """() => [...document.querySelectorAll('figure.chart-empty')].map(f => ({
