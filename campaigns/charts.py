@@ -209,7 +209,7 @@ def points_chart(
 
 
 # -- drawing ------------------------------------------------------------------------------------
-def _style(chart: Chart, medium: str = "screen") -> Any:
+def _style(chart: Chart, medium: str = "screen", font: str = "") -> Any:
     """pygal colours series in the order of its style's colours: each series' own, else the next
     of the palette."""
     from pygal.style import Style
@@ -229,7 +229,7 @@ def _style(chart: Chart, medium: str = "screen") -> Any:
         opacity="1",
         opacity_hover="1",
         colors=colours or PALETTE,
-        font_family=media["font"],
+        font_family=font or media["font"],
         label_font_size=media["label"],
         major_label_font_size=media["label"],
         legend_font_size=media["label"],
@@ -312,7 +312,7 @@ def height(chart: Chart) -> int:
     return base + 34 * legend_rows + (40 if len(chart.x_labels) > 12 else 0)
 
 
-def draw(chart: Chart, medium: str = "screen") -> str:
+def draw(chart: Chart, medium: str = "screen", font: str = "") -> str:
     """The chart as an SVG document (no script, no external reference), lettered for its medium.
     Its <title> is the chart's summary: a PDF's figure takes its alternative text from it."""
     import pygal
@@ -330,7 +330,7 @@ def draw(chart: Chart, medium: str = "screen") -> str:
         else whole_ticks(chart)
     )
     config: dict[str, Any] = {
-        "style": _style(chart, medium),
+        "style": _style(chart, medium, font),
         "width": 640,
         "height": height(chart),
         "explicit_size": False,
@@ -400,15 +400,16 @@ def _titled(summary: str) -> Any:
     return apply
 
 
-def svg(chart: Chart, audience: str, medium: str = "screen") -> str:
+def svg(chart: Chart, audience: str, medium: str = "screen", font: str = "") -> str:
     """The drawing, from the cache when this audience has seen the same data drawn before."""
     if audience not in AUDIENCES:
         raise ValueError(f"Unknown audience {audience!r}.")
-    key = f"chart:{audience}:{chart.digest()}" + ("" if medium == "screen" else f":{medium}")
+    lettering = hashlib.sha256(font.encode()).hexdigest()[:8]  # a key without spaces
+    key = f"chart:{audience}:{chart.digest()}" + ("" if medium == "screen" else f":{medium}:{lettering}")
     cached = cache.get(key)
     if isinstance(cached, str):
         return cached
-    drawn = draw(chart, medium)
+    drawn = draw(chart, medium, font)
     cache.set(key, drawn, CACHE_SECONDS)
     return drawn
 
@@ -430,7 +431,14 @@ def for_page(chart: Chart, audience: str) -> dict[str, Any]:
     }
 
 
-def for_print(chart: Chart, audience: str) -> dict[str, Any]:
+def print_font(system: str) -> str:
+    """The font family a system's printed sheets are set in (its charts module's ``PRINT_FONT``,
+    a CSS font-family list of the sheet's vendored fonts), or the shared sheet's serif."""
+    found = provider(system)
+    return str(getattr(found, "PRINT_FONT", "") or MEDIA["print"]["font"])
+
+
+def for_print(chart: Chart, audience: str, font: str = "") -> dict[str, Any]:
     """What a print template shows (plain data, frozen into a render's snapshot); an empty chart,
     only its sentence."""
     empty = chart.is_empty
@@ -439,7 +447,7 @@ def for_print(chart: Chart, audience: str) -> dict[str, Any]:
         "title": chart.title,
         "summary": chart.summary,
         "empty": chart.empty if empty else "",
-        "svg": "" if empty else svg(chart, audience, "print"),
+        "svg": "" if empty else svg(chart, audience, "print", font),
         "table_headers": list(chart.table_headers),
         "table_rows": [] if empty else [list(row) for row in chart.table_rows],
         "notes": [] if empty else list(chart.notes),

@@ -13,6 +13,8 @@ from campaigns.charts import PALETTE, Chart, Series, points_chart
 from characters.models import AdvancementEntry, Character
 from systems.d6.models import Encounter
 
+#: The printed pictures' font: the one this system's sheets are set in (systems/d6/sheet_assets/sheet.css).
+PRINT_FONT = "Sheet Slab, serif"
 #: The report page's first sentence for each reader (campaigns/report_views.py asks for it).
 REPORT_INTRO = {
     "gm": "Every finished encounter of the campaign.",

@@ -24,6 +24,8 @@ RESULTS = (
 )
 
 
+#: The printed pictures' font: the one this system's sheets are set in (systems/tempo/sheet_assets/sheet.css).
+PRINT_FONT = "Sheet Inter, sans-serif"
 #: The report page's first sentence for each reader (campaigns/report_views.py asks for it).
 REPORT_INTRO = {
     "gm": "Your copy holds every finished conflict.",

@@ -15,6 +15,9 @@ from systems.time_to_kill import services
 from systems.time_to_kill.engine.tables import OUTCOMES
 from systems.time_to_kill.models import MissionRun
 
+#: The printed pictures' font: the one this system's sheets are set in
+#: (systems/time_to_kill/sheet_assets/sheet.css).
+PRINT_FONT = "Sheet Garamond, serif"
 #: The report page's first sentence for each reader (campaigns/report_views.py asks for it).
 REPORT_INTRO = {
     "gm": "Every finished run of every ninja.",

@@ -29,6 +29,8 @@ VERDICT_COLOURS = {"history_intact": PALETTE[2], "history_changed": PALETTE[0], 
 KIND_COLOURS = dict(zip(TALLY_KINDS, PALETTE[:4], strict=True))
 
 
+#: The printed pictures' font: the one this system's sheets are set in (sheets/assets/sheet.css).
+PRINT_FONT = "Sheet Libertine, serif"
 #: The report page's first sentence for each reader (campaigns/report_views.py asks for it).
 REPORT_INTRO = {
     "gm": "Your copy holds every closed mission and every agent.",
