@@ -17,7 +17,6 @@ sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
 
 
 def main(count: int) -> None:
-    import pypdfium2
     from pages import setup_django
     from world import seed_missions
 
@@ -43,10 +42,38 @@ def main(count: int) -> None:
             )
             assert run_render(render.pk) == "done", render.error
             pdf = Path(SheetRender.objects.get(pk=render.pk).file.path)
-            for number, page in enumerate(pypdfium2.PdfDocument(str(pdf)), start=1):
-                image = page.render(scale=60 / 72).to_pil().convert("RGB").quantize(colors=64)
-                image.save(HERE / f"pdf-{name}-{number}.png", optimize=True)
+            rasterise(pdf, name)
             print(name, render.snapshot["subject"])
+
+        # the other systems' reports, with six finished pieces of play and with none (the browser
+        # test's campaigns, tests/e2e/test_charts.py other_systems), the GM's copy
+        from types import SimpleNamespace
+
+        from django.contrib.auth import get_user_model
+
+        from tests.e2e.test_charts import other_systems
+
+        users = get_user_model().objects
+        world = SimpleNamespace(
+            users={"gm": users.get(pk=ids["gm"].pk), "player": users.get(pk=ids["player"].pk)}
+        )
+        for system, full, empty in other_systems(world):
+            for name, campaign in ((system, full), (f"{system}-empty", empty)):
+                membership = campaign.memberships.get(user=world.users["gm"])
+                render, _ = services.request_render(
+                    world.users["gm"], "campaign_report", campaign, membership
+                )
+                assert run_render(render.pk) == "done", render.error
+                rasterise(Path(SheetRender.objects.get(pk=render.pk).file.path), f"campaign-report-{name}")
+                print(name, campaign.name)
+
+
+def rasterise(pdf: Path, name: str) -> None:
+    import pypdfium2
+
+    for number, page in enumerate(pypdfium2.PdfDocument(str(pdf)), start=1):
+        image = page.render(scale=60 / 72).to_pil().convert("RGB").quantize(colors=64)
+        image.save(HERE / f"pdf-{name}-{number}.png", optimize=True)
 
 
 if __name__ == "__main__":
