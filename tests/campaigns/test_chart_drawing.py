@@ -181,3 +181,23 @@ def test_a_printed_chart_uses_the_sheets_serif_and_its_figure_is_described_by_it
         next(c for c in charts.campaign_charts(world.campaign, world.users["gm"], True)), "gm", "print"
     )
     assert "Sheet Libertine" in svg and "font-size:10.5px" in svg.replace(" ", "")
+
+
+def test_the_missions_charts_table_holds_each_drawn_dot_and_line_on_its_row(world, campaign_played):  # noqa: F811
+    """Every value a series draws is in the table, on the row of its mission, under that series'
+    name or in the column the series is named by (the verdict's dots: the verdict and mistakes)."""
+    missions_chart, _points, _standing = charts.campaign_charts(world.campaign, world.users["gm"], True)
+    headers = missions_chart.table_headers
+    for series in missions_chart.series:
+        for index, value in enumerate(series.values):
+            if value is None:
+                continue
+            row = dict(zip(headers, missions_chart.table_rows[index], strict=True))
+            if series.name == "Significance rating":
+                assert row["Significance"] == str(value)
+            else:
+                assert (row["Verdict"], row["Mistakes"]) == (series.name, str(value))
+    drawn = sum(
+        1 for s in missions_chart.series if s.name != "Significance rating" for v in s.values if v is not None
+    )
+    assert drawn == len(missions_chart.table_rows)  # one dot per row, no row without its dot
