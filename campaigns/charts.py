@@ -13,9 +13,15 @@ The drawings are cached by the chart's data (a digest of everything drawn: that 
 revision) and by the audience, so a GM's picture is never served to a player even if the two
 happened to hold the same numbers, and any change in what is drawn is a new key.
 
-Readable in greyscale: the palette's colours are far apart in lightness (Okabe-Ito, ordered by
-luminance) and every series is named in the legend and in the table. Readable at 390 px: the SVG
-scales to its box (no fixed size), with large label fonts for the scaled-down picture.
+Readable in greyscale and by colour-blind readers: the palette is Okabe-Ito's, ordered so that its
+first four colours are at least 20 apart in CIE L* once printed grey (0, 37, 65 and 85); series
+beyond the fourth repeat a lightness but never its dash pattern and marker shape, and every line
+series has a dash and a marker of its own (``LINE_LOOKS``). Every series is named in the legend and
+in the table. Readable at 390 px: the SVG scales to its box (no fixed size), with large label fonts
+for the scaled-down picture; printed, it uses the sheet's serif at the sheet's size (``MEDIA``).
+
+An empty chart (nothing drawn) is never drawn: its page and print show the chart's ``empty``
+sentence (what will appear, and when), without axes or table.
 """
 
 from __future__ import annotations
@@ -23,18 +29,45 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import math
 from dataclasses import asdict, dataclass, field
 from typing import Any, Protocol
 
 from django.core.cache import cache
 
-#: Series colours, far apart in lightness so they stay apart in greyscale.
-PALETTE = ("#000000", "#D55E00", "#56B4E9", "#F0E442", "#009E73", "#CC79A7", "#0072B2", "#E69F00")
+#: Okabe-Ito's colours. The first four are at least 20 apart in CIE L* in greyscale (black 0,
+#: blue 37, sky blue 65, yellow 85); the others repeat a lightness band and are told apart by hue,
+#: dash and marker.
+PALETTE = ("#000000", "#0072B2", "#56B4E9", "#F0E442", "#D55E00", "#009E73", "#CC79A7", "#E69F00")
+#: A line series' dash pattern and its markers' shape, in turn: no two series of a chart share both.
+LINE_LOOKS = (
+    ("", "circle"),
+    ("10, 5", "square"),
+    ("3, 4", "triangle"),
+    ("14, 4, 3, 4", "diamond"),
+    ("6, 3, 6, 8", "cross"),
+    ("2, 2", "circle"),
+    ("16, 6", "square"),
+    ("8, 3, 2, 3", "triangle"),
+)
+#: How the picture is lettered on a screen (a 640-wide drawing a phone shows at about half size)
+#: and on paper (the sheet's own serif, printed 640 units across about 180 mm: 10.5 units ≈ 8.4 pt,
+#: the size of the sheet's tables).
+MEDIA = {
+    "screen": {"font": "DejaVu Sans, Arial, sans-serif", "label": 19, "title": 20, "value": 18, "stroke": 3},
+    "print": {
+        "font": "Sheet Libertine, Linux Libertine O, serif",
+        "label": 10.5,
+        "title": 11,
+        "value": 10,
+        "stroke": 2,
+    },
+}
 KINDS = ("stacked_bar", "horizontal_stacked_bar", "bar", "line", "dots")
 AUDIENCES = ("gm", "player")
 CACHE_SECONDS = 7 * 24 * 3600
 #: Bump when the drawing code changes: older cached pictures are not reused.
-DRAWING_VERSION = "9"
+DRAWING_VERSION = "10"
 
 
 @dataclass(frozen=True)
@@ -58,6 +91,18 @@ class Chart:
     table_rows: tuple[tuple[str, ...], ...]
     y_title: str = ""
     notes: tuple[str, ...] = field(default=())  # lines printed under the picture
+    # what will appear here, and when: shown instead of a picture with nothing in it
+    empty: str = "Nothing has been played that this chart draws yet."
+    # the y axis' ticks as (value, label), on values that exist; () = whole numbers from 0
+    y_labels: tuple[tuple[float, str], ...] = ()
+
+    @property
+    def is_empty(self) -> bool:
+        """Nothing to draw: no value in any series (a bar of 0 draws nothing either)."""
+        lines = self.kind in ("line", "dots")
+        return not any(
+            value is not None and (lines or value != 0) for series in self.series for value in series.values
+        )
 
     def data(self) -> dict[str, Any]:
         return asdict(self)
@@ -91,6 +136,19 @@ def provider(system: str) -> ChartProvider | None:
     return importlib.import_module(app.charts)  # type: ignore[return-value]
 
 
+def report_intro(system: str, is_gm: bool) -> str:
+    """The report page's first sentence in the system's own words (its charts module's
+    ``REPORT_INTRO``), or one that names no kind of play."""
+    found = provider(system)
+    words = getattr(found, "REPORT_INTRO", None) or {}
+    default = (
+        "Your copy holds everything recorded in play."
+        if is_gm
+        else "What players may see, and your own characters."
+    )
+    return str(words.get("gm" if is_gm else "player") or default)
+
+
 def campaign_charts(campaign: Any, user: Any, is_gm: bool) -> list[Chart]:
     found = provider(campaign.system)
     return found.campaign_charts(campaign, user, is_gm) if found is not None else []
@@ -101,11 +159,62 @@ def mission_charts(mission: Any, user: Any, is_gm: bool) -> list[Chart]:
     return found.mission_charts(mission, user, is_gm) if found is not None else []
 
 
+def points_chart(
+    *,
+    key: str,
+    title: str,
+    what: str,
+    characters: list[Any],
+    ledger: list[Any],
+    gained: dict[str, str],
+    spent: dict[str, str],
+    held: str,
+    empty: str,
+) -> Chart:
+    """A pool of points each character tracks (fate points, say), per character: gained, spent
+    (from the ledger entries that stand: reversals and the entries they reverse left out) and held
+    now (the build's ``held`` key). ``gained`` and ``spent`` map an entry kind to the payload key
+    holding its count (a missing count is 1). The system names the kinds; this knows none."""
+    undone = {e.reverses_id for e in ledger if e.kind == "reversal"}
+    totals: dict[int, dict[str, int]] = {c.pk: {"gained": 0, "spent": 0} for c in characters}
+    for entry in ledger:
+        if entry.kind == "reversal" or entry.pk in undone or entry.character_id not in totals:
+            continue
+        for side, kinds in (("gained", gained), ("spent", spent)):
+            if entry.kind in kinds:
+                count = (entry.payload or {}).get(kinds[entry.kind], 1)
+                totals[entry.character_id][side] += int(count) if isinstance(count, int) else 0
+    now = {c.pk: int((c.build or {}).get(held) or 0) for c in characters}
+    columns = (("Gained", "gained"), ("Spent", "spent"))
+    series = [
+        Series(label, tuple(totals[c.pk][side] for c in characters), colour=PALETTE[index])
+        for index, (label, side) in enumerate(columns)
+    ]
+    series.append(Series("Held now", tuple(now[c.pk] for c in characters), colour=PALETTE[2]))
+    return Chart(
+        key=key,
+        title=title,
+        summary=f"For each character, the {what} gained and spent over the campaign, and held now.",
+        kind="bar",
+        x_labels=tuple(c.name for c in characters),
+        series=tuple(series),
+        table_headers=("Character", "Gained", "Spent", "Held now"),
+        table_rows=tuple(
+            (c.name, str(totals[c.pk]["gained"]), str(totals[c.pk]["spent"]), str(now[c.pk]))
+            for c in characters
+        ),
+        y_title=what[:1].upper() + what[1:],
+        empty=empty,
+    )
+
+
 # -- drawing ------------------------------------------------------------------------------------
-def _style(chart: Chart) -> Any:
+def _style(chart: Chart, medium: str = "screen", font: str = "") -> Any:
     """pygal colours series in the order of its style's colours: each series' own, else the next
     of the palette."""
     from pygal.style import Style
+
+    media = MEDIA[medium]
 
     colours = tuple(
         series.colour or PALETTE[index % len(PALETTE)] for index, series in enumerate(chart.series)
@@ -120,16 +229,62 @@ def _style(chart: Chart) -> Any:
         opacity="1",
         opacity_hover="1",
         colors=colours or PALETTE,
-        font_family="DejaVu Sans, Arial, sans-serif",
-        # large for a 640-wide drawing: a phone shows it at about half size
-        label_font_size=19,
-        major_label_font_size=19,
-        legend_font_size=19,
-        title_font_size=20,
-        value_font_size=18,
+        font_family=font or media["font"],
+        label_font_size=media["label"],
+        major_label_font_size=media["label"],
+        legend_font_size=media["label"],
+        title_font_size=media["title"],
+        value_font_size=media["value"],
         tooltip_font_size=14,
-        stroke_width="3",
+        stroke_width=str(media["stroke"]),
     )
+
+
+def whole_ticks(chart: Chart) -> list[float]:
+    """Ticks on whole numbers from 0 (or the lowest value) to the highest, at most six, at a step
+    of 1, 2 or 5 times a power of ten: no 0.8 on an axis of counts."""
+    values = [v for series in chart.series for v in series.values if v is not None]
+    low = min(0, math.floor(min(values, default=0)))
+    high = max(1, math.ceil(max(values, default=1)))
+    step = next(m * 10**p for p in range(0, 12) for m in (1, 2, 5) if (high - low) / (m * 10**p) <= 5)
+    start = (low // step) * step
+    return list(range(start, high + step, step))[:7]
+
+
+_SHAPES = {
+    "square": lambda x, y, r: f"{x - r},{y - r} {x + r},{y - r} {x + r},{y + r} {x - r},{y + r}",
+    "triangle": lambda x, y, r: f"{x},{y - 1.2 * r} {x + 1.1 * r},{y + 0.8 * r} {x - 1.1 * r},{y + 0.8 * r}",
+    "diamond": lambda x, y, r: f"{x},{y - 1.3 * r} {x + 1.3 * r},{y} {x},{y + 1.3 * r} {x - 1.3 * r},{y}",
+    "cross": lambda x, y, r: (
+        f"{x - r},{y - r / 3} {x - r / 3},{y - r / 3} {x - r / 3},{y - r} {x + r / 3},{y - r} "
+        f"{x + r / 3},{y - r / 3} {x + r},{y - r / 3} {x + r},{y + r / 3} {x + r / 3},{y + r / 3} "
+        f"{x + r / 3},{y + r} {x - r / 3},{y + r} {x - r / 3},{y + r / 3} {x - r},{y + r / 3}"
+    ),
+}
+
+
+def _markers(shapes: dict[int, str]) -> Any:
+    """pygal draws every dot as a circle: a series whose look asks for another shape gets it, so
+    marks differ by shape as well as by colour."""
+
+    def apply(tree: Any) -> Any:
+        for group in list(tree.iter()):
+            classes = str(group.get("class", "")).split()
+            index = next((int(c[6:]) for c in classes if c.startswith("serie-") and c[6:].isdigit()), None)
+            shape = shapes.get(index) if index is not None else None
+            if shape is None or shape == "circle":
+                continue
+            for dot in list(group.iter()):
+                if not (isinstance(dot.tag, str) and dot.tag.rsplit("}", 1)[-1] == "circle"):
+                    continue
+                x, y, r = (float(dot.get(name, 0)) for name in ("cx", "cy", "r"))
+                dot.tag = dot.tag.replace("circle", "polygon")
+                for name in ("cx", "cy", "r"):
+                    dot.attrib.pop(name, None)
+                dot.set("points", _SHAPES[shape](round(x, 2), round(y, 2), r))
+        return tree
+
+    return apply
 
 
 def _without_scripts(tree: Any) -> Any:
@@ -144,29 +299,45 @@ def _without_scripts(tree: Any) -> Any:
     return tree
 
 
+def legend_columns(chart: Chart) -> int:
+    """Two columns of legend, or one when a series' name would run into its neighbour's."""
+    return 1 if max((len(s.name) for s in chart.series), default=0) > 20 else 2
+
+
 def height(chart: Chart) -> int:
     """The drawing's height for its width of 640: room for the legend's rows and slanted labels."""
-    legend_rows = (len(chart.series) + 1) // 2
+    columns = legend_columns(chart)
+    legend_rows = (len(chart.series) + columns - 1) // columns
     base = 100 + 50 * len(chart.x_labels) if chart.kind == "horizontal_stacked_bar" else 330
     return base + 34 * legend_rows + (40 if len(chart.x_labels) > 12 else 0)
 
 
-def draw(chart: Chart) -> str:
-    """The chart as an SVG document (no script, no external reference)."""
+def draw(chart: Chart, medium: str = "screen", font: str = "") -> str:
+    """The chart as an SVG document (no script, no external reference), lettered for its medium.
+    Its <title> is the chart's summary: a PDF's figure takes its alternative text from it."""
     import pygal
 
     if chart.kind not in KINDS:
         raise ValueError(f"Unknown chart kind {chart.kind!r}.")
+    if medium not in MEDIA:
+        raise ValueError(f"Unknown medium {medium!r}.")
+    if chart.is_empty:
+        raise ValueError("An empty chart is not drawn: show its empty sentence.")
     many = len(chart.x_labels) > 12
+    y_labels: list[Any] = (
+        [{"value": value, "label": label} for value, label in chart.y_labels]
+        if chart.y_labels
+        else whole_ticks(chart)
+    )
     config: dict[str, Any] = {
-        "style": _style(chart),
+        "style": _style(chart, medium, font),
         "width": 640,
         "height": height(chart),
         "explicit_size": False,
         "js": [],
         "disable_xml_declaration": True,
         "legend_at_bottom": True,
-        "legend_at_bottom_columns": 2,
+        "legend_at_bottom_columns": legend_columns(chart),
         "truncate_legend": -1,
         "truncate_label": -1,
         "x_label_rotation": 45 if many else 0,
@@ -175,12 +346,14 @@ def draw(chart: Chart) -> str:
         "print_values": chart.kind == "horizontal_stacked_bar",
         "print_zeroes": False,
         "y_title": chart.y_title or None,
-        "no_data_text": "Nothing to show yet",
+        "no_data_text": "",
         "include_x_axis": True,
-        "max_scale": 6,  # at most six graduations: the large labels must not run into each other
+        # ticks on values that exist: the chart's own, or whole numbers (counts and points)
+        "y_labels": y_labels,
+        "show_minor_y_labels": True,
         "margin": 12,
         # pygal leaves no room for slanted labels when it places the legend under them
-        "margin_bottom": 36 + (30 * ((len(chart.series) + 1) // 2) if many else 0),
+        "margin_bottom": 36 + (30 * -(-len(chart.series) // legend_columns(chart)) if many else 0),
     }
     cls = {
         "stacked_bar": pygal.StackedBar,
@@ -191,38 +364,62 @@ def draw(chart: Chart) -> str:
     }[chart.kind]
     drawing = cls(**config)
     drawing.add_xml_filter(_without_scripts)
+    drawing.add_xml_filter(_titled(chart.summary))
     drawing.uuid = chart.digest()  # the element ids inside the SVG: the same data, the same bytes
     # No title inside the picture: the page's caption or the print's heading carries it, once.
     drawing.x_labels = list(chart.x_labels)
-    for series in chart.series:
+    shapes: dict[int, str] = {}
+    width = MEDIA[medium]["stroke"]
+    for index, series in enumerate(chart.series):
         options: dict[str, Any] = {}
         style = series.style or ("dots" if chart.kind == "dots" else "")
+        dash, shape = LINE_LOOKS[index % len(LINE_LOOKS)]
         if style == "dots":
             options.update(stroke=False, dots_size=4 if many else 7)
+            shapes[index] = shape
         elif style == "line":
-            options.update(show_dots=False, stroke_style={"width": 3, "dasharray": "8, 4"})
+            options.update(show_dots=False, stroke_style={"width": width, "dasharray": dash or "8, 4"})
         elif chart.kind == "line":
-            options.update(dots_size=4)
+            options.update(dots_size=5, stroke_style={"width": width, "dasharray": dash})
+            shapes[index] = shape
         drawing.add(series.name, list(series.values), **options)
+    drawing.add_xml_filter(_markers(shapes))
     return str(drawing.render(is_unicode=True))
 
 
-def svg(chart: Chart, audience: str) -> str:
+def _titled(summary: str) -> Any:
+    """The SVG's <title> says what the picture shows (pygal writes "Pygal" there)."""
+
+    def apply(tree: Any) -> Any:
+        for element in tree.iter():
+            if isinstance(element.tag, str) and element.tag.rsplit("}", 1)[-1] == "title":
+                element.text = summary
+                break
+        return tree
+
+    return apply
+
+
+def svg(chart: Chart, audience: str, medium: str = "screen", font: str = "") -> str:
     """The drawing, from the cache when this audience has seen the same data drawn before."""
     if audience not in AUDIENCES:
         raise ValueError(f"Unknown audience {audience!r}.")
-    key = f"chart:{audience}:{chart.digest()}"
+    lettering = hashlib.sha256(font.encode()).hexdigest()[:8]  # a key without spaces
+    key = f"chart:{audience}:{chart.digest()}" + ("" if medium == "screen" else f":{medium}:{lettering}")
     cached = cache.get(key)
     if isinstance(cached, str):
         return cached
-    drawn = draw(chart)
+    drawn = draw(chart, medium, font)
     cache.set(key, drawn, CACHE_SECONDS)
     return drawn
 
 
 def for_page(chart: Chart, audience: str) -> dict[str, Any]:
     """What a page template shows: the picture as an image (its styles stay inside the image,
-    so the page's Content-Security-Policy needs no inline style), its summary and its table."""
+    so the page's Content-Security-Policy needs no inline style), its summary and its table; an
+    empty chart, only its sentence."""
+    if chart.is_empty:
+        return {"chart": chart, "empty": True, "rows": []}
     drawn = svg(chart, audience)
     return {
         "chart": chart,
@@ -234,14 +431,24 @@ def for_page(chart: Chart, audience: str) -> dict[str, Any]:
     }
 
 
-def for_print(chart: Chart, audience: str) -> dict[str, Any]:
-    """What a print template shows (plain data, frozen into a render's snapshot)."""
+def print_font(system: str) -> str:
+    """The font family a system's printed sheets are set in (its charts module's ``PRINT_FONT``,
+    a CSS font-family list of the sheet's vendored fonts), or the shared sheet's serif."""
+    found = provider(system)
+    return str(getattr(found, "PRINT_FONT", "") or MEDIA["print"]["font"])
+
+
+def for_print(chart: Chart, audience: str, font: str = "") -> dict[str, Any]:
+    """What a print template shows (plain data, frozen into a render's snapshot); an empty chart,
+    only its sentence."""
+    empty = chart.is_empty
     return {
         "key": chart.key,
         "title": chart.title,
         "summary": chart.summary,
-        "svg": svg(chart, audience),
+        "empty": chart.empty if empty else "",
+        "svg": "" if empty else svg(chart, audience, "print", font),
         "table_headers": list(chart.table_headers),
-        "table_rows": [list(row) for row in chart.table_rows],
-        "notes": list(chart.notes),
+        "table_rows": [] if empty else [list(row) for row in chart.table_rows],
+        "notes": [] if empty else list(chart.notes),
     }

@@ -21,5 +21,10 @@ def campaign_report(request, pk):
         charts.for_page(chart, audience)
         for chart in charts.campaign_charts(campaign, request.user, membership.is_gm)
     ]
-    context = {"campaign": campaign, "membership": membership, "charts": drawn}
+    context = {
+        "campaign": campaign,
+        "membership": membership,
+        "charts": drawn,
+        "intro": charts.report_intro(campaign.system, membership.is_gm),
+    }
     return render(request, "campaigns/report.html", context)

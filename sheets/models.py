@@ -11,6 +11,7 @@ from django.conf import settings
 from django.contrib.contenttypes.fields import GenericForeignKey
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 
 from config.fields import ReadSafeJSONField, random_public_id
 
@@ -151,7 +152,15 @@ class SheetRender(models.Model):
         return f"{self.stamp_label} {self.revision}"
 
     def download_name(self) -> str:
-        """``<character>-<system>-sheet-r<revision>.pdf``, slugified (see ``download_name``)."""
+        """``<character>-<system>-sheet-r<revision>.pdf``, slugified (see ``download_name``); a
+        campaign report, which has no revision, ``<campaign>-report-<date>.pdf`` (the day it was
+        asked for)."""
+        if self.kind == SheetKind.CAMPAIGN_REPORT:
+            from django.utils.text import slugify
+
+            name = slugify(self.snapshot.get("campaign", "") or "campaign")[:60].strip("-") or "campaign"
+            day = timezone.localdate(self.queued_at) if self.queued_at else timezone.localdate()
+            return f"{name}-report-{day:%Y-%m-%d}.pdf"
         return download_name(self.kind, self.snapshot.get("subject", ""), self.system, self.revision)
 
 

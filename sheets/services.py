@@ -251,7 +251,7 @@ def campaign_report(campaign: Campaign, user, is_gm: bool) -> dict[str, Any] | N
         "title": campaign.name,
         "system_name": campaign.get_system_display(),
         "gm_copy": is_gm,
-        "charts": [charts.for_print(chart, audience) for chart in drawn],
+        "charts": [charts.for_print(chart, audience, charts.print_font(campaign.system)) for chart in drawn],
     }
 
 

@@ -13,7 +13,7 @@ register = template.Library()
 #: The platform's tabs: (label, URL name of its page, URL-name prefixes of the pages that belong
 #: to it). A system's play pages come after the first SYSTEM_TABS_AFTER of them.
 TABS = (
-    ("Overview", "campaign-detail", ("campaign-detail", "campaign-settings", "campaign-report")),
+    ("Overview", "campaign-detail", ("campaign-detail", "campaign-settings")),
     ("Characters", "character-list", ("character-",)),
     ("Members", "campaign-members", ("campaign-members", "invitation-", "member-")),
     ("Dice", "campaign-dice", ("campaign-dice",)),
@@ -22,6 +22,8 @@ TABS = (
     ("Sheets", "campaign-sheets", ("campaign-sheets", "sheet-")),
 )
 SYSTEM_TABS_AFTER = 5
+#: The campaign report's tab, before Export, for a system that supplies charts (SystemApp.charts).
+REPORT_TAB = ("Report", "campaign-report", ("campaign-report",))
 
 
 def tabs_of(system: str) -> list[tuple[str, str, tuple[str, ...]]]:
@@ -35,7 +37,8 @@ def tabs_of(system: str) -> list[tuple[str, str, tuple[str, ...]]]:
         (label, url, prefixes + (app.character_page_prefixes if app and url == "character-list" else ()))
         for label, url, prefixes in TABS
     ]
-    return tabs[:SYSTEM_TABS_AFTER] + play + tabs[SYSTEM_TABS_AFTER:]
+    report = [REPORT_TAB] if app and app.charts else []
+    return tabs[:SYSTEM_TABS_AFTER] + play + report + tabs[SYSTEM_TABS_AFTER:]
 
 
 def current_tab(url_name: str | None, system: str = "") -> str | None:

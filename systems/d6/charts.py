@@ -9,8 +9,52 @@ from __future__ import annotations
 
 from typing import Any
 
-from campaigns.charts import PALETTE, Chart, Series
+from campaigns.charts import PALETTE, Chart, Series, points_chart
+from characters.models import AdvancementEntry, Character
 from systems.d6.models import Encounter
+
+#: The printed pictures' font: the one this system's sheets are set in (systems/d6/sheet_assets/sheet.css).
+PRINT_FONT = "Sheet Slab, serif"
+#: The report page's first sentence for each reader (campaigns/report_views.py asks for it).
+REPORT_INTRO = {
+    "gm": "Every finished encounter of the campaign.",
+    "player": "Every finished encounter of the campaign.",
+}
+
+
+#: The ledger's fate point entries and their count's key (d6 engine/ledger.py ENTRY_SHAPES).
+GAINED = {"fate_points_gained": "count"}
+SPENT = {"fate_points_spent": "count"}
+
+
+def _readers_characters(campaign: Any, user: Any, is_gm: bool) -> list[Character]:
+    """The GM: every character of the campaign that is not a draft; a player: their own."""
+    found = Character.objects.filter(campaign=campaign).exclude(status=Character.Status.DRAFT)
+    if not is_gm:
+        found = found.filter(owner=user)
+    return list(found.only("id", "name", "build").order_by("name", "id"))
+
+
+def fate_points_chart(campaign: Any, user: Any, is_gm: bool) -> Chart:
+    """Fate points per character (the sheet's Fate Points, d6 engine/ledger.py: gained and spent
+    through the ledger): gained, spent and held now."""
+    characters = _readers_characters(campaign, user, is_gm)
+    ledger = list(
+        AdvancementEntry.objects.filter(character__in=characters, kind__in=(*GAINED, *SPENT, "reversal"))
+        .only("id", "character_id", "kind", "payload", "reverses_id")
+        .order_by("id")
+    )
+    return points_chart(
+        key="campaign-fate-points",
+        title="Fate points per character",
+        what="fate points",
+        characters=characters,
+        ledger=ledger,
+        gained=GAINED,
+        spent=SPENT,
+        held="fate_points",
+        empty="Each character's fate points appear here once one of them holds or gains any.",
+    )
 
 
 def mission_charts(mission: Any, user: Any, is_gm: bool) -> list[Chart]:
@@ -40,5 +84,7 @@ def campaign_charts(campaign: Any, user: Any, is_gm: bool) -> list[Chart]:
                 (numbers[i], e.name or "Encounter", str(rounds[i])) for i, e in enumerate(encounters)
             ),
             y_title="Rounds",
-        )
+            empty="Each encounter appears here with its rounds once it is over.",
+        ),
+        fate_points_chart(campaign, user, is_gm),
     ]

@@ -12,15 +12,61 @@ from typing import Any
 
 from django.db.models import Prefetch
 
-from campaigns.charts import PALETTE, Chart, Series
+from campaigns.charts import PALETTE, Chart, Series, points_chart
 from campaigns.models import Membership
+from characters.models import AdvancementEntry, Character
 from systems.tempo.models import Conflict, Participant
 
 RESULTS = (
-    ("won", "Won by the characters' side", PALETTE[2]),
-    ("lost", "Won by the other side", PALETTE[1]),
-    ("open", "Ended without a winner", PALETTE[0]),
+    ("won", "Won by the characters' side", PALETTE[0]),
+    ("lost", "Won by the other side", PALETTE[2]),
+    ("open", "Ended without a winner", PALETTE[3]),
 )
+
+
+#: The printed pictures' font: the one this system's sheets are set in (systems/tempo/sheet_assets/sheet.css).
+PRINT_FONT = "Sheet Inter, sans-serif"
+#: The report page's first sentence for each reader (campaigns/report_views.py asks for it).
+REPORT_INTRO = {
+    "gm": "Your copy holds every finished conflict.",
+    "player": "The finished conflicts your characters took part in.",
+}
+
+
+#: The ledger's fate point entries and their count's key (tempo engine/ledger.py ENTRY_SHAPES;
+#: a refresh adds its amount).
+GAINED = {"fate_point_gained": "count", "fate_refresh": "amount"}
+SPENT = {"fate_point_spent": "count"}
+
+
+def _readers_characters(campaign: Any, user: Any, is_gm: bool) -> list[Character]:
+    """The GM: every character of the campaign that is not a draft; a player: their own."""
+    found = Character.objects.filter(campaign=campaign).exclude(status=Character.Status.DRAFT)
+    if not is_gm:
+        found = found.filter(owner=user)
+    return list(found.only("id", "name", "build").order_by("name", "id"))
+
+
+def fate_points_chart(campaign: Any, user: Any, is_gm: bool) -> Chart:
+    """Fate points per character (tempo engine/fate.py: gained on a complication or a penalty die,
+    spent on a bonus die, refreshed by the campaign's setting): gained, spent and held now."""
+    characters = _readers_characters(campaign, user, is_gm)
+    ledger = list(
+        AdvancementEntry.objects.filter(character__in=characters, kind__in=(*GAINED, *SPENT, "reversal"))
+        .only("id", "character_id", "kind", "payload", "reverses_id")
+        .order_by("id")
+    )
+    return points_chart(
+        key="campaign-fate-points",
+        title="Fate points per character",
+        what="fate points",
+        characters=characters,
+        ledger=ledger,
+        gained=GAINED,
+        spent=SPENT,
+        held="fate_points",
+        empty="Each character's fate points appear here once one of them holds or gains any.",
+    )
 
 
 def mission_charts(mission: Any, user: Any, is_gm: bool) -> list[Chart]:
@@ -72,5 +118,7 @@ def campaign_charts(campaign: Any, user: Any, is_gm: bool) -> list[Chart]:
             table_headers=("No.", "Conflict", "Rounds", "Result", "Winner"),
             table_rows=tuple(rows),
             y_title="Rounds",
-        )
+            empty="Each conflict appears here with its rounds once it is over.",
+        ),
+        fate_points_chart(campaign, user, is_gm),
     ]

@@ -15,6 +15,15 @@ from systems.time_to_kill import services
 from systems.time_to_kill.engine.tables import OUTCOMES
 from systems.time_to_kill.models import MissionRun
 
+#: The printed pictures' font: the one this system's sheets are set in
+#: (systems/time_to_kill/sheet_assets/sheet.css).
+PRINT_FONT = "Sheet Garamond, serif"
+#: The report page's first sentence for each reader (campaigns/report_views.py asks for it).
+REPORT_INTRO = {
+    "gm": "Every finished run of every ninja.",
+    "player": "Every finished run of every ninja: the same report for every member.",
+}
+
 
 def mission_charts(mission: Any, user: Any, is_gm: bool) -> list[Chart]:
     """A Time to Kill mission is its runs; the campaign report shows them."""
@@ -77,10 +86,15 @@ def campaign_charts(campaign: Any, user: Any, is_gm: bool) -> list[Chart]:
                 f"{ninja.name} ({player})",
                 _outcome_label(run.outcome),
                 str(victory_points),
-                "" if ranking is None else f"{ranking:g}",
             )
         )
-    headers = ("Run", "Mission", "Ninja (player)", "Outcome", "Victory points", "Ranking after")
+    headers = ("Run", "Mission", "Ninja (player)", "Outcome", "Victory points")
+    # the ranking's table is its drawing: a row per run, a column per player's line
+    ranked = sorted(players.items())
+    ranking_rows = tuple(
+        (numbers[index], *("" if values[index] is None else f"{values[index]:g}" for _, values in ranked))
+        for index in range(len(runs))
+    )
     return [
         Chart(
             key="campaign-victory-points",
@@ -93,6 +107,7 @@ def campaign_charts(campaign: Any, user: Any, is_gm: bool) -> list[Chart]:
             table_headers=headers,
             table_rows=tuple(rows),
             y_title="Victory points",
+            empty="Each run appears here with its victory points once it is over.",
         ),
         Chart(
             key="campaign-ranking",
@@ -102,10 +117,11 @@ def campaign_charts(campaign: Any, user: Any, is_gm: bool) -> list[Chart]:
             x_labels=numbers,
             series=tuple(
                 Series(player, tuple(values), colour=PALETTE[i % len(PALETTE)])
-                for i, (player, values) in enumerate(sorted(players.items()))
+                for i, (player, values) in enumerate(ranked)
             ),
-            table_headers=headers,
-            table_rows=tuple(rows),
+            table_headers=("Run", *(player for player, _ in ranked)),
+            table_rows=ranking_rows,
             y_title="Ranking",
+            empty="Each player's ranking appears here after their first finished run.",
         ),
     ]

@@ -1,7 +1,7 @@
 """TIMEMASTER's charts (campaigns.charts.ChartProvider), found by the registry by this module's name.
 
 What each reader gets (ARCHITECTURE.md "Who may see what"; rulings 3-4):
-- the GM: every closed mission, its significance rating, the roll, the margin, every counting
+- the GM: every closed mission, its significance rating, the roll, the difference, every counting
   tally line, every agent;
 - a player: published missions only, their verdict, the tally lines shown to players (by kind,
   totalled among themselves), and the Success Points and standing of their own agents. Nothing
@@ -24,9 +24,22 @@ from systems.timemaster.engine import counterfactual, regulations
 from systems.timemaster.engine.advancement_tables import TALLY_KINDS
 
 VERDICT_ORDER = ("history_intact", "history_changed", "mission_failed")
-VERDICT_COLOURS = {"history_intact": PALETTE[2], "history_changed": PALETTE[1], "mission_failed": PALETTE[0]}
-# black, vermillion, yellow, sky blue: four steps of lightness, so a stack reads in greyscale
-KIND_COLOURS = dict(zip(TALLY_KINDS, (PALETTE[0], PALETTE[1], PALETTE[3], PALETTE[2]), strict=True))
+VERDICT_COLOURS = {"history_intact": PALETTE[2], "history_changed": PALETTE[0], "mission_failed": PALETTE[1]}
+# black, blue, sky blue, yellow: four steps of lightness (20 or more in L*), so a stack reads in greyscale
+KIND_COLOURS = dict(zip(TALLY_KINDS, PALETTE[:4], strict=True))
+
+
+#: The printed pictures' font: the one this system's sheets are set in (sheets/assets/sheet.css).
+PRINT_FONT = "Sheet Libertine, serif"
+#: The report page's first sentence for each reader (campaigns/report_views.py asks for it).
+REPORT_INTRO = {
+    "gm": "Your copy holds every closed mission and every agent.",
+    "player": "Published mission results, and your own agents.",
+}
+
+
+def _points(count: int | None) -> str:
+    return "point" if count == 1 else "points"
 
 
 def _counting_by_kind(entries: list[SignificanceEntry]) -> dict[str, int]:
@@ -40,7 +53,7 @@ def _visible(entries: list[SignificanceEntry], is_gm: bool) -> list[Significance
 
 # -- one mission --------------------------------------------------------------------------------
 def mission_charts(mission: Mission, user: Any, is_gm: bool) -> list[Chart]:
-    """The GM: the mistakes by kind against the roll and the significance, with the margin. A
+    """The GM: the mistakes by kind against the roll and the significance, with the difference. A
     player, once published: the shown lines by kind and the published verdict."""
     if not mission.is_closed or not (is_gm or mission.is_published):
         return []
@@ -68,21 +81,24 @@ def mission_tally_chart(mission: Mission, entries: list[SignificanceEntry], is_g
     rows.append(("Mistakes total" if is_gm else "Total of the lines shown", str(total)))
     notes = [f"Verdict: {verdict}."] if verdict else []
     if roll is not None:
-        series.append(Series("Significance roll", (None, roll) + (None,) * (width - 2), colour=PALETTE[4]))
+        series.append(Series("Significance roll", (None, roll) + (None,) * (width - 2), colour=PALETTE[5]))
         rows.append(("Significance roll", str(roll)))
-        gap = counterfactual.margin(total, roll)
+        difference = counterfactual.difference(total, roll)
+        gap = counterfactual.to_other_verdict(total, roll)
         if roll <= total:
             notes.append(
-                f"Roll {roll} ≤ mistakes {total}: {gap} fewer points of mistakes would have kept history."
+                f"Roll {roll} ≤ mistakes {total}: difference {difference}; "
+                f"{gap} fewer {_points(gap)} of mistakes would have kept history."
             )
         else:
             notes.append(
-                f"Roll {roll} > mistakes {total}: {gap} more points of mistakes would have changed history."
+                f"Roll {roll} > mistakes {total}: difference {difference}; "
+                f"{gap} more {_points(gap)} of mistakes would have changed history."
             )
-        rows.append(("Margin", str(gap)))
+        rows.append(("Difference (mistakes − roll)", str(difference)))
     if is_gm:
         series.append(
-            Series("Significance rating", (None,) * (width - 1) + (significance,), colour=PALETTE[5])
+            Series("Significance rating", (None,) * (width - 1) + (significance,), colour=PALETTE[6])
         )
         rows.append(("Significance rating", "" if significance is None else str(significance)))
     summary = (
@@ -101,6 +117,7 @@ def mission_tally_chart(mission: Mission, entries: list[SignificanceEntry], is_g
         table_headers=("What", "Points"),
         table_rows=tuple(rows),
         notes=tuple(notes),
+        empty="The mistakes appear here once the mission is closed.",
     )
 
 
@@ -154,11 +171,11 @@ def missions_chart(closed: list[Mission], is_gm: bool) -> Chart:
         row = [numbers[index], mission.title, tm_missions.verdict_label(outcome), str(total)]
         if is_gm:
             roll = (outcome.get("check") or {}).get("roll")
-            margin = counterfactual.margin(outcome.get("mistakes_total", total), roll)
+            difference = counterfactual.difference(outcome.get("mistakes_total", total), roll)
             row += [
                 str(outcome.get("significance", "")),
                 "" if roll is None else str(roll),
-                str(margin or ""),
+                "" if difference is None else str(difference),
             ]
         rows.append(tuple(row))
     labels = tm_missions.VERDICT_LABELS
@@ -171,7 +188,7 @@ def missions_chart(closed: list[Mission], is_gm: bool) -> Chart:
         series.append(Series("Significance rating", tuple(significance), style="line", colour=PALETTE[0]))
     headers = ("No.", "Mission", "Verdict", "Mistakes" if is_gm else "Mistakes shown")
     if is_gm:
-        headers += ("Significance", "Roll", "Margin")
+        headers += ("Significance", "Roll", "Difference")
     return Chart(
         key="campaign-missions",
         title="Mistakes per mission" + (" against significance" if is_gm else ""),
@@ -183,6 +200,8 @@ def missions_chart(closed: list[Mission], is_gm: bool) -> Chart:
         table_headers=headers,
         table_rows=tuple(rows),
         y_title="Significance points",
+        empty="Each mission appears here as a dot once it is closed"
+        + ("." if is_gm else " and its result published."),
     )
 
 
@@ -205,7 +224,7 @@ def success_points_chart(agents: list[Character], ledger: list[AdvancementEntry]
         elif entry.kind == "sp_spent":
             spent[entry.character_id] += int(payload.get("cost") or 0)
     names = tuple(a.name for a in agents)
-    columns = (("Earned", earned, PALETTE[2]), ("Spent", spent, PALETTE[0]), ("Forgone", forgone, PALETTE[3]))
+    columns = (("Earned", earned, PALETTE[0]), ("Spent", spent, PALETTE[1]), ("Forgone", forgone, PALETTE[2]))
     return Chart(
         key="campaign-success-points",
         title="Success Points per agent",
@@ -219,6 +238,7 @@ def success_points_chart(agents: list[Character], ledger: list[AdvancementEntry]
         table_headers=("Agent", "Earned", "Spent", "Forgone"),
         table_rows=tuple((a.name, str(earned[a.pk]), str(spent[a.pk]), str(forgone[a.pk])) for a in agents),
         y_title="Success Points",
+        empty="Each agent's Success Points appear here once a mission's awards are published.",
     )
 
 
@@ -229,8 +249,11 @@ def _steps(position: tuple[int, int]) -> int:
 
 def standing_chart(agents: list[Character], ledger: list[AdvancementEntry], closed: list[Mission]) -> Chart:
     """Per agent, rank and grade after each closed mission (grade steps, ladder punishments and
-    demotions walked from the creation standing, timemaster-characters.md §6.5-§6.6), with the
-    regulation offences and demotions marked on the mission they were recorded with."""
+    demotions walked from the creation standing, timemaster-characters.md §6.5-§6.6), carried
+    from the first mission with an entry of theirs, with the regulation offences and demotions
+    marked on the mission they were recorded with. The table holds exactly what is drawn: one row
+    per mission, each agent's standing after it and the marks; the y axis ticks on the standings
+    that occur, named."""
     index_of = {m.pk: i for i, m in enumerate(closed)}
     live = _live(ledger)
     by_agent: dict[int, list[AdvancementEntry]] = defaultdict(list)
@@ -238,13 +261,15 @@ def standing_chart(agents: list[Character], ledger: list[AdvancementEntry], clos
         by_agent[entry.character_id].append(entry)
     series = []
     marks: list[float | None] = [None] * len(closed)
-    rows = []
-    for colour, agent in zip(PALETTE * 4, agents, strict=False):
+    marked: list[list[str]] = [[] for _ in closed]
+    labels: dict[int, str] = {}
+    columns: list[list[str]] = []
+    for number, agent in enumerate(agents):
         try:
             position = regulations.position_of(agent.creation_build or {})
         except RuleError:  # a creation build without a standing: Trainee/0 (§6.5)
             position = (0, 0)
-        after: list[float | None] = [None] * len(closed)
+        at: dict[int, tuple[int, int]] = {}
         for entry in by_agent[agent.pk]:
             payload = entry.payload or {}
             if entry.kind == "grade_advanced" and not regulations.at_top(position):
@@ -261,24 +286,53 @@ def standing_chart(agents: list[Character], ledger: list[AdvancementEntry], clos
                     )
             index = index_of.get(entry.mission_id) if entry.mission_id else None
             if index is not None:
-                after[index] = _steps(position)
+                at[index] = position
                 if entry.kind in ("regulation_violation", "demotion"):
                     marks[index] = _steps(position)
-                    what = "Regulation offence" if entry.kind == "regulation_violation" else "Demotion"
-                    rows.append((str(index + 1), agent.name, what, regulations.position_label(position)))
-        series.append(Series(agent.name, tuple(after), colour=colour))
+                    what = "offence" if entry.kind == "regulation_violation" else "demotion"
+                    marked[index].append(f"{agent.name}: {what}")
+        after: list[float | None] = [None] * len(closed)
+        cells = [""] * len(closed)
+        current = None
+        for index in range(len(closed)):
+            current = at.get(index, current)
+            if current is not None:
+                after[index] = _steps(current)
+                labels[_steps(current)] = regulations.position_label(current)
+                cells[index] = regulations.position_label(current)
+        columns.append(cells)
+        series.append(Series(agent.name, tuple(after), colour=PALETTE[number % len(PALETTE)]))
+    headers = ("Mission", *(a.name for a in agents))
     if any(mark is not None for mark in marks):
-        series.append(Series("Offence or demotion", tuple(marks), style="dots", colour=PALETTE[1]))
+        series.append(Series("Offence or demotion", tuple(marks), style="dots", colour=PALETTE[4]))
+        headers += ("Offence or demotion",)
+    rows = []
+    for index in range(len(closed)):
+        cells = [column[index] for column in columns]
+        if not any(cells):
+            continue
+        row = (str(index + 1), *cells)
+        if len(headers) > len(row):
+            row += ("; ".join(marked[index]),)
+        rows.append(row)
+    # ticks on the standings that occur; at most eight, spread over them
+    values = sorted(labels)
+    if len(values) > 8:
+        values = [values[round(i * (len(values) - 1) / 7)] for i in range(8)]
     return Chart(
         key="campaign-standing",
         title="Rank and grade after each mission",
-        summary="Each agent's rank and grade (ten grades to a rank) after the missions they went on; "
-        "regulation offences and demotions are marked.",
+        summary="Each agent's rank and grade (ten grades to a rank) after each mission, from the first "
+        "they went on; regulation offences and demotions are marked.",
         kind="line",
         x_labels=tuple(str(n) for n in range(1, len(closed) + 1)),
         series=tuple(series),
-        table_headers=("Mission", "Agent", "What", "Standing after"),
+        table_headers=headers,
         table_rows=tuple(rows),
-        y_title="Rank × 10 + grade",
-        notes=("No regulation offences or demotions on record.",) if not rows else (),
+        y_title="Rank and grade",
+        y_labels=tuple((value, labels[value]) for value in values),
+        notes=("No regulation offences or demotions on record.",)
+        if rows and len(headers) == len(agents) + 1
+        else (),
+        empty="Each agent's rank and grade appear here after their first mission is published.",
     )

@@ -508,6 +508,8 @@ def _which_mattered(mission: Mission, entries: list[SignificanceEntry], names: d
         for e in entries
     ]
     labels = dict(SignificanceEntry.Kind.choices)
+    # a GM reads a line by the tally's own number (1..n on the same page), never by database id
+    number = {str(row["entry"].pk): row["number"] for row in missions.numbered_tally(entries)}
     try:
         worked_out = counterfactual.without_each_line(outcome, tally)
         rescue = counterfactual.smallest_rescue(outcome, tally)
@@ -518,6 +520,7 @@ def _which_mattered(mission: Mission, entries: list[SignificanceEntry], names: d
         lines.append(
             {
                 **row,
+                "number": number.get(row["line"]),
                 "kind_label": labels.get(row["kind"], row["kind"]),
                 "verdict_label": tm_missions.verdict_label(row),
                 "award_text": ", ".join(
@@ -526,12 +529,16 @@ def _which_mattered(mission: Mission, entries: list[SignificanceEntry], names: d
             }
         )
     if rescue is not None:
-        rescue = {**rescue, "verdict_label": tm_missions.verdict_label(rescue)}
+        rescue = {
+            **rescue,
+            "numbers": [number.get(line) for line in rescue["lines"]],
+            "verdict_label": tm_missions.verdict_label(rescue),
+        }
     check = outcome.get("check") or {}
     return {
         "lines": lines,
         "rescue": rescue,
-        "margin": counterfactual.margin(outcome.get("mistakes_total", 0), check.get("roll")),
+        "to_change": counterfactual.to_other_verdict(outcome.get("mistakes_total", 0), check.get("roll")),
         "history_changed": outcome.get("verdict") == "history_changed",
         "checked": check.get("roll") is not None,
     }

@@ -123,7 +123,7 @@ def report(mission: Mission, user, is_gm: bool) -> dict[str, Any] | None:
         # The mission's pictures as the system draws them for this reader (a player's: the shown
         # lines by kind and the published verdict, nothing of the roll or the significance).
         "charts": [
-            charts.for_print(chart, "gm" if is_gm else "player")
+            charts.for_print(chart, "gm" if is_gm else "player", charts.print_font(mission.campaign.system))
             for chart in charts.mission_charts(mission, user, is_gm)
         ],
     }

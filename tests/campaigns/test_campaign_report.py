@@ -1,5 +1,5 @@
 """The campaign report: the campaign in pictures from the charts its system registers, for every
-role; what the GM sees (every closed mission, its significance, roll and margin, every agent) and
+role; what the GM sees (every closed mission, its significance, roll and difference, every agent) and
 what a player sees (published results, the lines shown to players, their own agents); the PDF
 job and who may read its copies."""
 
@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 from django.core.cache import cache
+from django.utils import timezone
+from django.utils.text import slugify
 
 from campaigns import charts, missions
 from characters import registry
@@ -91,18 +93,20 @@ def test_a_system_that_registers_no_charts_gets_a_report_page_that_says_so(
     assert "The campaign in pictures" not in client.get(f"/campaigns/{d6.pk}/").content.decode()
 
 
-def test_the_gm_sees_every_closed_mission_with_its_significance_roll_and_margin(
+def test_the_gm_sees_every_closed_mission_with_its_significance_roll_and_difference(
     world, client, campaign_played
 ):
     client.force_login(world.users["gm"])
     html = client.get(url(world)).content.decode()
     text = tables(html)
     assert "Mistakes per mission against significance" in text
-    # Vienna: 180 against a roll of 180 (margin 1); Lisbon: 40 against 700 (margin 660)
-    assert "1 Vienna History changed 180 500 180 1" in text
-    assert "2 Lisbon quake History intact 40 640 700 660" in text
+    # Vienna: 180 against a roll of 180 (difference 0); Lisbon: 40 against 700 (difference -660)
+    assert "1 Vienna History changed 180 500 180 0" in text
+    assert "2 Lisbon quake History intact 40 640 700 -660" in text
     assert "Harry Adams" in text and "Ida Brandt" in text
-    assert len(pictures(html)) == 3
+    # no Success Points published yet: that chart is a sentence, not empty axes
+    assert len(pictures(html)) == 2
+    assert "Success Points appear here once a mission" in html
     assert "Print the campaign report" in html
 
 
@@ -115,7 +119,7 @@ def test_a_player_sees_published_missions_the_shown_lines_and_only_their_own_age
     assert "1 Vienna History changed 100" in text  # the hidden 80 is not in the player's total
     assert "Lisbon" not in html  # closed but not published
     assert "Significance" not in text.replace("significance", "")
-    assert "Margin" not in text and "Roll" not in text
+    assert "Difference" not in text and "Roll" not in text
     assert "Harry Adams" in text and "Ida Brandt" not in html
     for svg in pictures(html):
         assert "Lisbon" not in svg and "Ida Brandt" not in svg and "Significance rating" not in svg
@@ -233,12 +237,30 @@ def test_success_points_and_standing_follow_the_ledger_with_offences_marked(worl
     ida_line = next(s for s in standing.series if s.name == "Ida Brandt")
     assert harry_line.values == (0, 0)  # Trainee/0, up to Trainee/1 on Lisbon, then down again
     assert ida_line.values == (0, 1)
-    assert standing.table_rows == (("2", "Harry Adams", "Regulation offence", "Trainee/0"),)
     marks = next(s for s in standing.series if s.name == "Offence or demotion")
     assert marks.values == (None, 0)
+    # the table is the drawing: a row per mission, a column per series, the same standings
+    assert standing.table_headers == ("Mission", "Harry Adams", "Ida Brandt", "Offence or demotion")
+    assert standing.table_rows == (
+        ("1", "Trainee/0", "Trainee/0", ""),
+        ("2", "Trainee/0", "Trainee/1", "Harry Adams: offence"),
+    )
+    # the y axis ticks on the standings that occur, by name
+    assert standing.y_labels == ((0, "Trainee/0"), (1, "Trainee/1"))
 
 
-def test_the_report_belongs_to_the_overview_tab(world, client, campaign_played):
+def test_the_report_has_a_tab_of_its_own_and_says_its_paper_and_file_by_their_names(
+    world, client, api, campaign_played
+):
+    """It highlighted Overview, offered "LETTER" and named its PDF "…-sheet-r0.pdf"."""
     client.force_login(world.users["player"])
     html = client.get(url(world)).content.decode()
-    assert re.search(r'<a[^>]*aria-current="page"[^>]*>Overview</a>', html)
+    assert re.search(r'<a[^>]*aria-current="page"[^>]*>Report</a>', html)
+    assert not re.search(r'<a[^>]*aria-current="page"[^>]*>Overview</a>', html)
+    assert ">Letter</option>" in html and "LETTER" not in html
+    response = api(world.users["gm"]).post(
+        f"/api/v1/campaigns/{world.campaign.pk}/sheets/", {"kind": "campaign_report"}, format="json"
+    )
+    render = SheetRender.objects.get(pk=response.json()["id"])
+    day = timezone.localdate(render.queued_at)
+    assert render.download_name() == f"{slugify(world.campaign.name)}-report-{day:%Y-%m-%d}.pdf"

@@ -66,14 +66,61 @@ def test_the_gm_audit_names_each_line_that_alone_changes_the_verdict_and_the_few
     assert "The same roll, the same rules, without one line" in html
     # every line of a tie changes the verdict alone; the least significant one is the rescue
     assert html.count('class="pivotal"') == 3
-    last = mission.tally_entries.order_by("-id").first()
-    assert re.search(rf"would have kept history intact: <strong>#{last.pk}</strong>", html)
+    # the rescue names the line by the tally's number on the same page (1..n), not its database id
+    assert "would have kept history intact: <strong>#3</strong>" in html
     assert "(30 points of mistakes; the total would have been 150, the pool 350)" in html
-    # the chart and its table: the kinds, the roll, the significance and the margin
+    # the chart and its table: the kinds, the roll, the significance and the difference
     [svg] = pictures(html)
     assert "Significance roll" in svg and "Significance rating" in svg and "<script" not in svg
-    assert '<td data-label="What">Margin</td><td data-label="Points">1</td>' in html
+    assert '<td data-label="What">Difference (mistakes − roll)</td><td data-label="Points">0</td>' in html
     assert '<td data-label="What">Significance rating</td><td data-label="Points">500</td>' in html
+
+
+def test_every_line_number_a_gm_reads_on_the_audit_is_the_tallys_own_number(world, agents, client):
+    """Lines of another mission first, so database ids and the tally's numbers differ; a reversed
+    line keeps its number and the lines after it keep theirs."""
+    other = started(world, agents, significance_rating=500, start_year=1700, end_year=1700)
+    for rating in (5, 6, 7):
+        mistake(world, other, "other", rating)
+    other = tm_missions.close_mission(gm_membership(world), other, "failure")
+    missions.publish_mission(other, world.users["gm"])
+    mission = started(world, agents, significance_rating=500)
+    mistake(world, mission, "event_changed", 100, description="Clock tower burnt")
+    wrong = mistake(world, mission, "other", 40, description="Entered by mistake")
+    mistake(world, mission, "npc_death", 50, description="Coachman")
+    mistake(world, mission, "other", 30, description="Newspaper kept")
+    tm_missions.reverse_mistake(mission, wrong.pk, world.users["gm"], "never happened")
+    mission.refresh_from_db()
+    mission = tm_missions.close_mission(gm_membership(world), mission, "success", rng=roll_of(180))
+    assert min(e.pk for e in mission.tally_entries.all()) > 3  # ids are not the numbers 1..n
+    client.force_login(world.users["gm"])
+    html = client.get(audit_url(world, mission)).content.decode()
+    which = html.split('id="which-mattered"', 1)[1].split("<h2>Tally</h2>", 1)[0]
+    # the counting lines are the tally's 1, 3 and 4 (2 is reversed, 5 is the reversal)
+    assert re.findall(r'<td data-label="#">(\d+)</td>', which) == ["1", "3", "4"]
+    assert "would have kept history intact: <strong>#4</strong>" in which
+    ids = {str(e.pk) for e in mission.tally_entries.all()} - {"1", "3", "4"}
+    assert not any(f"#{pk}<" in which or f'"#">{pk}<' in which for pk in ids)
+
+
+def test_the_record_box_the_chart_and_the_campaign_table_show_one_difference_by_one_name(
+    world, agents, client
+):
+    """Mistakes 199 against a roll of 180: the record box said "Difference 19" and the chart
+    "Margin 20". One number (mistakes - roll) under one word wherever the GM reads it."""
+    mission = started(world, agents, significance_rating=500)
+    mistake(world, mission, "event_changed", 150)
+    mistake(world, mission, "npc_death", 49)
+    mission = tm_missions.close_mission(gm_membership(world), mission, "success", rng=roll_of(180))
+    client.force_login(world.users["gm"])
+    audit = client.get(audit_url(world, mission)).content.decode()
+    report = client.get(f"/campaigns/{world.campaign.pk}/report/").content.decode()
+    for html in (audit, report):
+        assert "Margin" not in html and "margin" not in html
+    assert re.search(r"<dt>Difference and chart line</dt><dd>19:", audit)
+    assert '<td data-label="What">Difference (mistakes − roll)</td><td data-label="Points">19</td>' in audit
+    assert "difference 19; 20 fewer points of mistakes would have kept history" in audit
+    assert '<td data-label="Difference">19</td>' in report
 
 
 def test_a_mission_that_failed_has_no_check_to_work_out_again_on_the_audit(world, agents, client):
@@ -106,10 +153,10 @@ def test_a_player_sees_the_published_verdict_and_the_shown_lines_by_kind_only(wo
     assert '<td data-label="What">Total of the lines shown</td><td data-label="Points">150</td>' in html
     shown = words(svg)
     assert "Event changed" in shown and "NPC death" in shown
-    for secret in ("Significance rating", "Significance roll", "Margin", "Other mistake"):
+    for secret in ("Significance rating", "Significance roll", "Difference", "Other mistake"):
         assert secret not in shown, secret
     assert "180" not in shown.split() and "500" not in shown.split()
-    assert "Margin" not in html and "would have kept history" not in html
+    assert "Difference" not in html and "would have kept history" not in html
     assert "History changed" in html
 
 

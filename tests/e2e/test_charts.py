@@ -23,6 +23,22 @@ from tests.e2e.test_every_page import axe_problems, resize
 PASSWORD = "a-long-test-password"  # tests/conftest.py make_user
 SCREENSHOTS = os.environ.get("DOSSIER_SCREENSHOTS", "")
 OVERFLOW = "() => document.documentElement.scrollWidth > window.innerWidth + 1"
+#: Each table in a card: whether it is wider than the card, whether it is wider than the box that
+#: shows it (its scrolling wrap, else the card: then some of it is out of sight), and whether that
+#: box scrolls.
+TABLES = """() => [...document.querySelectorAll('.card table')].map(table => {
+  const card = table.closest('.card'), wrap = table.closest('.table-wrap');
+  const style = getComputedStyle(card);
+  const inner = card.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  const width = table.getBoundingClientRect().width;
+  return {caption: (table.caption && table.caption.textContent || '').slice(0, 60),
+          wider: width > inner + 1 || (!!wrap && width > wrap.clientWidth + 1),
+          scrolls: !!wrap && getComputedStyle(wrap).overflowX === 'auto' && wrap.clientWidth <= inner + 1};
+})"""
+EMPTY = """() => [...document.querySelectorAll('figure.chart-empty')].map(f => ({
+  axes: !!f.querySelector('img, svg, table'),
+  text: (f.querySelector('.chart-empty-text') || {}).textContent || '',
+}))"""
 PICTURES = """() => [...document.querySelectorAll('img.chart-picture')].map(img => ({
   loaded: img.complete && img.naturalWidth > 0, alt: img.alt,
   table: !!img.closest('figure').querySelector('table caption'),
@@ -66,21 +82,40 @@ def log_in(page, username):
     expect(page.get_by_role("heading", name="Your campaigns")).to_be_visible()
 
 
-def look(page, name: str) -> list[str]:
-    """Every problem of the page at 390 and at 1280 px; screenshots when asked for."""
+def look(page, name: str, report: bool = False) -> list[str]:
+    """Every problem of the page at 390 and at 1280 px; screenshots when asked for. Every table
+    fits its card or scrolls inside it; on the report (``report``), every table fits its card."""
     problems = []
     for width in (390, 1280):
         resize(page, width)
         if page.evaluate(OVERFLOW):
             problems.append(f"{name} at {width}: wider than the screen")
+        for table in page.evaluate(TABLES):
+            if table["wider"] and (report or not table["scrolls"]):
+                problems.append(f"{name} at {width}: a table wider than its card: {table}")
+        for empty in page.evaluate(EMPTY):
+            if empty["axes"] or not empty["text"]:
+                problems.append(
+                    f"{name} at {width}: an empty chart with axes or without its sentence: {empty}"
+                )
         for picture in page.evaluate(PICTURES):
             if not (picture["loaded"] and picture["alt"] and picture["table"]):
                 problems.append(f"{name} at {width}: a picture without its image, alt or table: {picture}")
         problems += [f"{name} at {width}: {p}" for p in axe_problems(page)]
         if SCREENSHOTS:
             Path(SCREENSHOTS).mkdir(parents=True, exist_ok=True)
-            page.screenshot(path=f"{SCREENSHOTS}/{name}-{width}.png", full_page=True)
+            shot = Path(SCREENSHOTS) / f"{name}-{width}.png"
+            page.screenshot(path=str(shot), full_page=True)
+            small(shot)
     return problems
+
+
+def small(path: Path) -> None:
+    """A screenshot kept small enough to commit: 64 colours (the pages have few)."""
+    from PIL import Image
+
+    with Image.open(path) as image:
+        image.convert("RGB").quantize(colors=64).save(path, optimize=True)
 
 
 @pytest.mark.django_db(transaction=True)
@@ -97,15 +132,118 @@ def test_the_charts_read_well_on_a_phone_and_a_laptop_for_the_gm_and_a_player(ne
     problems += look(gm, "gm-mission-audit")
     gm.goto(f"/campaigns/{c}/report/")
     expect(gm.get_by_text("Mistakes per mission against significance").first).to_be_visible()
-    problems += look(gm, "gm-campaign-report")
+    problems += look(gm, "gm-campaign-report", report=True)
+    gm.goto(f"/campaigns/{c}/missions/audit/")
+    problems += look(gm, "gm-campaign-audit")
 
     player = new_page(width=390)
     log_in(player, "player")
     player.goto(f"/campaigns/{c}/report/")
     expect(player.get_by_text("Mistakes per mission", exact=True).first).to_be_visible()
     assert "Mission 8" not in player.content()  # closed, not published
-    problems += look(player, "player-campaign-report")
+    problems += look(player, "player-campaign-report", report=True)
     player.goto(f"/campaigns/{c}/missions/{tie.pk}/report/")
     expect(player.get_by_text("Mistakes shown to players").first).to_be_visible()
     problems += look(player, "player-after-action")
+    assert problems == []
+
+
+def other_systems(world):
+    """A campaign of each other system with finished play (and one of each with none), run by
+    world's GM with world's player in it: (system, campaign with play, campaign without)."""
+    from campaigns import services
+    from campaigns.models import Membership, Role
+    from characters.models import Character
+    from systems.d6.models import Encounter
+    from systems.tempo.models import Conflict, Participant
+    from systems.time_to_kill.models import MissionRun
+
+    gm, player = world.users["gm"], world.users["player"]
+    made = []
+    for system, module, name in (
+        ("time_to_kill", "", "Shadow Clan"),
+        ("tempo", "flashpoints", "Cell Nine"),
+        ("d6", "", "Game Time"),
+    ):
+        pair = []
+        for title in (name, f"{name} (new)"):
+            campaign = services.create_campaign(gm, name=title, system=system, module=module)
+            Membership.objects.create(campaign=campaign, user=player, role=Role.PLAYER)
+            pair.append(campaign)
+        full = pair[0]
+        character = Character.objects.create(
+            campaign=full,
+            owner=player,
+            system=system,
+            module=module,
+            name="Kage",
+            status=Character.Status.ACTIVE,
+            creation_build={},
+            build={"fate_points": 2},
+        )
+        for n in range(1, 7):
+            if system == "time_to_kill":
+                won = n % 3 != 0
+                MissionRun.objects.create(
+                    campaign=full,
+                    ninja=character,
+                    title=f"Run {n}",
+                    status=MissionRun.Status.OVER,
+                    outcome="victory" if won else "fatally_wounded",
+                    initial_state={},
+                    state={"victory_points": 2 + n, "die_roll_count": 2 + n},
+                )
+            elif system == "tempo":
+                winner = ("cell", "guards", None)[n % 3]
+                state = {
+                    "status": "over",
+                    "round": 1 + n % 4,
+                    "outcome": {"winner": winner, "how": "decisive", "goal": "the vault"} if winner else None,
+                    "sides": {"cell": {"name": "Cell Nine"}, "guards": {"name": "The guards"}},
+                }
+                conflict = Conflict.objects.create(
+                    campaign=full,
+                    title=f"Conflict {n}",
+                    status=Conflict.Status.OVER,
+                    initial_state=state,
+                    state=state,
+                )
+                Participant.objects.create(conflict=conflict, side="cell", character=character)
+                Participant.objects.create(conflict=conflict, side="guards", npc_name="Night watch")
+            else:
+                Encounter.objects.create(
+                    campaign=full,
+                    name=f"Encounter {n}",
+                    method="first_move",
+                    status=Encounter.Status.OVER,
+                    state={"round": 1 + n % 5},
+                )
+        made.append((system, pair[0], pair[1]))
+    return made
+
+
+@pytest.mark.django_db(transaction=True)
+def test_every_systems_report_full_and_empty_reads_well_on_a_phone_and_a_laptop(new_page, world):
+    """Time to Kill, Tempo and D6 reports with six finished pieces of play and with none, and a
+    TIMEMASTER campaign with no mission closed: each chart is a picture with its numbers, or one
+    sentence without axes; no table wider than its card."""
+    from campaigns import services
+
+    fresh_tm = services.create_campaign(world.users["gm"], name="Time Corps (new)", system="timemaster")
+    problems = []
+    gm = new_page(width=1280)
+    log_in(gm, "gm")
+    gm.goto(f"/campaigns/{fresh_tm.pk}/report/")
+    expect(gm.locator("figure.chart-empty").first).to_be_visible()
+    problems += look(gm, "timemaster-empty-report", report=True)
+    gm.goto(f"/campaigns/{fresh_tm.pk}/missions/audit/")
+    problems += look(gm, "timemaster-empty-campaign-audit")
+    for system, full, empty in other_systems(world):
+        gm.goto(f"/campaigns/{full.pk}/report/")
+        expect(gm.locator("img.chart-picture").first).to_be_visible()
+        problems += look(gm, f"{system}-report", report=True)
+        gm.goto(f"/campaigns/{empty.pk}/report/")
+        expect(gm.locator("figure.chart-empty").first).to_be_visible()
+        assert gm.locator("img.chart-picture").count() == 0
+        problems += look(gm, f"{system}-empty-report", report=True)
     assert problems == []

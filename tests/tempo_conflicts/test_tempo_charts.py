@@ -29,7 +29,7 @@ def test_the_gm_sees_every_finished_conflict_with_its_rounds_and_result(world, t
     finished(tempo, "The vault", 4, "cell", [mine])
     finished(tempo, "The roof", 2, "guards", [theirs])
     finished(tempo, "The stairs", 3, None, [mine])
-    [chart] = charts.campaign_charts(tempo, world.users["gm"], True)
+    chart, _fate = charts.campaign_charts(tempo, world.users["gm"], True)
     assert chart.table_rows == (
         ("1", "The vault", "4", "Won by the characters' side", "Cell Nine"),
         ("2", "The roof", "2", "Won by the other side", "The guards"),
@@ -48,8 +48,70 @@ def test_a_player_sees_only_the_conflicts_of_their_characters_and_an_observer_no
     mine, theirs = make_tempo_agent("player"), make_tempo_agent("other_player")
     finished(tempo, "The vault", 4, "cell", [mine])
     finished(tempo, "The roof", 2, "guards", [theirs])
-    [chart] = charts.campaign_charts(tempo, world.users["player"], False)
+    chart, _fate = charts.campaign_charts(tempo, world.users["player"], False)
     assert [row[1] for row in chart.table_rows] == ["The vault"]
     assert "The roof" not in charts.svg(chart, "player")
-    [empty] = charts.campaign_charts(tempo, world.users["observer"], False)
+    empty, _fate = charts.campaign_charts(tempo, world.users["observer"], False)
     assert empty.table_rows == ()
+
+
+def test_fate_points_are_drawn_per_character_gained_spent_and_held_a_player_sees_their_own(
+    world, tempo, make_tempo_agent
+):
+    """Issue 46, finding 7: Tempo's players track fate points; the report drew none."""
+    from characters import services as character_services
+
+    mine = make_tempo_agent("player", name="Ada Sharp")
+    make_tempo_agent("other_player", name="Bea Quiet")
+    spent = character_services.append_entry(
+        mine,
+        {"kind": "fate_point_spent", "reason": "make_aspect_apply", "aspect": "SHARP EYES", "count": 2},
+        world.users["gm"],
+    )
+    character_services.append_entry(
+        mine, {"kind": "fate_point_gained", "reason": "gm_complication", "count": 1}, world.users["gm"]
+    )
+    _rounds, fate = charts.campaign_charts(tempo, world.users["gm"], True)
+    assert fate.title == "Fate points per character" and not fate.is_empty
+    # two at the start (the campaign's setting), two spent, one gained: one held
+    assert fate.table_rows == (("Ada Sharp", "1", "2", "1"), ("Bea Quiet", "0", "0", "2"))
+    assert [s.values for s in fate.series] == [(1, 0), (2, 0), (1, 2)]
+    character_services.revert_entry(spent, world.users["gm"], "never happened")
+    _rounds, fate = charts.campaign_charts(tempo, world.users["gm"], True)
+    assert fate.table_rows[0] == ("Ada Sharp", "1", "0", "3")
+    _rounds, own = charts.campaign_charts(tempo, world.users["player"], False)
+    assert [row[0] for row in own.table_rows] == ["Ada Sharp"]
+    assert "Bea Quiet" not in charts.svg(own, "player")
+
+
+def test_what_a_player_is_shown_does_not_depend_on_a_conflict_or_character_not_theirs(
+    world, tempo, make_tempo_agent
+):
+    """Two campaigns that differ only in a conflict of another player's character and that
+    character's fate points give the player the same pictures and tables."""
+    from characters import services as character_services
+
+    seen = []
+    for rounds in (2, 7):
+        mine, theirs = make_tempo_agent("player"), make_tempo_agent("other_player", name="Bea Quiet")
+        finished(tempo, "The vault", 4, "cell", [mine])
+        finished(tempo, f"Their roof {rounds}", rounds, "guards", [theirs])
+        character_services.append_entry(
+            theirs,
+            {"kind": "fate_point_gained", "reason": "gm_complication", "count": rounds},
+            world.users["gm"],
+        )
+        drawn = charts.campaign_charts(tempo, world.users["player"], False)
+        seen.append([(c.table_rows, charts.svg(c, "player") if not c.is_empty else "") for c in drawn])
+        Conflict.objects.filter(campaign=tempo).delete()
+        tempo.characters.all().delete()
+    assert seen[0] == seen[1]
+
+
+def test_the_report_speaks_of_conflicts_and_characters_not_missions_and_agents(world, tempo, client):
+    client.force_login(world.users["gm"])
+    html = client.get(f"/campaigns/{tempo.pk}/report/").content.decode()
+    main = html.split("<main", 1)[1]
+    intro = main.split("</nav>", 1)[-1].split("<form", 1)[0]
+    assert "conflict" in intro
+    assert "mission" not in intro.lower() and "agent" not in intro.lower()

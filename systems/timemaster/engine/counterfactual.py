@@ -46,7 +46,7 @@ def outcome_without(outcome: dict[str, Any], mistakes_total: int) -> dict[str, A
         "mistakes_total": mistakes_total,
         "verdict": verdict,
         "history_changed": verdict == "history_changed",
-        "margin": margin(mistakes_total, check.get("roll")) if outcome.get("success") else None,
+        "difference": difference(mistakes_total, check.get("roll")) if outcome.get("success") else None,
         "pool": pool,
         "share": share,
         "remainder": remainder,
@@ -54,14 +54,24 @@ def outcome_without(outcome: dict[str, Any], mistakes_total: int) -> dict[str, A
     }
 
 
-def margin(mistakes_total: int, roll: int | None) -> int | None:
-    """How far the check was from the other verdict (§2.4: changed when roll <= total): for an
-    intact history, the significance still to add before the roll would have fallen at or below
-    the total (roll - total); for a changed one, the significance to take away before it would
-    have fallen above (total - roll + 1). None when no check was made."""
+def difference(mistakes_total: int, roll: int | None) -> int | None:
+    """The one number a GM reads for how the check fell (§6.2 step 4): mistakes total - roll, the
+    difference looked up on the Historical Changes Chart when history changed (0 or more), below
+    0 when it stayed intact. None when no check was made. Every page, chart and table that shows
+    it calls it "Difference"."""
     if roll is None:
         return None
-    return roll - mistakes_total if roll > mistakes_total else mistakes_total - roll + 1
+    return mistakes_total - roll
+
+
+def to_other_verdict(mistakes_total: int, roll: int | None) -> int | None:
+    """The points of mistakes that would have turned the check the other way (changed when
+    roll <= total): to take away when history changed (difference + 1), to add when it stayed
+    intact (-difference). Said in words ("20 fewer points"), never under a name of its own."""
+    gap = difference(mistakes_total, roll)
+    if gap is None:
+        return None
+    return gap + 1 if gap >= 0 else -gap
 
 
 def _checked(outcome: Any, tally: Any) -> list[dict[str, Any]]:

@@ -94,12 +94,16 @@ def test_one_above_the_total_keeps_history_and_a_line_only_changes_the_award():
     assert rescue["pool"] == 320
 
 
-def test_the_margin_is_what_separates_the_roll_from_the_other_verdict():
-    assert counterfactual.margin(180, 180) == 1  # take away 1 and 180 > 179
-    assert counterfactual.margin(180, 181) == 1  # add 1 and 181 <= 181
-    assert counterfactual.margin(370, 200) == 171
-    assert counterfactual.margin(0, 1) == 1
-    assert counterfactual.margin(10, None) is None
+def test_the_difference_is_the_total_minus_the_roll_and_the_points_to_the_other_verdict_follow():
+    assert counterfactual.difference(180, 180) == 0  # changed at the threshold
+    assert counterfactual.difference(370, 200) == 170  # the number looked up on the chart
+    assert counterfactual.difference(180, 181) == -1
+    assert counterfactual.difference(10, None) is None
+    assert counterfactual.to_other_verdict(180, 180) == 1  # take away 1 and 180 > 179
+    assert counterfactual.to_other_verdict(180, 181) == 1  # add 1 and 181 <= 181
+    assert counterfactual.to_other_verdict(370, 200) == 171
+    assert counterfactual.to_other_verdict(0, 1) == 1
+    assert counterfactual.to_other_verdict(10, None) is None
 
 
 # -- no mistakes ------------------------------------------------------------------------------
@@ -157,7 +161,7 @@ def test_a_mission_not_completed_as_briefed_has_no_check_to_work_out_again():
     outcome, tally = closed(500, [100, 50], None)
     assert outcome["verdict"] == "mission_failed"
     rows = counterfactual.without_each_line(outcome, tally)
-    assert all(row["verdict"] == "mission_failed" and row["margin"] is None for row in rows)
+    assert all(row["verdict"] == "mission_failed" and row["difference"] is None for row in rows)
     assert not any(row["changes_verdict"] or row["changes_awards"] for row in rows)
     assert counterfactual.smallest_rescue(outcome, tally) is None
 
