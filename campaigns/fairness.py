@@ -457,17 +457,24 @@ def proof_document(
     # The dice scopes of the rolls this reader sees (a conflict they take part in): never a scope
     # the reader sees no roll of.
     scopes = [scope_view(s) for s in DiceScope.objects.filter(campaign=campaign, label__in=labels)]
-    return {"format": fair_dice.VERSION, "seeds": seeds, "scopes": scopes, "rolls": entries}
+    document = {"format": fair_dice.VERSION, "seeds": seeds, "scopes": scopes, "rolls": entries}
+    if membership.is_gm:
+        # The GM sees every roll: each lane's counters are checked for gaps, the hidden lanes'
+        # too, and a mission lane's number against the campaign's missions (fair_dice.counter_gaps).
+        document.update(complete=True, missions=Mission.objects.filter(campaign=campaign).count())
+    return document
 
 
 def verify_document(document: dict[str, Any]) -> list[dict[str, Any]]:
     """Every roll of a proof document with its verdict: "verified", "pending" (with what it waits
-    for: fair_dice.waits_for), "by hand", "not verifiable", "sealed" or "failed" with the reason."""
+    for: fair_dice.waits_for), "by hand", "not verifiable", "sealed" or "failed" with the reason
+    (an undeclared lane and a counter gap included: fair_dice.declared, fair_dice.counter_gaps)."""
     seeds = {s["number"]: s for s in document.get("seeds", [])}
     scopes = {s["label"]: s for s in document.get("scopes", [])}
+    gaps = fair_dice.counter_gaps(document)
     seen: set[tuple[Any, str, int]] = set()
     verdicts = []
-    for entry in document.get("rolls", []):
+    for index, entry in enumerate(document.get("rolls", [])):
         proof = entry.get("proof")
         if entry.get("sealed"):
             verdict, reason = "sealed", ""
@@ -479,10 +486,12 @@ def verify_document(document: dict[str, Any]) -> list[dict[str, Any]]:
             holder = fair_dice.keys_for(proof["lane"], seed or {}, scopes)
             if seed is None:
                 verdict, reason = "failed", "its seed is not in the document"
-            elif holder is None:
-                verdict, reason = "failed", "its dice scope is not in the document"
+            elif holder is None or not fair_dice.declared(proof["lane"], scopes, document.get("missions")):
+                verdict, reason = "failed", fair_dice.undeclared_reason(proof["lane"])
             elif key in seen:
                 verdict, reason = "failed", "another roll took the same counter"
+            elif index in gaps:
+                verdict, reason = "failed", gaps[index]
             elif waiting := fair_dice.waits_for(proof["seed"], proof["lane"], seed, holder):
                 verdict, reason = "pending", waiting
             else:

@@ -27,6 +27,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import re
 import sys
 
 VERSION = "dossier-dice/1"
@@ -40,11 +41,84 @@ def is_open(lane: str) -> bool:
     return lane == "open" or lane.startswith("open:")
 
 
+HIDDEN_LANE = re.compile(r"hidden:(?:campaign|mission-([1-9][0-9]{0,8}))")
+
+
+def lane_scope(lane: str):
+    for prefix in ("open:", "secret:"):
+        if lane.startswith(prefix):
+            return lane[len(prefix) :]
+    return None
+
+
+def declared(lane, scopes: dict, missions=None) -> bool:
+    """A lane the document declares: "open", "secret", "open:<scope>" and "secret:<scope>" for a
+    scope the document lists, "hidden:campaign", "hidden:mission-<n>" (n at most the document's
+    "missions" when it gives them). Any other lane fails."""
+    if not isinstance(lane, str):
+        return False
+    if lane in ("open", "secret"):
+        return True
+    label = lane_scope(lane)
+    if label is not None:
+        return label in scopes
+    found = HIDDEN_LANE.fullmatch(lane)
+    if found is None:
+        return False
+    return found.group(1) is None or not isinstance(missions, int) or int(found.group(1)) <= missions
+
+
+def undeclared_reason(lane) -> str:
+    if isinstance(lane, str) and lane_scope(lane) is not None:
+        return "its dice scope is not in the document: its lane is not one the document declares"
+    return "its lane is not one the document declares"
+
+
 def keys_for(lane: str, seed: dict, scopes: dict):
-    """What holds the secret key a lane needs: the seed, or for "secret:<scope>" that scope."""
+    """What holds the secret key a lane needs: the seed, or for "secret:<scope>" that scope; None
+    for a lane the document does not declare."""
+    if not declared(lane, scopes):
+        return None
     if lane.startswith("secret:"):
         return scopes.get(lane[len("secret:") :])
     return seed
+
+
+def counter_gaps(document: dict) -> dict:
+    """Rolls (by index) whose counter leaves counters of their lane unused: a lane's counters run
+    0 to n-1 with no gap. A secret lane's sealed rolls carry no counter (its counters must stay
+    below its shown rolls plus the document's sealed rolls); a hidden lane is checked only in a
+    document holding every roll ("complete": the GM's, an archive)."""
+    rolls = document.get("rolls") or []
+    complete = document.get("complete") is True
+    sealed = sum(1 for entry in rolls if isinstance(entry, dict) and entry.get("sealed"))
+    lanes, shown = {}, []
+    for index, entry in enumerate(rolls):
+        proof = entry.get("proof") if isinstance(entry, dict) else None
+        if entry.get("sealed") or not isinstance(proof, dict) or not proof.get("verifiable"):
+            continue
+        lane, counter = proof.get("lane"), proof.get("counter")
+        if not isinstance(lane, str) or isinstance(counter, bool) or not isinstance(counter, int):
+            continue
+        lanes.setdefault((proof.get("seed"), lane), set()).add(counter)
+        shown.append((index, proof.get("seed"), lane, counter))
+    problems = {}
+    for index, seed, lane, counter in shown:
+        counters = lanes[(seed, lane)]
+        if is_open(lane) or complete:
+            bound = len(counters)
+        elif lane == "secret" or lane.startswith("secret:"):
+            bound = len(counters) + sealed
+        else:
+            continue
+        if counter >= bound:
+            missing = [c for c in range(counter) if c not in counters][:5]
+            problems[index] = (
+                f"counter {counter} of lane {lane} under seed {seed} leaves counters unused "
+                f"({', '.join(map(str, missing))}{'...' if len(missing) == 5 else ''} not in the document): "
+                "a counter was skipped or a roll removed"
+            )
+    return problems
 
 
 def roll_key(server_seed: str, secret_key: str | None, lane: str, counter: int, client_seeds: list) -> bytes:
@@ -127,7 +201,16 @@ def from_archive(document: dict) -> dict:
         for position, roll in enumerate(rolls)
     ]
     scopes = document.get("fair_dice_scopes") or []
-    return {"format": VERSION, "seeds": seeds, "scopes": scopes, "rolls": entries}
+    missions = document.get("missions")
+    # The GM's archive holds every roll: every lane's counters are checked for gaps.
+    return {
+        "format": VERSION,
+        "seeds": seeds,
+        "scopes": scopes,
+        "rolls": entries,
+        "complete": True,
+        "missions": len(missions) if isinstance(missions, list) else None,
+    }
 
 
 def check(entry: dict, proof: dict, seed: dict, holder: dict) -> str | None:
@@ -171,9 +254,10 @@ def verify(document: dict) -> list[tuple[object, str, str]]:
         document = from_archive(document)
     seeds = {s["number"]: s for s in document.get("seeds", [])}
     scopes = {s["label"]: s for s in document.get("scopes", [])}
+    gaps = counter_gaps(document)
     seen = set()
     out = []
-    for entry in document.get("rolls", []):
+    for index, entry in enumerate(document.get("rolls", [])):
         proof = entry.get("proof")
         reason = ""
         if entry.get("sealed"):
@@ -186,10 +270,12 @@ def verify(document: dict) -> list[tuple[object, str, str]]:
             holder = keys_for(proof["lane"], seed or {}, scopes)
             if seed is None:
                 verdict, reason = "FAILED", "its seed is not in the document"
-            elif holder is None:
-                verdict, reason = "FAILED", "its dice scope is not in the document"
+            elif holder is None or not declared(proof["lane"], scopes, document.get("missions")):
+                verdict, reason = "FAILED", undeclared_reason(proof["lane"])
             elif key in seen:
                 verdict, reason = "FAILED", "another roll took the same counter"
+            elif index in gaps:
+                verdict, reason = "FAILED", gaps[index]
             elif waiting := waits_for(proof["seed"], proof["lane"], seed, holder):
                 verdict, reason = "pending", waiting
             else:

@@ -33,6 +33,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import random
+import re
 import secrets
 from collections.abc import Sequence
 from typing import Any
@@ -58,12 +59,92 @@ def lane_scope(lane: str) -> str | None:
     return None
 
 
+#: The lanes of unannounced secret rolls: numbered within the campaign or within one mission,
+#: named by its place among the campaign's missions (campaigns/fairness.py _mission_place).
+HIDDEN_LANE = re.compile(r"hidden:(?:campaign|mission-([1-9][0-9]{0,8}))")
+
+
+def declared(lane: str, scopes: dict[str, dict[str, Any]], missions: Any = None) -> bool:
+    """Whether ``lane`` is one the document declares: ``open`` and ``secret``; ``open:<scope>`` and
+    ``secret:<scope>`` for a dice scope the document lists (its commitment shown from the scope's
+    start); ``hidden:campaign`` and ``hidden:mission-<n>`` (n at most ``missions`` when the
+    document says how many missions the campaign has). Any other lane is one a server could have
+    made up to roll again in a fresh lane (issue 48, finding 2)."""
+    if not isinstance(lane, str):
+        return False
+    if lane in (OPEN, SECRET):
+        return True
+    label = lane_scope(lane)
+    if label is not None:
+        return label in scopes
+    found = HIDDEN_LANE.fullmatch(lane)
+    if found is None:
+        return False
+    number = found.group(1)
+    return number is None or not isinstance(missions, int) or int(number) <= missions
+
+
 def keys_for(lane: str, seed: dict[str, Any], scopes: dict[str, dict[str, Any]]) -> dict[str, Any] | None:
     """What holds the secret key (and its commitment) a lane's dice need: the seed, or for a
-    scope's secret lane (``secret:<scope>``) the scope (None when ``scopes`` lacks it)."""
+    scope's secret lane (``secret:<scope>``) the scope. None for a lane the document does not
+    declare (``declared``): an ``open:<scope>`` lane of a scope ``scopes`` lacks included."""
+    if not declared(lane, scopes):
+        return None
     if lane.startswith(SECRET + ":"):
         return scopes.get(lane_scope(lane) or "")
     return seed
+
+
+def undeclared_reason(lane: Any) -> str:
+    """The verdict's words for a lane ``declared`` refuses (the same in every checker)."""
+    if isinstance(lane, str) and lane_scope(lane) is not None:
+        return "its dice scope is not in the document: its lane is not one the document declares"
+    return "its lane is not one the document declares"
+
+
+def counter_gaps(document: dict[str, Any]) -> dict[int, str]:
+    """The rolls of ``document`` (by index in ``rolls``) whose counter leaves counters of their
+    lane unused: a counter skipped (a server trying counters until one gives the result it likes)
+    or a roll removed (issue 48, finding 1). Each lane under a seed numbers its rolls 0, 1, 2, ...
+    with no gap, so a lane's counters must be exactly 0 to n-1 for the n rolls the reader sees of
+    it; the rolls at n or above fail.
+
+    Where the reader may not see every roll of a lane, the check is what the document allows: a
+    secret lane's sealed rolls carry no counter, so its counters must stay below the lane's shown
+    rolls plus every sealed roll of the document; a hidden lane (unannounced secret rolls) is
+    checked only in a document that says it holds every roll (``complete``: the GM's, an archive),
+    since a reader who is not the GM never learns how many of them there are."""
+    rolls = document.get("rolls") or []
+    complete = document.get("complete") is True
+    sealed = sum(1 for entry in rolls if isinstance(entry, dict) and entry.get("sealed"))
+    lanes: dict[tuple[Any, Any], set[int]] = {}
+    shown: list[tuple[int, Any, str, int]] = []
+    for index, entry in enumerate(rolls):
+        proof = entry.get("proof") if isinstance(entry, dict) else None
+        if entry.get("sealed") or not isinstance(proof, dict) or not proof.get("verifiable"):
+            continue
+        lane, counter = proof.get("lane"), proof.get("counter")
+        if not isinstance(lane, str) or isinstance(counter, bool) or not isinstance(counter, int):
+            continue
+        lanes.setdefault((proof.get("seed"), lane), set()).add(counter)
+        shown.append((index, proof.get("seed"), lane, counter))
+    problems: dict[int, str] = {}
+    for index, seed, lane, counter in shown:
+        counters = lanes[(seed, lane)]
+        if is_open(lane) or complete:
+            bound = len(counters)
+        elif lane == SECRET or lane.startswith(SECRET + ":"):
+            bound = len(counters) + sealed
+        else:
+            continue
+        if counter >= bound:
+            missing = [c for c in range(counter) if c not in counters][:5]
+            problems[index] = (
+                f"counter {counter} of lane {lane} under seed {seed} leaves counters unused "
+                f"({', '.join(map(str, missing))}{'...' if len(missing) == 5 else ''} not in the document): "
+                "a counter was skipped or a roll removed"
+            )
+    return problems
 
 
 # -- what a roll waits for, in the words every checker uses (campaigns/fairness.py, the page's
@@ -198,6 +279,8 @@ def check_roll(
     if commitment(server_seed) != seed.get("commitment"):
         return "the server seed does not match its commitment"
     secret_key = None
+    if not declared(entry["lane"], scopes or {}):
+        return undeclared_reason(entry["lane"])
     if not is_open(entry["lane"]):
         holder = keys_for(entry["lane"], seed, scopes or {})
         if holder is None:

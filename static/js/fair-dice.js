@@ -99,9 +99,64 @@
     return lane === "open" || lane.indexOf("open:") === 0;
   }
 
-  // What holds the secret key a lane needs: the seed, or for "secret:<scope>" that scope's own.
+  // The lanes a document declares (characters/systems/fair_dice.py declared): "open", "secret",
+  // "open:<scope>" and "secret:<scope>" for a scope the document lists, "hidden:campaign" and
+  // "hidden:mission-<n>" (n at most the document's missions when it gives them).
+  var HIDDEN_LANE = /^hidden:(?:campaign|mission-([1-9][0-9]{0,8}))$/;
+  function laneScope(lane) {
+    if (lane.indexOf("open:") === 0) { return lane.slice("open:".length); }
+    if (lane.indexOf("secret:") === 0) { return lane.slice("secret:".length); }
+    return null;
+  }
+  function declared(lane, scopes, missions) {
+    if (typeof lane !== "string") { return false; }
+    if (lane === "open" || lane === "secret") { return true; }
+    var label = laneScope(lane);
+    if (label !== null) { return Object.prototype.hasOwnProperty.call(scopes, label); }
+    var found = HIDDEN_LANE.exec(lane);
+    if (!found) { return false; }
+    return found[1] === undefined || typeof missions !== "number" || Number(found[1]) <= missions;
+  }
+  function undeclaredReason(lane) {
+    if (typeof lane === "string" && laneScope(lane) !== null) {
+      return "its dice scope is not in the document: its lane is not one the document declares";
+    }
+    return "its lane is not one the document declares";
+  }
+
+  // What holds the secret key a lane needs: the seed, or for "secret:<scope>" that scope's own;
+  // null for a lane the document does not declare.
   function keysFor(lane, seed, scopes) {
+    if (!declared(lane, scopes)) { return null; }
     return lane.indexOf("secret:") === 0 ? scopes[lane.slice("secret:".length)] : seed;
+  }
+
+  // Rolls (by index) whose counter leaves counters of their lane unused (fair_dice.counter_gaps).
+  function counterGaps(doc) {
+    var rolls = doc.rolls || [], complete = doc.complete === true, lanes = {}, shown = [], problems = {};
+    var sealed = rolls.filter(function (e) { return e && e.sealed; }).length;
+    rolls.forEach(function (entry, index) {
+      var proof = entry && entry.proof;
+      if (entry.sealed || !proof || !proof.verifiable) { return; }
+      if (typeof proof.lane !== "string" || !Number.isInteger(proof.counter)) { return; }
+      var key = proof.seed + "|" + proof.lane;
+      (lanes[key] = lanes[key] || {})[proof.counter] = true;
+      shown.push([index, proof.seed, proof.lane, proof.counter, key]);
+    });
+    shown.forEach(function (item) {
+      var lane = item[2], counter = item[3], counters = lanes[item[4]], bound = Object.keys(counters).length;
+      if (!(isOpen(lane) || complete)) {
+        if (lane === "secret" || lane.indexOf("secret:") === 0) { bound += sealed; } else { return; }
+      }
+      if (counter >= bound) {
+        var missing = [];
+        for (var c = 0; c < counter && missing.length < 5; c++) { if (!counters[c]) { missing.push(c); } }
+        problems[item[0]] = "counter " + counter + " of lane " + lane + " under seed " + item[1] +
+          " leaves counters unused (" + missing.join(", ") + (missing.length === 5 ? "..." : "") +
+          " not in the document): a counter was skipped or a roll removed";
+      }
+    });
+    return problems;
   }
 
   function rollKey(serverSeed, secretKey, lane, counter, digest) {
@@ -209,7 +264,8 @@
     var seeds = {}, scopes = Object.create(null), seen = {}, verdicts = [];
     (doc.seeds || []).forEach(function (s) { seeds[s.number] = s; });
     (doc.scopes || []).forEach(function (s) { scopes[s.label] = s; });
-    (doc.rolls || []).forEach(function (entry) {
+    var gaps = counterGaps(doc);
+    (doc.rolls || []).forEach(function (entry, index) {
       var proof = entry.proof, verdict, reason = "";
       if (entry.sealed) {
         verdict = "sealed";
@@ -219,8 +275,9 @@
         var seed = seeds[proof.seed], key = proof.seed + "|" + proof.lane + "|" + proof.counter;
         var holder = keysFor(proof.lane, seed || {}, scopes);
         if (!seed) { verdict = "failed"; reason = "its seed is not in the document"; }
-        else if (!holder) { verdict = "failed"; reason = "its dice scope is not in the document"; }
+        else if (!holder || !declared(proof.lane, scopes, doc.missions)) { verdict = "failed"; reason = undeclaredReason(proof.lane); }
         else if (seen[key]) { verdict = "failed"; reason = "another roll took the same counter"; }
+        else if (gaps[index]) { verdict = "failed"; reason = gaps[index]; }
         else if (waitsFor(proof.seed, proof.lane, seed, holder)) { verdict = "pending"; reason = waitsFor(proof.seed, proof.lane, seed, holder); }
         else {
           var problem = checkRoll(entry, proof, seed, holder);
