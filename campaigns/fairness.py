@@ -53,7 +53,8 @@ def _new_seed(campaign: Campaign, number: int) -> RollSeed:
 def current_seed(campaign: Campaign, *, lock: bool = False) -> RollSeed:
     """The seed rolls are made under now (made on first need: its commitment is shown before any
     roll under it, on the dice page, since that page asks for it before offering a roll)."""
-    rows = RollSeed.objects.filter(campaign=campaign, rotated_at__isnull=True)
+    # a seed restored without its server seed (archive/sections/fair_dice.py) is never rolled under
+    rows = RollSeed.objects.filter(campaign=campaign, rotated_at__isnull=True).exclude(server_seed="")
     if lock:
         rows = rows.select_for_update()
     seed = rows.order_by("-number").first()
@@ -91,6 +92,23 @@ def open_scope(campaign: Campaign, label: str) -> DiceScope:
     return scope
 
 
+#: How a scope restored without its secret key goes on: its rolls take the scope ``<label>-r``.
+RESTORED_SUFFIX = "-r"
+
+
+def live_scope(campaign: Campaign, label: str) -> str:
+    """The scope a roll of ``label`` is made in: ``label`` itself, or when that scope was restored
+    from an archive without its secret key (archive/sections/fair_dice_scopes.py: the key was not
+    released when the file was written), a scope of its own after it, ``<label>-r`` (its key fresh,
+    its commitment shown from its start): the restored scope's rolls stay what they were, checked
+    against the key they were made under, and no new roll takes a key nobody holds."""
+    for _ in range(5):
+        if not DiceScope.objects.filter(campaign=campaign, label=label, secret_key="").exists():
+            break
+        label = (label + RESTORED_SUFFIX)[-40:]
+    return label
+
+
 def open_scopes(campaign: Campaign, scopes: list[tuple[str, bool]]) -> None:
     """Open many scopes at once (an import): (label, closed) pairs; a label already open stays."""
     now = timezone.now()
@@ -101,7 +119,10 @@ def open_scopes(campaign: Campaign, scopes: list[tuple[str, bool]]) -> None:
 def close_scope(campaign: Campaign, label: str) -> None:
     """The part of play is over: no roll is made in the scope again, so its secret key may come
     out once none of its secret rolls is still the GM's."""
-    DiceScope.objects.filter(campaign=campaign, label=label, closed_at__isnull=True).update(
+    labels = [label]
+    for _ in range(5):  # and the scopes it went on in after a restore (live_scope)
+        labels.append((labels[-1] + RESTORED_SUFFIX)[-40:])
+    DiceScope.objects.filter(campaign=campaign, label__in=labels, closed_at__isnull=True).update(
         closed_at=timezone.now()
     )
     release_secret_keys(campaign)
@@ -144,6 +165,8 @@ def draw(
     counts nothing and is never a database id."""
     seed = current_seed(campaign, lock=True)
     secret_key = seed.secret_key
+    if scope:
+        scope = live_scope(campaign, scope)
     if scope and not (secret and not announced):
         lane = fair_dice.scoped(fair_dice.SECRET if secret else fair_dice.OPEN, scope)
         counter = RollProof.objects.filter(seed=seed, lane=lane).count()
@@ -287,9 +310,10 @@ def release_secret_keys(campaign: Campaign) -> list[RollSeed]:
     secret rolls (a conflict's, which only its participants know of) need the scope's key, not the
     seed's, so they are no part of the seed's condition; a scope's key comes out on a condition its
     own members see."""
+    # a key restored from an archive without it ("") never comes out: nobody holds it
     for scope in DiceScope.objects.filter(
         campaign=campaign, closed_at__isnull=False, secret_released_at__isnull=True
-    ):
+    ).exclude(secret_key=""):
         lane = fair_dice.scoped(fair_dice.SECRET, scope.label)
         if not Roll.objects.filter(
             campaign=campaign, proof__lane=lane, secret=True, revealed_at__isnull=True
@@ -301,7 +325,7 @@ def release_secret_keys(campaign: Campaign) -> list[RollSeed]:
     released = []
     for seed in RollSeed.objects.filter(
         campaign=campaign, rotated_at__isnull=False, secret_released_at__isnull=True
-    ):
+    ).exclude(secret_key=""):
         sealed = Roll.objects.filter(proof__seed=seed, secret=True, revealed_at__isnull=True)
         if sealed.exclude(SCOPED_SECRET).exists():
             continue
@@ -313,8 +337,19 @@ def release_secret_keys(campaign: Campaign) -> list[RollSeed]:
 
 def seed_state(seed: RollSeed) -> str:
     """Where a seed stands, in the words each roll's verdict uses (fair_dice.waits_for)."""
+    if not seed.server_seed:
+        return (
+            "Restored from an archive written while it was in use: its server seed stayed with the "
+            "server that wrote it, so its rolls can never be checked."
+        )
     if seed.rotated_at is None:
         return f"In use: its rolls can be checked once it is revealed ({fair_dice.WHEN_REVEALED})."
+    if not seed.secret_key:
+        return (
+            "Revealed: its open rolls can be checked. Its secret key was not released when the "
+            "campaign's archive was written and did not travel with it: its secret rolls can never be "
+            "checked."
+        )
     if seed.secret_released_at is None:
         return (
             "Revealed: its open rolls can be checked. Its secret rolls wait for its secret key: "
@@ -384,8 +419,8 @@ def seed_view(seed: RollSeed) -> dict[str, Any]:
         "secret_commitment": seed.secret_commitment,
         "created_at": seed.created_at.isoformat(),
         "rotated_at": seed.rotated_at.isoformat() if seed.rotated_at else None,
-        "server_seed": seed.server_seed if seed.rotated_at else None,
-        "secret_key": seed.secret_key if seed.secret_released_at else None,
+        "server_seed": (seed.server_seed or None) if seed.rotated_at else None,
+        "secret_key": (seed.secret_key or None) if seed.secret_released_at else None,
     }
 
 
@@ -396,7 +431,7 @@ def scope_view(scope: DiceScope) -> dict[str, Any]:
         "secret_commitment": scope.secret_commitment,
         "created_at": scope.created_at.isoformat(),
         "closed_at": scope.closed_at.isoformat() if scope.closed_at else None,
-        "secret_key": scope.secret_key if scope.secret_released_at else None,
+        "secret_key": (scope.secret_key or None) if scope.secret_released_at else None,
     }
 
 
