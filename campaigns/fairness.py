@@ -203,9 +203,35 @@ def _mission_place(mission: Mission | None) -> str:
     return f"mission-{Mission.objects.filter(campaign_id=mission.campaign_id, pk__lt=mission.pk).count() + 1}"
 
 
+def record_of(roll: Roll, *, lane: str, counter: int | None, seed: int | None, by_hand: bool = False) -> dict:
+    """The roll as it was made (fair_dice.roll_record), bound with its proof."""
+    return fair_dice.roll_record(
+        kind=roll.kind,
+        count=roll.count,
+        modifier=roll.modifier,
+        purpose=roll.purpose,
+        faces=roll.faces,
+        kept=roll.kept,
+        total=roll.total,
+        detail=roll.detail,
+        secret=roll.secret,
+        roller=roll.roller.username if roll.roller_id else None,
+        character=roll.character.name if roll.character_id else None,
+        lane=lane,
+        counter=counter,
+        seed=seed,
+        by_hand=by_hand,
+    )
+
+
 def prove(roll: Roll, made: Draw) -> RollProof:
     return RollProof.objects.create(
-        roll=roll, seed=made.seed, lane=made.lane, counter=made.counter, client_seeds=made.client_seeds
+        roll=roll,
+        seed=made.seed,
+        lane=made.lane,
+        counter=made.counter,
+        client_seeds=made.client_seeds,
+        record=record_of(roll, lane=made.lane, counter=made.counter, seed=made.seed.number),
     )
 
 
@@ -444,7 +470,7 @@ def proof_view(roll: Roll, proof: RollProof | None, sealed: bool) -> dict[str, A
         return {"verifiable": False, "by_hand": False}
     if proof.by_hand:
         return {"verifiable": False, "by_hand": True}
-    return {
+    view = {
         "verifiable": True,
         "by_hand": False,
         "seed": proof.seed.number if proof.seed else None,
@@ -452,6 +478,9 @@ def proof_view(roll: Roll, proof: RollProof | None, sealed: bool) -> dict[str, A
         "counter": proof.counter,
         "client_seeds": list(proof.client_seeds),
     }
+    if proof.record:
+        view["record"] = proof.record
+    return view
 
 
 def proof_document(
@@ -465,6 +494,7 @@ def proof_document(
     )
     if seed is not None:
         rolls = rolls.filter(proof__seed__campaign=campaign, proof__seed__number=seed)
+    rolls = rolls.select_related("roller")
     entries = []
     labels: set[str] = set()
     for roll in rolls:
@@ -479,6 +509,10 @@ def proof_document(
                 faces=list(roll.faces),
                 kept=list(roll.kept),
                 total=roll.total,
+                purpose=roll.purpose,
+                reading=fair_dice.reading(roll.detail),
+                secret=roll.secret,
+                roller=roll.roller.username if roll.roller_id else None,
             )
         entry["proof"] = proof_view(roll, proof, sealed)
         label = fair_dice.lane_scope(entry["proof"].get("lane") or "") if entry["proof"] else None
@@ -528,9 +562,11 @@ def verify_document(document: dict[str, Any]) -> list[dict[str, Any]]:
             elif index in gaps:
                 verdict, reason = "failed", gaps[index]
             elif waiting := fair_dice.waits_for(proof["seed"], proof["lane"], seed, holder):
-                verdict, reason = "pending", waiting
+                bound = fair_dice.record_problem(entry, proof)  # checked before the dice can be
+                verdict, reason = ("failed", bound) if bound else ("pending", waiting)
             else:
                 problem = fair_dice.check_roll({**entry, **proof}, seed, scopes)
+                problem = problem or fair_dice.record_problem(entry, proof)
                 verdict, reason = ("failed", problem) if problem else ("verified", "")
             seen.add(key)
         verdicts.append({"id": entry.get("id"), "verdict": verdict, "reason": reason})

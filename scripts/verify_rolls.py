@@ -103,7 +103,16 @@ def counter_gaps(document: dict) -> dict:
         lanes.setdefault((proof.get("seed"), lane), set()).add(counter)
         shown.append((index, proof.get("seed"), lane, counter))
     problems = {}
+    last = {}
     for index, seed, lane, counter in shown:
+        before = last.get((seed, lane))
+        last[(seed, lane)] = counter if before is None else max(before, counter)
+        if before is not None and counter < before:  # the log is in the order the rolls were made
+            problems[index] = (
+                f"it takes counter {counter} of lane {lane} under seed {seed} but comes after counter "
+                f"{before}: the log's order was changed"
+            )
+            continue
         counters = lanes[(seed, lane)]
         if is_open(lane) or complete:
             bound = len(counters)
@@ -228,6 +237,40 @@ def check(entry: dict, proof: dict, seed: dict, holder: dict) -> str | None:
     return None
 
 
+RECORD_VERSION = "dossier-roll/1"
+READING_KEYS = ("summary", "success", "result", "column", "margin", "band_name", "outcome")
+RECORD_FIELDS = ("kind", "count", "modifier", "purpose", "faces", "kept", "total", "reading")
+
+
+def reading(detail) -> dict:
+    """The part of a roll's detail that reads its dice (a check's success, result, column...)."""
+    if not isinstance(detail, dict):
+        return {}
+    return {key: detail[key] for key in READING_KEYS if key in detail}
+
+
+def record_problem(entry: dict, proof: dict):
+    """What differs between the roll shown and the record made with it (its modifier, purpose,
+    reading, kind...), None when nothing; a proof without a record binds nothing here."""
+    record = proof.get("record")
+    if not record:
+        return None
+    if not isinstance(record, dict) or record.get("v") != RECORD_VERSION:
+        return "its record is unreadable"
+    shown = {**entry, "reading": entry["reading"] if "reading" in entry else reading(entry.get("detail"))}
+    for field in RECORD_FIELDS:
+        if field in shown and shown[field] != record.get(field):
+            return f"its {field} is not the one recorded when it was made"
+    for field in ("lane", "counter", "seed"):
+        if proof.get(field) != record.get(field):
+            return f"its {field} is not the one recorded when it was made"
+    if "secret" in entry and bool(entry["secret"]) != record.get("secret"):
+        return "its kind (secret or open) is not the one recorded when it was made"
+    if entry.get("roller") and entry["roller"] != record.get("roller"):
+        return "who made it is not the one recorded when it was made"
+    return None
+
+
 WHEN_REVEALED = "the game master reveals it at the end of a session or mission"
 WHEN_KEY_OUT = (
     "it comes out once every secret roll under the seed is shared and every closed mission published"
@@ -277,10 +320,11 @@ def verify(document: dict) -> list[tuple[object, str, str]]:
             elif index in gaps:
                 verdict, reason = "FAILED", gaps[index]
             elif waiting := waits_for(proof["seed"], proof["lane"], seed, holder):
-                verdict, reason = "pending", waiting
+                bound = record_problem(entry, proof)  # checked before the dice can be
+                verdict, reason = ("FAILED", bound) if bound else ("pending", waiting)
             else:
                 try:
-                    problem = check(entry, proof, seed, holder)
+                    problem = check(entry, proof, seed, holder) or record_problem(entry, proof)
                 except (KeyError, TypeError, ValueError) as error:
                     problem = f"unreadable: {error}"
                 verdict, reason = ("FAILED", problem) if problem else ("verified", "")

@@ -16,6 +16,7 @@ on the server that wrote it.
 
 from __future__ import annotations
 
+import json
 import re
 
 from archive import timestamps
@@ -29,21 +30,23 @@ HEX64 = re.compile(r"^[0-9a-f]{64}$")
 MAX_SEEDS = 10_000
 MAX_PROOFS = 200_000  # per seed (the archive's record limits bound the whole)
 MAX_CLIENT_SEEDS = 1000
+MAX_RECORD_CHARS = 20_000
 
 
 def export(campaign, refs) -> list[dict]:
     proofs: dict[int, list[dict]] = {}
     rows = (
         RollProof.objects.filter(roll__campaign=campaign, by_hand=False)
-        .values_list("roll_id", "seed__number", "lane", "counter", "client_seeds")
+        .values_list("roll_id", "seed__number", "lane", "counter", "client_seeds", "record")
         .iterator(chunk_size=2000)
     )
-    for roll, seed, lane, counter, client_seeds in rows:
+    for roll, seed, lane, counter, client_seeds, record in rows:
         position = refs.position(ROLLS, roll)
         if position is not None:
-            proofs.setdefault(seed, []).append(
-                {"roll": position, "lane": lane, "counter": counter, "client_seeds": client_seeds}
-            )
+            proof = {"roll": position, "lane": lane, "counter": counter, "client_seeds": client_seeds}
+            if record:  # what the roll was when it was made (fair_dice.roll_record), verbatim
+                proof["record"] = record
+            proofs.setdefault(seed, []).append(proof)
     return [
         {
             "format": fair_dice.VERSION,
@@ -107,6 +110,11 @@ def validate(data, document) -> list[Problem]:
                 taken.add(proof["roll"])
             check.text(proof, "lane", where, RollProof._meta.get_field("lane").max_length, blank=False)
             check.integer(proof, "counter", where, minimum=0, maximum=2**31 - 1)
+            record = proof.get("record", {})
+            if not isinstance(record, dict) or len(json.dumps(record)) > MAX_RECORD_CHARS:
+                check.add(
+                    join(where, "record"), f"must be an object of at most {MAX_RECORD_CHARS} characters."
+                )
             seeds = proof.get("client_seeds", [])
             if (
                 not isinstance(seeds, list)
@@ -154,6 +162,7 @@ def load(campaign, data, refs) -> None:
                         lane=proof["lane"],
                         counter=proof["counter"],
                         client_seeds=proof.get("client_seeds", []),
+                        record=proof.get("record") or {},
                     )
                 )
     timestamps.restore_created_at(RollSeed, made, [s.get("created_at") for s in data])

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import random
 import re
 import secrets
@@ -129,7 +130,16 @@ def counter_gaps(document: dict[str, Any]) -> dict[int, str]:
         lanes.setdefault((proof.get("seed"), lane), set()).add(counter)
         shown.append((index, proof.get("seed"), lane, counter))
     problems: dict[int, str] = {}
+    last: dict[tuple[Any, str], int] = {}
     for index, seed, lane, counter in shown:
+        before = last.get((seed, lane))
+        last[(seed, lane)] = counter if before is None else max(before, counter)
+        if before is not None and counter < before:  # the log is in the order the rolls were made
+            problems[index] = (
+                f"it takes counter {counter} of lane {lane} under seed {seed} but comes after counter "
+                f"{before}: the log's order was changed"
+            )
+            continue
         counters = lanes[(seed, lane)]
         if is_open(lane) or complete:
             bound = len(counters)
@@ -177,6 +187,98 @@ def waits_for(number: Any, lane: str, seed: dict[str, Any], holder: dict[str, An
 def scoped(lane: str, scope: str) -> str:
     """``lane`` numbered within ``scope`` (a label every reader of its rolls sees, no database id)."""
     return f"{lane}:{scope}" if scope else lane
+
+
+# -- what a roll's proof binds besides its dice (issue 48, finding 3) -------------------------------
+RECORD_VERSION = "dossier-roll/1"
+#: The keys of a roll's ``detail`` that say how the dice read (a check's success, result letter,
+#: column and margin, a Tempo band, a summary): the reading a record binds.
+READING_KEYS = ("summary", "success", "result", "column", "margin", "band_name", "outcome")
+#: The fields a checker compares between a roll as shown and its record.
+RECORD_FIELDS = ("kind", "count", "modifier", "purpose", "faces", "kept", "total", "reading")
+
+
+def reading(detail: Any) -> dict[str, Any]:
+    """The part of a roll's ``detail`` that reads its dice (READING_KEYS), as a record binds it."""
+    if not isinstance(detail, dict):
+        return {}
+    return {key: detail[key] for key in READING_KEYS if key in detail}
+
+
+def roll_record(
+    *,
+    kind: str,
+    count: int,
+    modifier: int,
+    purpose: str,
+    faces: Sequence[int],
+    kept: Sequence[int],
+    total: int,
+    detail: Any,
+    secret: bool,
+    roller: str | None,
+    character: str | None,
+    lane: str,
+    counter: int | None,
+    seed: int | None,
+    by_hand: bool = False,
+) -> dict[str, Any]:
+    """What a roll was when it was made, stored with its proof and shown with it: who made it and
+    for which character (names, as they were), its dice kind, count, modifier, purpose, faces, kept
+    dice, total and reading, its lane and counter under its seed, and its kind (secret, by hand).
+    Every checker compares it with the roll shown (``record_problem``): a modifier changed with
+    the total moved to match, a purpose, a reading, a secret roll shown as open, all fail."""
+    return {
+        "v": RECORD_VERSION,
+        "roller": roller or "",
+        "character": character or "",
+        "kind": kind,
+        "count": count,
+        "modifier": modifier,
+        "purpose": purpose,
+        "faces": list(faces),
+        "kept": list(kept),
+        "total": total,
+        "reading": reading(detail),
+        "secret": bool(secret),
+        "by_hand": bool(by_hand),
+        "lane": lane,
+        "counter": counter,
+        "seed": seed,
+    }
+
+
+def canonical(record: dict[str, Any]) -> bytes:
+    """A record's bytes: JSON with sorted keys, no spaces, UTF-8 (the log's leaf, RFC 9162 2.1.1)."""
+    return json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+
+
+def leaf_hash(record: dict[str, Any]) -> str:
+    """RFC 9162's leaf hash of a record: SHA-256(0x00 || bytes), hex."""
+    return sha256_hex(b"\x00" + canonical(record))
+
+
+def record_problem(entry: dict[str, Any], proof: dict[str, Any]) -> str | None:
+    """None if the roll shown (``entry``; its reading as ``reading``, or read off ``detail``) and
+    its proof (seed, lane, counter) are what its record says, else the first field that differs.
+    A proof without a record (made before records were kept) binds nothing here."""
+    record = proof.get("record")
+    if not record:
+        return None
+    if not isinstance(record, dict) or record.get("v") != RECORD_VERSION:
+        return "its record is unreadable"
+    shown = {**entry, "reading": entry["reading"] if "reading" in entry else reading(entry.get("detail"))}
+    for field in RECORD_FIELDS:
+        if field in shown and shown[field] != record.get(field):
+            return f"its {field} is not the one recorded when it was made"
+    for field in ("lane", "counter", "seed"):
+        if proof.get(field) != record.get(field):
+            return f"its {field} is not the one recorded when it was made"
+    if "secret" in entry and bool(entry["secret"]) != record.get("secret"):
+        return "its kind (secret or open) is not the one recorded when it was made"
+    if entry.get("roller") and entry["roller"] != record.get("roller"):
+        return "who made it is not the one recorded when it was made"
+    return None
 
 
 SEED_BYTES = 32

@@ -138,7 +138,74 @@ def invent_a_made_up_lane(doc):
     _honest(doc, _open_rolls(doc)[-1], lane="reroll", counter=0)
 
 
-TAMPERS = [skip_counters, delete_a_roll, invent_a_lane, invent_a_secret_lane, invent_a_made_up_lane]
+def move_the_modifier(doc):
+    """Finding 3: the modifier changed with the total moved to match: the dice still recompute."""
+    entry = _open_rolls(doc)[1]
+    entry["modifier"] += 3
+    entry["total"] += 3
+
+
+def change_the_purpose(doc):
+    _open_rolls(doc)[0]["purpose"] = "Resist the poison"
+
+
+def change_the_reading(doc):
+    _open_rolls(doc)[0]["reading"] = {"success": True, "result": "C"}
+
+
+def show_a_secret_roll_as_open(doc):
+    """The kind: a revealed secret roll shown as an open one."""
+    entry = next(e for e in doc["rolls"] if not e["sealed"] and e["proof"]["lane"] == "secret")
+    entry["secret"] = False
+
+
+def mark_a_roll_by_hand(doc):
+    """The kind: a server roll shown as entered by hand (so never checked)."""
+    _open_rolls(doc)[1]["proof"] = {"verifiable": False, "by_hand": True}
+
+
+def seal_an_open_roll(doc):
+    """The kind: an open roll shown as a sealed secret one."""
+    entry = _open_rolls(doc)[1]
+    for key in ("kind", "count", "modifier", "faces", "kept", "total", "purpose", "reading"):
+        entry.pop(key)
+    entry.update(sealed=True, proof=None)
+
+
+def change_who_rolled(doc):
+    _open_rolls(doc)[0]["roller"] = "someone-else"
+
+
+def reorder_a_pair(doc):
+    rolls = doc["rolls"]
+    first, second = (rolls.index(e) for e in _open_rolls(doc)[1:3])
+    rolls[first], rolls[second] = rolls[second], rolls[first]
+
+
+def move_the_record_too(doc):
+    """The record edited with the roll (a proof document is the server's to write): the dice
+    still catch a total or face moved, and the counters a roll moved."""
+    entry = _open_rolls(doc)[1]
+    entry["faces"][0] = entry["faces"][0] % 10 + 1
+    entry["proof"]["record"]["faces"] = list(entry["faces"])
+
+
+TAMPERS = [
+    skip_counters,
+    delete_a_roll,
+    invent_a_lane,
+    invent_a_secret_lane,
+    invent_a_made_up_lane,
+    move_the_modifier,
+    change_the_purpose,
+    change_the_reading,
+    show_a_secret_roll_as_open,
+    mark_a_roll_by_hand,
+    seal_an_open_roll,
+    change_who_rolled,
+    reorder_a_pair,
+    move_the_record_too,
+]
 
 
 @pytest.mark.parametrize("reader", ["player", "gm"])
