@@ -333,6 +333,57 @@ def verify(document: dict) -> list[tuple[object, str, str]]:
     return out
 
 
+# -- the roll log's Merkle tree (RFC 9162 2.1; characters/systems/merkle.py): the two checks a
+# reader makes against a tree head they kept. Not yet fed by a document (the signed heads are not
+# built); tests/characters/test_merkle.py holds them equal to Dossier's.
+def _node(left: bytes, right: bytes) -> bytes:
+    return hashlib.sha256(b"\x01" + left + right).digest()
+
+
+def verify_inclusion(leaf: bytes, index: int, size: int, proof: list, expected: bytes) -> bool:
+    """RFC 9162 2.1.3.2: ``leaf`` (its hash) is leaf ``index`` of the tree of ``size`` leaves."""
+    if not 0 <= index < size:
+        return False
+    fn, sn, r = index, size - 1, leaf
+    for p in proof:
+        if sn == 0:
+            return False
+        if fn & 1 or fn == sn:
+            r = _node(p, r)
+            while fn and not fn & 1:
+                fn, sn = fn >> 1, sn >> 1
+        else:
+            r = _node(r, p)
+        fn, sn = fn >> 1, sn >> 1
+    return sn == 0 and r == expected
+
+
+def verify_consistency(first: int, second: int, first_root: bytes, second_root: bytes, proof: list) -> bool:
+    """RFC 9162 2.1.4.2: the tree of ``second`` leaves only appends to the tree of ``first``."""
+    if first == second:
+        return not proof and first_root == second_root
+    if not 0 < first < second or not proof:
+        return False
+    path = list(proof)
+    if first & (first - 1) == 0:
+        path.insert(0, first_root)
+    fn, sn = first - 1, second - 1
+    while fn & 1:
+        fn, sn = fn >> 1, sn >> 1
+    fr = sr = path[0]
+    for c in path[1:]:
+        if sn == 0:
+            return False
+        if fn & 1 or fn == sn:
+            fr, sr = _node(c, fr), _node(c, sr)
+            while fn and not fn & 1:
+                fn, sn = fn >> 1, sn >> 1
+        else:
+            sr = _node(sr, c)
+        fn, sn = fn >> 1, sn >> 1
+    return fr == first_root and sr == second_root and sn == 0
+
+
 def main(argv: list[str]) -> int:
     if len(argv) != 2:
         print(__doc__.split("\n\n")[1], file=sys.stderr)
