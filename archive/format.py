@@ -22,13 +22,15 @@ CHARACTER = "dossier.character"
 CAMPAIGN = "dossier.campaign"
 KINDS = (CHARACTER, CAMPAIGN)
 
-FORMAT_VERSION = 3
+FORMAT_VERSION = 4
 #: from_version -> function turning a document of that version into one of from_version + 1
 #: (archive/upgrades.py; 1 -> 2: each system's build steps, SystemApp.archive_format; 2 -> 3: archive keys
-#: instead of server ids inside payloads, builds and outcomes).
+#: instead of server ids inside payloads, builds and outcomes; 3 -> 4: no fair-dice seed or key before
+#: its release).
 UPGRADES: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {
     1: upgrades.upgrade_v1_to_v2,
     2: upgrades.upgrade_v2_to_v3,
+    3: upgrades.upgrade_v3_to_v4,
 }
 #: The oldest version still read (every later one reaches FORMAT_VERSION through UPGRADES).
 OLDEST_VERSION = 1

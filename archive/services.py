@@ -340,6 +340,9 @@ def import_campaign(source: Any, gm, trusted: bool = False, warnings: list | Non
         _resolve_references(document, refs)
     if warnings is not None:
         warnings.extend(left_out_lines(refs, NOT_AN_ACCOUNT if trusted else NOT_BROUGHT_IN))
+        for section in sections():  # what a section says about the restore (the dice left sealed)
+            if hasattr(section, "notes"):
+                warnings.extend(section.notes(campaign))
     return campaign
 
 

@@ -6,6 +6,10 @@ in ``UPGRADES[1]`` (TIMEMASTER's keeps the latest bonus sessions as a bounded li
 
 Version 2 -> 3: ledger payloads, builds and mission outcomes kept the exporting server's ids;
 version 3 holds archive keys instead (archive/references.py, ``upgrade_v2_to_v3``).
+
+Version 3 -> 4: a campaign archive carried every fair-dice seed whole, the seed in use and the
+secret keys not yet released included; version 4 carries a server seed once revealed and a secret
+key once released (``upgrade_v3_to_v4``; archive/sections/fair_dice.py).
 """
 
 from __future__ import annotations
@@ -117,3 +121,23 @@ def upgrade_v2_to_v3(document: dict[str, Any]) -> dict[str, Any]:
             document["characters"] = [references.character(c, keys.key) for c in document["characters"]]
         return document
     return references.character(document, references.ExportKeys().key)
+
+
+def upgrade_v3_to_v4(document: dict[str, Any]) -> dict[str, Any]:
+    """A campaign archive's seeds and dice scopes lose what version 4 never carries: the server
+    seed of a seed not revealed (in use when the file was written) and every secret key not
+    released. The restored campaign then rolls under none of them (issue 48, finding 5: with them
+    anyone holding the file could compute the next rolls). A character document holds no dice."""
+    if document.get("format") != "dossier.campaign":
+        return document
+    for seed in _list(document.get("fair_dice")):
+        if not isinstance(seed, dict):
+            continue
+        if not seed.get("rotated_at"):
+            seed["server_seed"] = None
+        if not seed.get("secret_released_at"):
+            seed["secret_key"] = None
+    for scope in _list(document.get("fair_dice_scopes")):
+        if isinstance(scope, dict) and not scope.get("secret_released_at"):
+            scope["secret_key"] = None
+    return document

@@ -53,7 +53,8 @@ def _new_seed(campaign: Campaign, number: int) -> RollSeed:
 def current_seed(campaign: Campaign, *, lock: bool = False) -> RollSeed:
     """The seed rolls are made under now (made on first need: its commitment is shown before any
     roll under it, on the dice page, since that page asks for it before offering a roll)."""
-    rows = RollSeed.objects.filter(campaign=campaign, rotated_at__isnull=True)
+    # a seed restored without its server seed (archive/sections/fair_dice.py) is never rolled under
+    rows = RollSeed.objects.filter(campaign=campaign, rotated_at__isnull=True).exclude(server_seed="")
     if lock:
         rows = rows.select_for_update()
     seed = rows.order_by("-number").first()
@@ -91,6 +92,23 @@ def open_scope(campaign: Campaign, label: str) -> DiceScope:
     return scope
 
 
+#: How a scope restored without its secret key goes on: its rolls take the scope ``<label>-r``.
+RESTORED_SUFFIX = "-r"
+
+
+def live_scope(campaign: Campaign, label: str) -> str:
+    """The scope a roll of ``label`` is made in: ``label`` itself, or when that scope was restored
+    from an archive without its secret key (archive/sections/fair_dice_scopes.py: the key was not
+    released when the file was written), a scope of its own after it, ``<label>-r`` (its key fresh,
+    its commitment shown from its start): the restored scope's rolls stay what they were, checked
+    against the key they were made under, and no new roll takes a key nobody holds."""
+    for _ in range(5):
+        if not DiceScope.objects.filter(campaign=campaign, label=label, secret_key="").exists():
+            break
+        label = (label + RESTORED_SUFFIX)[-40:]
+    return label
+
+
 def open_scopes(campaign: Campaign, scopes: list[tuple[str, bool]]) -> None:
     """Open many scopes at once (an import): (label, closed) pairs; a label already open stays."""
     now = timezone.now()
@@ -101,7 +119,10 @@ def open_scopes(campaign: Campaign, scopes: list[tuple[str, bool]]) -> None:
 def close_scope(campaign: Campaign, label: str) -> None:
     """The part of play is over: no roll is made in the scope again, so its secret key may come
     out once none of its secret rolls is still the GM's."""
-    DiceScope.objects.filter(campaign=campaign, label=label, closed_at__isnull=True).update(
+    labels = [label]
+    for _ in range(5):  # and the scopes it went on in after a restore (live_scope)
+        labels.append((labels[-1] + RESTORED_SUFFIX)[-40:])
+    DiceScope.objects.filter(campaign=campaign, label__in=labels, closed_at__isnull=True).update(
         closed_at=timezone.now()
     )
     release_secret_keys(campaign)
@@ -144,6 +165,8 @@ def draw(
     counts nothing and is never a database id."""
     seed = current_seed(campaign, lock=True)
     secret_key = seed.secret_key
+    if scope:
+        scope = live_scope(campaign, scope)
     if scope and not (secret and not announced):
         lane = fair_dice.scoped(fair_dice.SECRET if secret else fair_dice.OPEN, scope)
         counter = RollProof.objects.filter(seed=seed, lane=lane).count()
@@ -180,9 +203,35 @@ def _mission_place(mission: Mission | None) -> str:
     return f"mission-{Mission.objects.filter(campaign_id=mission.campaign_id, pk__lt=mission.pk).count() + 1}"
 
 
+def record_of(roll: Roll, *, lane: str, counter: int | None, seed: int | None, by_hand: bool = False) -> dict:
+    """The roll as it was made (fair_dice.roll_record), bound with its proof."""
+    return fair_dice.roll_record(
+        kind=roll.kind,
+        count=roll.count,
+        modifier=roll.modifier,
+        purpose=roll.purpose,
+        faces=roll.faces,
+        kept=roll.kept,
+        total=roll.total,
+        detail=roll.detail,
+        secret=roll.secret,
+        roller=roll.roller.username if roll.roller_id else None,
+        character=roll.character.name if roll.character_id else None,
+        lane=lane,
+        counter=counter,
+        seed=seed,
+        by_hand=by_hand,
+    )
+
+
 def prove(roll: Roll, made: Draw) -> RollProof:
     return RollProof.objects.create(
-        roll=roll, seed=made.seed, lane=made.lane, counter=made.counter, client_seeds=made.client_seeds
+        roll=roll,
+        seed=made.seed,
+        lane=made.lane,
+        counter=made.counter,
+        client_seeds=made.client_seeds,
+        record=record_of(roll, lane=made.lane, counter=made.counter, seed=made.seed.number),
     )
 
 
@@ -287,9 +336,10 @@ def release_secret_keys(campaign: Campaign) -> list[RollSeed]:
     secret rolls (a conflict's, which only its participants know of) need the scope's key, not the
     seed's, so they are no part of the seed's condition; a scope's key comes out on a condition its
     own members see."""
+    # a key restored from an archive without it ("") never comes out: nobody holds it
     for scope in DiceScope.objects.filter(
         campaign=campaign, closed_at__isnull=False, secret_released_at__isnull=True
-    ):
+    ).exclude(secret_key=""):
         lane = fair_dice.scoped(fair_dice.SECRET, scope.label)
         if not Roll.objects.filter(
             campaign=campaign, proof__lane=lane, secret=True, revealed_at__isnull=True
@@ -301,7 +351,7 @@ def release_secret_keys(campaign: Campaign) -> list[RollSeed]:
     released = []
     for seed in RollSeed.objects.filter(
         campaign=campaign, rotated_at__isnull=False, secret_released_at__isnull=True
-    ):
+    ).exclude(secret_key=""):
         sealed = Roll.objects.filter(proof__seed=seed, secret=True, revealed_at__isnull=True)
         if sealed.exclude(SCOPED_SECRET).exists():
             continue
@@ -313,8 +363,19 @@ def release_secret_keys(campaign: Campaign) -> list[RollSeed]:
 
 def seed_state(seed: RollSeed) -> str:
     """Where a seed stands, in the words each roll's verdict uses (fair_dice.waits_for)."""
+    if not seed.server_seed:
+        return (
+            "Restored from an archive written while it was in use: its server seed stayed with the "
+            "server that wrote it, so its rolls can never be checked."
+        )
     if seed.rotated_at is None:
         return f"In use: its rolls can be checked once it is revealed ({fair_dice.WHEN_REVEALED})."
+    if not seed.secret_key:
+        return (
+            "Revealed: its open rolls can be checked. Its secret key was not released when the "
+            "campaign's archive was written and did not travel with it: its secret rolls can never be "
+            "checked."
+        )
     if seed.secret_released_at is None:
         return (
             "Revealed: its open rolls can be checked. Its secret rolls wait for its secret key: "
@@ -384,8 +445,8 @@ def seed_view(seed: RollSeed) -> dict[str, Any]:
         "secret_commitment": seed.secret_commitment,
         "created_at": seed.created_at.isoformat(),
         "rotated_at": seed.rotated_at.isoformat() if seed.rotated_at else None,
-        "server_seed": seed.server_seed if seed.rotated_at else None,
-        "secret_key": seed.secret_key if seed.secret_released_at else None,
+        "server_seed": (seed.server_seed or None) if seed.rotated_at else None,
+        "secret_key": (seed.secret_key or None) if seed.secret_released_at else None,
     }
 
 
@@ -396,7 +457,7 @@ def scope_view(scope: DiceScope) -> dict[str, Any]:
         "secret_commitment": scope.secret_commitment,
         "created_at": scope.created_at.isoformat(),
         "closed_at": scope.closed_at.isoformat() if scope.closed_at else None,
-        "secret_key": scope.secret_key if scope.secret_released_at else None,
+        "secret_key": (scope.secret_key or None) if scope.secret_released_at else None,
     }
 
 
@@ -409,7 +470,7 @@ def proof_view(roll: Roll, proof: RollProof | None, sealed: bool) -> dict[str, A
         return {"verifiable": False, "by_hand": False}
     if proof.by_hand:
         return {"verifiable": False, "by_hand": True}
-    return {
+    view = {
         "verifiable": True,
         "by_hand": False,
         "seed": proof.seed.number if proof.seed else None,
@@ -417,6 +478,9 @@ def proof_view(roll: Roll, proof: RollProof | None, sealed: bool) -> dict[str, A
         "counter": proof.counter,
         "client_seeds": list(proof.client_seeds),
     }
+    if proof.record:
+        view["record"] = proof.record
+    return view
 
 
 def proof_document(
@@ -430,6 +494,7 @@ def proof_document(
     )
     if seed is not None:
         rolls = rolls.filter(proof__seed__campaign=campaign, proof__seed__number=seed)
+    rolls = rolls.select_related("roller")
     entries = []
     labels: set[str] = set()
     for roll in rolls:
@@ -444,6 +509,10 @@ def proof_document(
                 faces=list(roll.faces),
                 kept=list(roll.kept),
                 total=roll.total,
+                purpose=roll.purpose,
+                reading=fair_dice.reading(roll.detail),
+                secret=roll.secret,
+                roller=roll.roller.username if roll.roller_id else None,
             )
         entry["proof"] = proof_view(roll, proof, sealed)
         label = fair_dice.lane_scope(entry["proof"].get("lane") or "") if entry["proof"] else None
@@ -457,17 +526,24 @@ def proof_document(
     # The dice scopes of the rolls this reader sees (a conflict they take part in): never a scope
     # the reader sees no roll of.
     scopes = [scope_view(s) for s in DiceScope.objects.filter(campaign=campaign, label__in=labels)]
-    return {"format": fair_dice.VERSION, "seeds": seeds, "scopes": scopes, "rolls": entries}
+    document = {"format": fair_dice.VERSION, "seeds": seeds, "scopes": scopes, "rolls": entries}
+    if membership.is_gm:
+        # The GM sees every roll: each lane's counters are checked for gaps, the hidden lanes'
+        # too, and a mission lane's number against the campaign's missions (fair_dice.counter_gaps).
+        document.update(complete=True, missions=Mission.objects.filter(campaign=campaign).count())
+    return document
 
 
 def verify_document(document: dict[str, Any]) -> list[dict[str, Any]]:
     """Every roll of a proof document with its verdict: "verified", "pending" (with what it waits
-    for: fair_dice.waits_for), "by hand", "not verifiable", "sealed" or "failed" with the reason."""
+    for: fair_dice.waits_for), "by hand", "not verifiable", "sealed" or "failed" with the reason
+    (an undeclared lane and a counter gap included: fair_dice.declared, fair_dice.counter_gaps)."""
     seeds = {s["number"]: s for s in document.get("seeds", [])}
     scopes = {s["label"]: s for s in document.get("scopes", [])}
+    gaps = fair_dice.counter_gaps(document)
     seen: set[tuple[Any, str, int]] = set()
     verdicts = []
-    for entry in document.get("rolls", []):
+    for index, entry in enumerate(document.get("rolls", [])):
         proof = entry.get("proof")
         if entry.get("sealed"):
             verdict, reason = "sealed", ""
@@ -479,14 +555,18 @@ def verify_document(document: dict[str, Any]) -> list[dict[str, Any]]:
             holder = fair_dice.keys_for(proof["lane"], seed or {}, scopes)
             if seed is None:
                 verdict, reason = "failed", "its seed is not in the document"
-            elif holder is None:
-                verdict, reason = "failed", "its dice scope is not in the document"
+            elif holder is None or not fair_dice.declared(proof["lane"], scopes, document.get("missions")):
+                verdict, reason = "failed", fair_dice.undeclared_reason(proof["lane"])
             elif key in seen:
                 verdict, reason = "failed", "another roll took the same counter"
+            elif index in gaps:
+                verdict, reason = "failed", gaps[index]
             elif waiting := fair_dice.waits_for(proof["seed"], proof["lane"], seed, holder):
-                verdict, reason = "pending", waiting
+                bound = fair_dice.record_problem(entry, proof)  # checked before the dice can be
+                verdict, reason = ("failed", bound) if bound else ("pending", waiting)
             else:
                 problem = fair_dice.check_roll({**entry, **proof}, seed, scopes)
+                problem = problem or fair_dice.record_problem(entry, proof)
                 verdict, reason = ("failed", problem) if problem else ("verified", "")
             seen.add(key)
         verdicts.append({"id": entry.get("id"), "verdict": verdict, "reason": reason})

@@ -535,6 +535,10 @@ class RollProof(models.Model):
     counter = models.PositiveIntegerField(null=True, blank=True)
     client_seeds = ReadSafeJSONField(default=list, blank=True)
     by_hand = models.BooleanField(default=False)
+    #: What the roll was when it was made, as every checker compares it with the roll shown
+    #: (characters/systems/fair_dice.py roll_record): the modifier, purpose, reading and kind bound
+    #: with the dice, so that none is changed unnoticed later. Empty for a proof made before.
+    record = ReadSafeJSONField(default=dict, blank=True)
 
     class Meta:
         constraints = [

@@ -274,12 +274,22 @@ class _GivenFaces(random.Random):
         return self._next()
 
 
+SECRET_BY_HAND = (
+    "A secret roll's dice are never typed by a player: the server rolls them (leave the faces out), "
+    "or the game master enters them."
+)
+
+
 @transaction.atomic
 def enter_roll_by_hand(membership: Membership, *, kind: str, faces: list[int], **fields) -> Roll:
     """A roll made with physical dice: the faces as rolled, stored with its total and marked
     entered by hand (not verifiable: no seed made it)."""
     if kind not in HAND_FACES:
         raise ValidationError({"kind": f"Unknown dice kind {kind!r}: choose one of {', '.join(HAND_FACES)}."})
+    if (fields.get("secret_by_rule") or fields.get("secret")) and not membership.is_gm:
+        # A check the rules keep secret is rolled by the server (or typed by the GM): a player who
+        # typed its dice would choose, and know, its result (issue 48, finding 4).
+        raise ValidationError({"faces": SECRET_BY_HAND})
     given = _GivenFaces(kind, list(faces))
     roll = record_roll(membership, kind=kind, rng=given, **fields)
     if given.used != len(given.faces):

@@ -94,6 +94,8 @@ def roll_from_sheet(
             spec = next(s for s in system.rolls(build, settings) if s.key == key)
         except RuleError as error:
             raise character_services.violations_error(error.violations) from None
+        if given is not None and plan.secret and not membership.is_gm:
+            raise ValidationError({"faces": services.SECRET_BY_HAND})
         context = _context(locked)
         ledger: list[dict[str, Any]] = []
 

@@ -2,9 +2,11 @@
 Tempo conflict) numbers its rolls in lanes of its own and keeps its secret rolls under a secret key
 of its own. One object per scope: its label (random, no database id; the lanes of the proofs in
 ``fair_dice`` name it), its secret key and commitment, and when it was made, closed and its key
-released. The archive is the GM's, so the keys travel whole. Comes after the systems' sections,
-which may open a scope for each of their records (an older file without this section keeps the
-scopes they open, with new keys), and before ``fair_dice``.
+released. A scope's key travels once released, never before (format version 4, as the seeds'
+do: archive/sections/fair_dice.py); a restored scope without its key keeps its secret rolls
+unverifiable for good and rolls on under a scope of its own (fairness.live_scope). Comes after
+the systems' sections, which may open a scope for each of their records (an older file without
+this section keeps the scopes they open, with new keys), and before ``fair_dice``.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ def export(campaign, refs) -> list[dict]:
     return [
         {
             "label": s.label,
-            "secret_key": s.secret_key,
+            "secret_key": s.secret_key if s.secret_released_at and s.secret_key else None,
             "secret_commitment": s.secret_commitment,
             "created_at": timestamps.iso(s.created_at),
             "closed_at": timestamps.iso(s.closed_at),
@@ -52,9 +54,11 @@ def validate(data, document) -> list[Problem]:
             check.add(join(path, "label"), "is given to two scopes.")
         else:
             labels.add(label)
-        for key in ("secret_key", "secret_commitment"):
-            if not isinstance(scope.get(key), str) or not HEX64.match(scope[key]):
-                check.add(join(path, key), "must be 64 lower-case hexadecimal digits.")
+        if not isinstance(scope.get("secret_commitment"), str) or not HEX64.match(scope["secret_commitment"]):
+            check.add(join(path, "secret_commitment"), "must be 64 lower-case hexadecimal digits.")
+        key = scope.get("secret_key")
+        if key is not None and (not isinstance(key, str) or not HEX64.match(key)):
+            check.add(join(path, "secret_key"), "must be 64 lower-case hexadecimal digits, or null.")
         for key in ("created_at", "closed_at", "secret_released_at"):
             timestamps.check(check, scope, key, path)
     return check.problems
@@ -68,10 +72,13 @@ def load(campaign, data, refs) -> None:
             DiceScope(
                 campaign=campaign,
                 label=scope["label"],
-                secret_key=scope["secret_key"],
+                # a key not released when the file was written stays out for good ("")
+                secret_key=(scope.get("secret_key") or "") if scope.get("secret_released_at") else "",
                 secret_commitment=scope["secret_commitment"],
                 closed_at=timestamps.parse(scope.get("closed_at")),
-                secret_released_at=timestamps.parse(scope.get("secret_released_at")),
+                secret_released_at=(
+                    timestamps.parse(scope.get("secret_released_at")) if scope.get("secret_key") else None
+                ),
             )
             for scope in data
         ],

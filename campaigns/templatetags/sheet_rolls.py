@@ -25,9 +25,12 @@ def roll_button(context, key, label=None):
     character = context.get("character")
     if spec is None or character is None:
         return conditional_escape(shown)
+    membership = context.get("membership")
+    # a secret check's dice are the server's (or the GM's): a player is offered no faces to type
+    by_hand = not spec.secret or bool(membership is not None and getattr(membership, "is_gm", False))
     anchor = "roll-" + hashlib.sha256(str(key).encode()).hexdigest()[:10]
     return render_to_string(
         "campaigns/_sheet_roll_button.html",
-        {"spec": spec, "label": shown, "anchor": anchor, "character": character},
+        {"spec": spec, "label": shown, "anchor": anchor, "character": character, "by_hand": by_hand},
         request=context.get("request"),
     )

@@ -32,7 +32,9 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import random
+import re
 import secrets
 from collections.abc import Sequence
 from typing import Any
@@ -58,12 +60,101 @@ def lane_scope(lane: str) -> str | None:
     return None
 
 
+#: The lanes of unannounced secret rolls: numbered within the campaign or within one mission,
+#: named by its place among the campaign's missions (campaigns/fairness.py _mission_place).
+HIDDEN_LANE = re.compile(r"hidden:(?:campaign|mission-([1-9][0-9]{0,8}))")
+
+
+def declared(lane: str, scopes: dict[str, dict[str, Any]], missions: Any = None) -> bool:
+    """Whether ``lane`` is one the document declares: ``open`` and ``secret``; ``open:<scope>`` and
+    ``secret:<scope>`` for a dice scope the document lists (its commitment shown from the scope's
+    start); ``hidden:campaign`` and ``hidden:mission-<n>`` (n at most ``missions`` when the
+    document says how many missions the campaign has). Any other lane is one a server could have
+    made up to roll again in a fresh lane (issue 48, finding 2)."""
+    if not isinstance(lane, str):
+        return False
+    if lane in (OPEN, SECRET):
+        return True
+    label = lane_scope(lane)
+    if label is not None:
+        return label in scopes
+    found = HIDDEN_LANE.fullmatch(lane)
+    if found is None:
+        return False
+    number = found.group(1)
+    return number is None or not isinstance(missions, int) or int(number) <= missions
+
+
 def keys_for(lane: str, seed: dict[str, Any], scopes: dict[str, dict[str, Any]]) -> dict[str, Any] | None:
     """What holds the secret key (and its commitment) a lane's dice need: the seed, or for a
-    scope's secret lane (``secret:<scope>``) the scope (None when ``scopes`` lacks it)."""
+    scope's secret lane (``secret:<scope>``) the scope. None for a lane the document does not
+    declare (``declared``): an ``open:<scope>`` lane of a scope ``scopes`` lacks included."""
+    if not declared(lane, scopes):
+        return None
     if lane.startswith(SECRET + ":"):
         return scopes.get(lane_scope(lane) or "")
     return seed
+
+
+def undeclared_reason(lane: Any) -> str:
+    """The verdict's words for a lane ``declared`` refuses (the same in every checker)."""
+    if isinstance(lane, str) and lane_scope(lane) is not None:
+        return "its dice scope is not in the document: its lane is not one the document declares"
+    return "its lane is not one the document declares"
+
+
+def counter_gaps(document: dict[str, Any]) -> dict[int, str]:
+    """The rolls of ``document`` (by index in ``rolls``) whose counter leaves counters of their
+    lane unused: a counter skipped (a server trying counters until one gives the result it likes)
+    or a roll removed (issue 48, finding 1). Each lane under a seed numbers its rolls 0, 1, 2, ...
+    with no gap, so a lane's counters must be exactly 0 to n-1 for the n rolls the reader sees of
+    it; the rolls at n or above fail.
+
+    Where the reader may not see every roll of a lane, the check is what the document allows: a
+    secret lane's sealed rolls carry no counter, so its counters must stay below the lane's shown
+    rolls plus every sealed roll of the document; a hidden lane (unannounced secret rolls) is
+    checked only in a document that says it holds every roll (``complete``: the GM's, an archive),
+    since a reader who is not the GM never learns how many of them there are."""
+    rolls = document.get("rolls") or []
+    complete = document.get("complete") is True
+    sealed = sum(1 for entry in rolls if isinstance(entry, dict) and entry.get("sealed"))
+    lanes: dict[tuple[Any, Any], set[int]] = {}
+    shown: list[tuple[int, Any, str, int]] = []
+    for index, entry in enumerate(rolls):
+        proof = entry.get("proof") if isinstance(entry, dict) else None
+        if entry.get("sealed") or not isinstance(proof, dict) or not proof.get("verifiable"):
+            continue
+        lane, counter = proof.get("lane"), proof.get("counter")
+        if not isinstance(lane, str) or isinstance(counter, bool) or not isinstance(counter, int):
+            continue
+        lanes.setdefault((proof.get("seed"), lane), set()).add(counter)
+        shown.append((index, proof.get("seed"), lane, counter))
+    problems: dict[int, str] = {}
+    last: dict[tuple[Any, str], int] = {}
+    for index, seed, lane, counter in shown:
+        before = last.get((seed, lane))
+        last[(seed, lane)] = counter if before is None else max(before, counter)
+        if before is not None and counter < before:  # the log is in the order the rolls were made
+            problems[index] = (
+                f"it takes counter {counter} of lane {lane} under seed {seed} but comes after counter "
+                f"{before}: the log's order was changed"
+            )
+            continue
+        counters = lanes[(seed, lane)]
+        if is_open(lane) or complete:
+            bound = len(counters)
+        elif lane == SECRET or lane.startswith(SECRET + ":"):
+            bound = len(counters) + sealed
+        else:
+            continue
+        if counter >= bound:
+            missing = [c for c in range(counter) if c not in counters][:5]
+            problems[index] = (
+                f"counter {counter} of lane {lane} under seed {seed} leaves counters unused "
+                f"({', '.join(map(str, missing))}{'...' if len(missing) == 5 else ''} not in the document): "
+                "a counter was skipped or a roll removed"
+            )
+    return problems
 
 
 # -- what a roll waits for, in the words every checker uses (campaigns/fairness.py, the page's
@@ -96,6 +187,98 @@ def waits_for(number: Any, lane: str, seed: dict[str, Any], holder: dict[str, An
 def scoped(lane: str, scope: str) -> str:
     """``lane`` numbered within ``scope`` (a label every reader of its rolls sees, no database id)."""
     return f"{lane}:{scope}" if scope else lane
+
+
+# -- what a roll's proof binds besides its dice (issue 48, finding 3) -------------------------------
+RECORD_VERSION = "dossier-roll/1"
+#: The keys of a roll's ``detail`` that say how the dice read (a check's success, result letter,
+#: column and margin, a Tempo band, a summary): the reading a record binds.
+READING_KEYS = ("summary", "success", "result", "column", "margin", "band_name", "outcome")
+#: The fields a checker compares between a roll as shown and its record.
+RECORD_FIELDS = ("kind", "count", "modifier", "purpose", "faces", "kept", "total", "reading")
+
+
+def reading(detail: Any) -> dict[str, Any]:
+    """The part of a roll's ``detail`` that reads its dice (READING_KEYS), as a record binds it."""
+    if not isinstance(detail, dict):
+        return {}
+    return {key: detail[key] for key in READING_KEYS if key in detail}
+
+
+def roll_record(
+    *,
+    kind: str,
+    count: int,
+    modifier: int,
+    purpose: str,
+    faces: Sequence[int],
+    kept: Sequence[int],
+    total: int,
+    detail: Any,
+    secret: bool,
+    roller: str | None,
+    character: str | None,
+    lane: str,
+    counter: int | None,
+    seed: int | None,
+    by_hand: bool = False,
+) -> dict[str, Any]:
+    """What a roll was when it was made, stored with its proof and shown with it: who made it and
+    for which character (names, as they were), its dice kind, count, modifier, purpose, faces, kept
+    dice, total and reading, its lane and counter under its seed, and its kind (secret, by hand).
+    Every checker compares it with the roll shown (``record_problem``): a modifier changed with
+    the total moved to match, a purpose, a reading, a secret roll shown as open, all fail."""
+    return {
+        "v": RECORD_VERSION,
+        "roller": roller or "",
+        "character": character or "",
+        "kind": kind,
+        "count": count,
+        "modifier": modifier,
+        "purpose": purpose,
+        "faces": list(faces),
+        "kept": list(kept),
+        "total": total,
+        "reading": reading(detail),
+        "secret": bool(secret),
+        "by_hand": bool(by_hand),
+        "lane": lane,
+        "counter": counter,
+        "seed": seed,
+    }
+
+
+def canonical(record: dict[str, Any]) -> bytes:
+    """A record's bytes: JSON with sorted keys, no spaces, UTF-8 (the log's leaf, RFC 9162 2.1.1)."""
+    return json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+
+
+def leaf_hash(record: dict[str, Any]) -> str:
+    """RFC 9162's leaf hash of a record: SHA-256(0x00 || bytes), hex."""
+    return sha256_hex(b"\x00" + canonical(record))
+
+
+def record_problem(entry: dict[str, Any], proof: dict[str, Any]) -> str | None:
+    """None if the roll shown (``entry``; its reading as ``reading``, or read off ``detail``) and
+    its proof (seed, lane, counter) are what its record says, else the first field that differs.
+    A proof without a record (made before records were kept) binds nothing here."""
+    record = proof.get("record")
+    if not record:
+        return None
+    if not isinstance(record, dict) or record.get("v") != RECORD_VERSION:
+        return "its record is unreadable"
+    shown = {**entry, "reading": entry["reading"] if "reading" in entry else reading(entry.get("detail"))}
+    for field in RECORD_FIELDS:
+        if field in shown and shown[field] != record.get(field):
+            return f"its {field} is not the one recorded when it was made"
+    for field in ("lane", "counter", "seed"):
+        if proof.get(field) != record.get(field):
+            return f"its {field} is not the one recorded when it was made"
+    if "secret" in entry and bool(entry["secret"]) != record.get("secret"):
+        return "its kind (secret or open) is not the one recorded when it was made"
+    if entry.get("roller") and entry["roller"] != record.get("roller"):
+        return "who made it is not the one recorded when it was made"
+    return None
 
 
 SEED_BYTES = 32
@@ -198,6 +381,8 @@ def check_roll(
     if commitment(server_seed) != seed.get("commitment"):
         return "the server seed does not match its commitment"
     secret_key = None
+    if not declared(entry["lane"], scopes or {}):
+        return undeclared_reason(entry["lane"])
     if not is_open(entry["lane"]):
         holder = keys_for(entry["lane"], seed, scopes or {})
         if holder is None:

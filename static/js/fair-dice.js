@@ -99,9 +99,72 @@
     return lane === "open" || lane.indexOf("open:") === 0;
   }
 
-  // What holds the secret key a lane needs: the seed, or for "secret:<scope>" that scope's own.
+  // The lanes a document declares (characters/systems/fair_dice.py declared): "open", "secret",
+  // "open:<scope>" and "secret:<scope>" for a scope the document lists, "hidden:campaign" and
+  // "hidden:mission-<n>" (n at most the document's missions when it gives them).
+  var HIDDEN_LANE = /^hidden:(?:campaign|mission-([1-9][0-9]{0,8}))$/;
+  function laneScope(lane) {
+    if (lane.indexOf("open:") === 0) { return lane.slice("open:".length); }
+    if (lane.indexOf("secret:") === 0) { return lane.slice("secret:".length); }
+    return null;
+  }
+  function declared(lane, scopes, missions) {
+    if (typeof lane !== "string") { return false; }
+    if (lane === "open" || lane === "secret") { return true; }
+    var label = laneScope(lane);
+    if (label !== null) { return Object.prototype.hasOwnProperty.call(scopes, label); }
+    var found = HIDDEN_LANE.exec(lane);
+    if (!found) { return false; }
+    return found[1] === undefined || typeof missions !== "number" || Number(found[1]) <= missions;
+  }
+  function undeclaredReason(lane) {
+    if (typeof lane === "string" && laneScope(lane) !== null) {
+      return "its dice scope is not in the document: its lane is not one the document declares";
+    }
+    return "its lane is not one the document declares";
+  }
+
+  // What holds the secret key a lane needs: the seed, or for "secret:<scope>" that scope's own;
+  // null for a lane the document does not declare.
   function keysFor(lane, seed, scopes) {
+    if (!declared(lane, scopes)) { return null; }
     return lane.indexOf("secret:") === 0 ? scopes[lane.slice("secret:".length)] : seed;
+  }
+
+  // Rolls (by index) whose counter leaves counters of their lane unused (fair_dice.counter_gaps).
+  function counterGaps(doc) {
+    var rolls = doc.rolls || [], complete = doc.complete === true, lanes = {}, shown = [], problems = {};
+    var sealed = rolls.filter(function (e) { return e && e.sealed; }).length;
+    rolls.forEach(function (entry, index) {
+      var proof = entry && entry.proof;
+      if (entry.sealed || !proof || !proof.verifiable) { return; }
+      if (typeof proof.lane !== "string" || !Number.isInteger(proof.counter)) { return; }
+      var key = proof.seed + "|" + proof.lane;
+      (lanes[key] = lanes[key] || {})[proof.counter] = true;
+      shown.push([index, proof.seed, proof.lane, proof.counter, key]);
+    });
+    var last = {};
+    shown.forEach(function (item) {
+      var lane = item[2], counter = item[3], counters = lanes[item[4]], bound = Object.keys(counters).length;
+      var before = last[item[4]];
+      last[item[4]] = before === undefined ? counter : Math.max(before, counter);
+      if (before !== undefined && counter < before) { // the log is in the order the rolls were made
+        problems[item[0]] = "it takes counter " + counter + " of lane " + lane + " under seed " + item[1] +
+          " but comes after counter " + before + ": the log's order was changed";
+        return;
+      }
+      if (!(isOpen(lane) || complete)) {
+        if (lane === "secret" || lane.indexOf("secret:") === 0) { bound += sealed; } else { return; }
+      }
+      if (counter >= bound) {
+        var missing = [];
+        for (var c = 0; c < counter && missing.length < 5; c++) { if (!counters[c]) { missing.push(c); } }
+        problems[item[0]] = "counter " + counter + " of lane " + lane + " under seed " + item[1] +
+          " leaves counters unused (" + missing.join(", ") + (missing.length === 5 ? "..." : "") +
+          " not in the document): a counter was skipped or a roll removed";
+      }
+    });
+    return problems;
   }
 
   function rollKey(serverSeed, secretKey, lane, counter, digest) {
@@ -171,6 +234,44 @@
 
   function same(a, b) { return JSON.stringify(a) === JSON.stringify(b); }
 
+  // What a roll's proof binds besides its dice (characters/systems/fair_dice.py record_problem).
+  var READING_KEYS = ["summary", "success", "result", "column", "margin", "band_name", "outcome"];
+  var RECORD_FIELDS = ["kind", "count", "modifier", "purpose", "faces", "kept", "total", "reading"];
+  function reading(detail) {
+    var out = {};
+    if (detail && typeof detail === "object" && !Array.isArray(detail)) {
+      READING_KEYS.forEach(function (k) { if (Object.prototype.hasOwnProperty.call(detail, k)) { out[k] = detail[k]; } });
+    }
+    return out;
+  }
+  // Equal as Python compares JSON values (key order never matters).
+  function equal(a, b) {
+    if (a === b) { return true; }
+    if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) { return false; }
+    if (Array.isArray(a) !== Array.isArray(b)) { return false; }
+    var ka = Object.keys(a), kb = Object.keys(b);
+    if (ka.length !== kb.length) { return false; }
+    return ka.every(function (k) { return Object.prototype.hasOwnProperty.call(b, k) && equal(a[k], b[k]); });
+  }
+  function recordProblem(entry, proof) {
+    var record = proof.record;
+    if (!record) { return null; }
+    if (typeof record !== "object" || record.v !== "dossier-roll/1") { return "its record is unreadable"; }
+    var shown = Object.assign({}, entry, { reading: "reading" in entry ? entry.reading : reading(entry.detail) });
+    var i, field;
+    for (i = 0; i < RECORD_FIELDS.length; i++) {
+      field = RECORD_FIELDS[i];
+      if (field in shown && !equal(shown[field], record[field])) { return "its " + field + " is not the one recorded when it was made"; }
+    }
+    var where = ["lane", "counter", "seed"];
+    for (i = 0; i < where.length; i++) {
+      if (!equal(proof[where[i]], record[where[i]])) { return "its " + where[i] + " is not the one recorded when it was made"; }
+    }
+    if ("secret" in entry && !!entry.secret !== record.secret) { return "its kind (secret or open) is not the one recorded when it was made"; }
+    if (entry.roller && entry.roller !== record.roller) { return "who made it is not the one recorded when it was made"; }
+    return null;
+  }
+
   function checkRoll(entry, proof, seed, holder) {
     if (hex(sha256(unhex(seed.server_seed))) !== seed.commitment) {
       return "the server seed does not match its commitment";
@@ -209,7 +310,8 @@
     var seeds = {}, scopes = Object.create(null), seen = {}, verdicts = [];
     (doc.seeds || []).forEach(function (s) { seeds[s.number] = s; });
     (doc.scopes || []).forEach(function (s) { scopes[s.label] = s; });
-    (doc.rolls || []).forEach(function (entry) {
+    var gaps = counterGaps(doc);
+    (doc.rolls || []).forEach(function (entry, index) {
       var proof = entry.proof, verdict, reason = "";
       if (entry.sealed) {
         verdict = "sealed";
@@ -219,11 +321,16 @@
         var seed = seeds[proof.seed], key = proof.seed + "|" + proof.lane + "|" + proof.counter;
         var holder = keysFor(proof.lane, seed || {}, scopes);
         if (!seed) { verdict = "failed"; reason = "its seed is not in the document"; }
-        else if (!holder) { verdict = "failed"; reason = "its dice scope is not in the document"; }
+        else if (!holder || !declared(proof.lane, scopes, doc.missions)) { verdict = "failed"; reason = undeclaredReason(proof.lane); }
         else if (seen[key]) { verdict = "failed"; reason = "another roll took the same counter"; }
-        else if (waitsFor(proof.seed, proof.lane, seed, holder)) { verdict = "pending"; reason = waitsFor(proof.seed, proof.lane, seed, holder); }
+        else if (gaps[index]) { verdict = "failed"; reason = gaps[index]; }
+        else if (waitsFor(proof.seed, proof.lane, seed, holder)) {
+          var bound = recordProblem(entry, proof); // checked before the dice can be
+          verdict = bound ? "failed" : "pending";
+          reason = bound || waitsFor(proof.seed, proof.lane, seed, holder);
+        }
         else {
-          var problem = checkRoll(entry, proof, seed, holder);
+          var problem = checkRoll(entry, proof, seed, holder) || recordProblem(entry, proof);
           verdict = problem ? "failed" : "verified";
           reason = problem || "";
         }

@@ -203,6 +203,20 @@ def _check_shapes(request: dict[str, Any]) -> None:
                 )
 
 
+def _fits_a_fair_draw(build, role: str, request: dict[str, Any], settings, instead_of) -> bool:
+    """Whether the roll's fresh dice are one draw of the dice roller's kinds (fair_kind). Which
+    dice a roll takes follows from the request and the agent, never from the dice, so a trial on
+    throwaway dice tells before a counter is taken: a roll no fair draw gives takes none, and the
+    open lane keeps no gap (issue 48, finding 1: such a roll took a counter and left it unused)."""
+    try:
+        trial, _ = engine_roll.roll_for_agent(
+            build, role, request, system_rng(), settings=settings, instead_of=instead_of
+        )
+    except RuleError:
+        return True  # the real roll raises the same error, inside the transaction
+    return fair_kind(trial) is not None
+
+
 def roll_for_character(
     membership: Membership,
     character: Character,
@@ -227,7 +241,7 @@ def roll_for_character(
     with transaction.atomic():
         locked = Character.objects.select_for_update().get(pk=character.pk)
         draw = None
-        if rng is None:
+        if rng is None and _fits_a_fair_draw(locked.build, role, request, settings, instead_of):
             draw = fairness.draw(character.campaign, secret=False, announced=True, mission=None)
         try:
             result, entries = engine_roll.roll_for_agent(

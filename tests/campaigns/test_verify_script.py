@@ -76,8 +76,9 @@ def test_the_script_verifies_the_gms_campaign_export(world, tmp_path):
     archive = json.loads(json.dumps(archive_services.export_campaign(world.campaign)))
     done = _run_script(tmp_path, archive)
     assert done.returncode == 0, done.stdout + done.stderr
-    # The GM's archive holds every seed: the roll under the seed in use verifies there too.
-    assert done.stdout.splitlines()[-1] == "1 by hand, 6 verified"
+    # The GM's archive holds no seed before it is revealed (issue 48, finding 5): the roll under the
+    # seed in use waits there as it does on the page.
+    assert done.stdout.splitlines()[-1] == "1 by hand, 1 pending, 5 verified"
     for edit in (
         lambda a: a["rolls"][0]["faces"].__setitem__(0, a["rolls"][0]["faces"][0] % 10 + 1),
         lambda a: a["fair_dice"][0].__setitem__("commitment", "0" * 64),
@@ -97,9 +98,10 @@ def test_an_imported_campaign_keeps_its_proofs_and_seeds(world):
     doc = fairness.proof_document(copy_, gm.user, gm)
     assert [v["verdict"] for v in fairness.verify_document(doc)] == ["verified"] * 5 + ["by hand", "pending"]
     assert [s["commitment"] for s in doc["seeds"]] == [s["commitment"] for s in archive["fair_dice"]]
-    # The copy goes on under its imported seed in use, with the counter where it stood.
+    # The seed in use did not travel (issue 48, finding 5): the copy rolls on under a new seed.
     roll = services.record_roll(gm, kind="d6")
-    assert (roll.proof.seed.number, roll.proof.counter) == (2, 1)
+    assert (roll.proof.seed.number, roll.proof.counter) == (3, 0)
+    assert roll.proof.seed.server_seed not in json.dumps(archive)
 
 
 @pytest.mark.parametrize(
@@ -154,3 +156,84 @@ def test_the_browser_verifier_agrees_with_the_server(world, tmp_path):
     import hashlib
 
     assert got["hashes"] == [hashlib.sha256(t.encode()).hexdigest() for t in ("", "abc", "x" * 1000, "ünï ✓")]
+
+
+def test_the_archive_carries_no_seed_or_key_before_its_release(world):
+    """Issue 48, finding 5: the GM's archive held every seed whole, the one in use and the secret
+    keys not yet out included, so its holder could compute the next open and secret rolls."""
+    from campaigns.models import RollSeed
+
+    _play(world)
+    gm = world.membership["gm"]
+    services.record_roll(gm, kind="percent", secret=True)  # sealed: seed 2's key stays in
+    fairness.open_scope(world.campaign, "scene-one")  # a scene under way: its key stays in
+    archive = archive_services.export_campaign(world.campaign)
+    text = json.dumps(archive)
+    in_use = RollSeed.objects.get(campaign=world.campaign, rotated_at__isnull=True)
+    from campaigns.models import DiceScope
+
+    unreleased = [in_use.server_seed, in_use.secret_key, DiceScope.objects.get(label="scene-one").secret_key]
+    assert not any(secret in text for secret in unreleased)
+    by_number = {s["number"]: s for s in archive["fair_dice"]}
+    assert by_number[2]["server_seed"] is None and by_number[2]["secret_key"] is None
+    assert by_number[2]["commitment"] == in_use.commitment and by_number[2]["next_open"] == 1
+    assert by_number[1]["server_seed"] and by_number[1]["secret_key"]  # revealed, key out
+    assert archive["format_version"] == 4
+
+
+def test_a_restore_keeps_the_released_proofs_and_says_what_stays_sealed(world):
+    from campaigns.models import Roll
+
+    _play(world)
+    gm = world.membership["gm"]
+    sealed = services.record_roll(gm, kind="percent", secret=True, purpose="The guard's spot check")
+    fairness.rotate(gm)  # seed 2 revealed; its key stays in while the secret roll is sealed
+    archive = json.loads(json.dumps(archive_services.export_campaign(world.campaign)))
+    warnings: list[str] = []
+    copy_ = archive_services.import_campaign(archive, world.users["gm"], warnings=warnings)
+    member = copy_.memberships.get(user=world.users["gm"])
+    verdicts = fairness.verify_document(fairness.proof_document(copy_, member.user, member))
+    # every proof checkable when the file was written still is; the secret roll waits for good
+    assert [v["verdict"] for v in verdicts] == ["verified"] * 5 + ["by hand", "verified", "pending"]
+    assert any(
+        "seed 2's secret key was not released" in line
+        and "1 of them stay sealed for good" in line
+        and sealed.purpose in line
+        for line in warnings
+    ), warnings
+    assert any("seed 3 was in use when the archive was written" in line for line in warnings), warnings
+    # the key nobody holds is never released, even once every secret roll is shared
+    copied = Roll.objects.get(campaign=copy_, purpose=sealed.purpose)
+    services.reveal_roll(member, copied)
+    assert not copied.proof.seed.secret_released_at
+    assert "can never be checked" in fairness.seed_state(copied.proof.seed)
+
+
+def test_a_version_3_archive_loses_its_unreleased_seeds_and_keys_on_upgrade(world):
+    """The upgrade step: a version-3 file held the seed in use and the unreleased keys whole; the
+    restored campaign rolls under none of them."""
+    from archive import format as archive_format
+
+    _play(world)
+    fairness.open_scope(world.campaign, "scene-one")
+    archive = json.loads(json.dumps(archive_services.export_campaign(world.campaign)))
+    from campaigns.models import DiceScope, RollSeed
+
+    in_use = RollSeed.objects.get(campaign=world.campaign, rotated_at__isnull=True)
+    archive["format_version"] = 3  # as version 3 wrote it: every seed and key whole
+    archive["fair_dice"][1].update(server_seed=in_use.server_seed, secret_key=in_use.secret_key)
+    scene = next(s for s in archive["fair_dice_scopes"] if s["label"] == "scene-one")
+    scene["secret_key"] = DiceScope.objects.get(label="scene-one").secret_key
+    upgraded = archive_format.upgrade(copy.deepcopy(archive), archive_format.CAMPAIGN)
+    assert upgraded["fair_dice"][1]["server_seed"] is None and upgraded["fair_dice"][1]["secret_key"] is None
+    assert upgraded["fair_dice"][0]["server_seed"] == archive["fair_dice"][0]["server_seed"]
+    assert next(s for s in upgraded["fair_dice_scopes"] if s["label"] == "scene-one")["secret_key"] is None
+    copy_ = archive_services.import_campaign(archive, world.users["gm"])
+    assert in_use.server_seed not in set(
+        RollSeed.objects.filter(campaign=copy_).values_list("server_seed", flat=True)
+    )
+    # a roll in the restored scene goes on in a scope of its own, under a key someone holds
+    gm = copy_.memberships.get(user=world.users["gm"])
+    roll = services.record_roll(gm, kind="d6", secret=True, scope="scene-one")
+    assert roll.proof.lane == "secret:scene-one-r"
+    assert DiceScope.objects.get(campaign=copy_, label="scene-one-r").secret_key

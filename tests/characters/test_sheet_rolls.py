@@ -243,3 +243,40 @@ def test_the_rolls_api_for_every_role(api, world, agent, who, listed, made):
     posted = client.post(url, {"spec": "ability:STR"}, format="json")
     assert posted.status_code == made
     assert Roll.objects.count() == (1 if made == 201 else 0)
+
+
+def test_a_player_never_types_the_dice_of_a_secret_check(client, api, world, agent):
+    """Issue 48, finding 4: the owner posting faces for a secret check got 201 and chose, and knew,
+    its result. Refused on the API and the form alike, with a clear message; nothing is logged."""
+    made = api(world.users["player"]).post(
+        f"/api/v1/characters/{agent.pk}/rolls/",
+        {"spec": "skill:investigation", "faces": [0, 1]},
+        format="json",
+    )
+    assert made.status_code == 400
+    assert "never typed by a player" in str(made.json())
+    client.force_login(world.users["player"])
+    response = client.post(
+        f"/characters/{agent.pk}/roll/",
+        {"spec": "skill:investigation", "faces": "0 1"},
+        HTTP_HX_REQUEST="true",
+    )
+    assert response.status_code == 400 and "never typed by a player" in response.content.decode()
+    # the dice page's form and API for rolls by hand refuse a secret roll from a player too
+    hand = api(world.users["player"]).post(
+        f"/api/v1/campaigns/{world.campaign.pk}/rolls-by-hand/",
+        {"kind": "percent", "faces": [0, 1], "secret": True},
+        format="json",
+    )
+    assert hand.status_code == 400 and "never typed by a player" in str(hand.json())
+    assert not Roll.objects.exists()
+    # the popover offers the player no faces to type for it; the GM may still enter them
+    html = page(client, world.users["player"], agent).content.decode()
+    popover = html.split('name="spec" value="skill:investigation"')[1].split("</form>")[0]
+    assert 'name="faces"' not in popover
+    by_gm = api(world.users["gm"]).post(
+        f"/api/v1/characters/{agent.pk}/rolls/",
+        {"spec": "skill:investigation", "faces": [0, 1]},
+        format="json",
+    )
+    assert by_gm.status_code == 201 and Roll.objects.get().proof.by_hand

@@ -113,7 +113,10 @@ def test_the_gms_archive_carries_the_encounter_proofs(d6, running, tmp_path):
     archive = json.loads(json.dumps(archive_services.export_campaign(d6.campaign)))
     done = _run_script(tmp_path, archive)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert done.stdout.splitlines()[-1] == f"{rows.count()} verified"
+    # the NPCs' secret rolls wait for the seed's key, which the archive carries only once released
+    # (issue 48, finding 5); the open ones verify
+    secret = rows.filter(secret=True).count()
+    assert secret and done.stdout.splitlines()[-1] == f"{secret} pending, {rows.count() - secret} verified"
     tampered = copy.deepcopy(archive)
     first = tampered["rolls"][0]
     first["faces"][0] = first["faces"][0] % 6 + 1

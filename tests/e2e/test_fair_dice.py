@@ -82,3 +82,42 @@ def test_after_rotation_the_players_page_verifies_every_roll_the_secret_check_in
     player.reload()
     player.get_by_test_id("fair-verify").click()
     expect(player.locator("#fair-summary")).to_have_text("1 failed, 1 verified")
+
+
+def test_a_log_rewritten_in_the_database_shows_as_failed_on_the_players_next_visit(
+    new_page, transactional_db
+):
+    """Issue 48, findings 1 and 3, in the browser's check: the player checks the log, then the
+    server's database is rewritten (a roll's modifier moved with its total, before the seed is even
+    revealed; after it, another roll moved to a later counter); each next visit shows it failed."""
+    from django.contrib.auth import get_user_model
+
+    from campaigns import fairness, services
+    from campaigns.models import Membership, Role, Roll, RollProof
+
+    users = {n: get_user_model().objects.create_user(username=n, password=PASSWORD) for n in ("chief", "ana")}
+    campaign = services.create_campaign(users["chief"], name="Time Corps", system="timemaster")
+    ana = Membership.objects.create(campaign=campaign, user=users["ana"], role=Role.PLAYER)
+    first = services.record_roll(ana, kind="d10", count=2, modifier=1, purpose="Climb")
+    second = services.record_roll(ana, kind="d10", count=1, purpose="Spot")
+
+    player = new_page(390, 844)
+    log_in(player, "ana")
+    player.goto(f"/campaigns/{campaign.pk}/dice/fair/")
+    player.get_by_test_id("fair-verify").click()
+    expect(player.locator("#fair-summary")).to_have_text("2 pending")
+
+    Roll.objects.filter(pk=first.pk).update(modifier=first.modifier + 3, total=first.total + 3)
+    player.reload()
+    player.get_by_test_id("fair-verify").click()
+    expect(player.locator("#fair-summary")).to_have_text("1 failed, 1 pending")
+    expect(player.locator("#fair-results li[data-verdict=failed]")).to_contain_text(
+        "its modifier is not the one recorded when it was made"
+    )
+
+    fairness.rotate(campaign.memberships.get(user=users["chief"]))
+    RollProof.objects.filter(roll=second).update(counter=8)
+    player.reload()
+    player.get_by_test_id("fair-verify").click()
+    expect(player.locator("#fair-summary")).to_have_text("2 failed")
+    expect(player.locator("#fair-results")).to_contain_text("a counter was skipped or a roll removed")

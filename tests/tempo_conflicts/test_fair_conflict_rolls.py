@@ -152,7 +152,8 @@ def test_a_conflicts_secret_rolls_take_its_own_key_out_when_it_is_over(world, ag
     assert [v["verdict"] for v in fairness.verify_document(doc)] == ["verified", "verified"]
     done = _run_script(tmp_path, doc)
     assert done.returncode == 0 and _script_verdicts(done.stdout) == ["verified", "verified"], done.stdout
-    # a scope key or commitment edited, or the scope left out: the GM side's roll fails
+    # a scope key or commitment edited: the GM side's roll fails; the scope left out: both do, the
+    # open side's lane being no longer one the document declares (issue 48, finding 2)
     for edit in ("key", "commitment", "missing"):
         edited = copy.deepcopy(doc)
         if edit == "missing":
@@ -162,7 +163,8 @@ def test_a_conflicts_secret_rolls_take_its_own_key_out_when_it_is_over(world, ag
                 "ab" * 32
             )
         verdicts = {v["id"]: v["verdict"] for v in fairness.verify_document(edited)}
-        assert verdicts == {player_side.pk: "verified", gm_side.pk: "failed"}, edit
+        open_side = "failed" if edit == "missing" else "verified"
+        assert verdicts == {player_side.pk: open_side, gm_side.pk: "failed"}, edit
         failed = _run_script(tmp_path, edited)
         assert failed.returncode == 1 and "FAILED" in failed.stdout
     if NODE is not None:  # the browser's verifier agrees (it runs in the e2e layer too)
@@ -204,3 +206,21 @@ def test_fair_tempo_rolls_reach_the_live_feed(world, agent, client):
     sent = "".join(m["data"] for m in feed(client, world.tempo.pk)[1] if m["event"] == "roll")
     for roll in (player_side, gm_side, panel):
         assert f'id="roll-{roll.pk}"' in sent
+
+
+def test_a_roll_past_the_fair_draws_takes_no_counter(world, agent):
+    """Issue 48, finding 1, the server's side: a roll whose dice no fair draw gives (more bonus dice
+    than the roller's 3d6 takes) took the open lane's counter and was stored without a proof,
+    leaving a gap in the lane; it now takes no counter, and the lane stays 0, 1, 2, ..."""
+    player = world.tempo_membership["player"]
+    services.roll_for_character(player, agent, "soldier", {})
+    past, _ = services.roll_for_character(player, agent, "soldier", {"bonus_dice": 15})
+    assert not hasattr(past, "proof") or past.proof is None
+    after, _ = services.roll_for_character(player, agent, "soldier", {})
+    assert after.proof.counter == 1
+    fairness.rotate(world.tempo_membership["gm"])
+    assert [v["verdict"] for v in fairness.verify_document(_doc(world, "gm"))] == [
+        "verified",
+        "not verifiable",
+        "verified",
+    ]
