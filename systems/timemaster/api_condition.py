@@ -31,8 +31,11 @@ from systems.timemaster import advancement_services as adv
 from systems.timemaster import attacks
 from systems.timemaster import condition_services as cond
 from systems.timemaster.access import get_timemaster_campaign_for_user
+from systems.timemaster.engine import armor as armor_rules
 from systems.timemaster.engine import combat, recovery
+from systems.timemaster.engine import modifiers as modifier_rules
 from systems.timemaster.engine.play_tables import UNKNOWN_LIMIT
+from systems.timemaster.engine.tables import ARMOR
 
 MAX_ID = 2**63 - 1
 
@@ -43,6 +46,7 @@ class ConditionEntrySerializer(serializers.Serializer):
     wounds = serializers.IntegerField(required=False, min_value=0, max_value=UNKNOWN_LIMIT)
     willpower = serializers.IntegerField(required=False, min_value=0, max_value=UNKNOWN_LIMIT)
     source = serializers.CharField(required=False, allow_blank=True, max_length=200)
+    crumple = serializers.ChoiceField(required=False, choices=list(armor_rules.LOCATIONS))
     cause = serializers.ChoiceField(required=False, choices=list(recovery.FATAL_CAUSES))
     points = serializers.IntegerField(required=False, min_value=1, max_value=2)
     how = serializers.ChoiceField(required=False, choices=list(recovery.CRITICAL_TREATMENTS))
@@ -107,6 +111,31 @@ class AttackSerializer(serializers.Serializer):
     secret = serializers.BooleanField(default=False)
     mission = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=MAX_ID)
     purpose = serializers.CharField(required=False, allow_blank=True, max_length=200, default="")
+    modifiers = serializers.ListField(
+        child=serializers.ChoiceField(choices=list(modifier_rules.MODIFIER_KEYS)),
+        required=False,
+        max_length=40,
+    )
+    range_weapon = serializers.ChoiceField(required=False, choices=list(modifier_rules.RANGE_WEAPONS))
+    range_feet = serializers.IntegerField(
+        required=False, min_value=1, max_value=modifier_rules.MAX_RANGE_FEET
+    )
+    missile_weapon = serializers.ChoiceField(
+        required=False, choices=["thrown", "sling", "short_bow", "fired", "firearm", "beam"]
+    )
+    armor = serializers.ListField(
+        child=serializers.ChoiceField(choices=list(ARMOR)), required=False, max_length=len(ARMOR)
+    )
+    crumpled = serializers.ListField(
+        child=serializers.ChoiceField(choices=list(armor_rules.LOCATIONS)), required=False, max_length=11
+    )
+    closed_helmet = serializers.BooleanField(default=False)
+    attacker_penetration_bonus = serializers.IntegerField(required=False, min_value=0, max_value=100)
+    knockout_skill = serializers.ChoiceField(required=False, choices=list(armor_rules.KNOCKOUT_SKILLS))
+    called_location = serializers.ChoiceField(required=False, choices=list(armor_rules.LOCATIONS))
+    called_severity = serializers.ChoiceField(required=False, choices=list(armor_rules.CALLABLE_SEVERITIES))
+    called_knockout = serializers.BooleanField(default=False)
+    called_kill = serializers.BooleanField(default=False)
 
 
 class ConditionView(APIView):

@@ -12,7 +12,23 @@ from typing import Any
 
 from django import forms
 
+from systems.timemaster.engine import armor as armor_rules
+from systems.timemaster.engine import modifiers as modifier_rules
+from systems.timemaster.engine.tables import ARMOR
+
 NPC = ""
+_GROUP_TITLES = {"missile": "Missile attack this round", "melee": "Melee attack this round"}
+
+
+def _modifier_choices() -> list[Any]:
+    """The named modifiers, grouped by attack form, each with its value (§13.3, §15)."""
+    groups: dict[str, list[Any]] = {}
+    for key, (label, value, _group, form, _rule) in modifier_rules.CHOICES.items():
+        groups.setdefault(form, []).append((key, f"{label} ({value:+d})"))
+    return [(_GROUP_TITLES[form], options) for form, options in groups.items()]
+
+
+LOCATION_CHOICES = [(key, label) for key, label in armor_rules.LOCATION_LABELS.items()]
 
 
 class AttackForm(forms.Form):
@@ -37,7 +53,47 @@ class AttackForm(forms.Form):
         max_value=999,
         help_text="When no agent attacks.",
     )
-    modifier = forms.IntegerField(label="Strike number modifier", min_value=-200, max_value=200, initial=0)
+    modifiers = forms.MultipleChoiceField(
+        label="What happened this round (each adds its modifier)",
+        required=False,
+        choices=_modifier_choices(),
+        widget=forms.CheckboxSelectMultiple,
+        help_text="Missile modifiers: TIMEMASTER §13.3; melee modifiers: §15. They add up.",
+    )
+    range_weapon = forms.ChoiceField(
+        label="Missile weapon for the range",
+        required=False,
+        choices=[("", "—")] + [(k, v[0]) for k, v in modifier_rules.RANGE_PER_10_FT.items()],
+    )
+    range_feet = forms.IntegerField(
+        label="Range in feet", required=False, min_value=1, max_value=modifier_rules.MAX_RANGE_FEET
+    )
+    modifier = forms.IntegerField(
+        label="Other modifier (the GM's own ruling)",
+        min_value=-200,
+        max_value=200,
+        initial=0,
+        help_text="Only for what no choice above covers; the log shows it apart.",
+    )
+    called_location = forms.ChoiceField(
+        label="Called shot: location", required=False, choices=[("", "No called location")] + LOCATION_CHOICES
+    )
+    called_severity = forms.ChoiceField(
+        label="Called shot: severity",
+        required=False,
+        choices=[("", "No called severity")] + [(s, s) for s in armor_rules.CALLABLE_SEVERITIES],
+        help_text="Granted only on a C result (TIMEMASTER §11).",
+    )
+    called_knockout = forms.BooleanField(label="Called knockout (Boxing or Blackjack, melee)", required=False)
+    called_kill = forms.BooleanField(label="Called kill (helpless defender only)", required=False)
+    knockout_skill = forms.ChoiceField(
+        label="NPC attacker's knockout skill",
+        required=False,
+        choices=[("", "—"), ("boxing", "Boxing"), ("blackjack", "Blackjack")],
+    )
+    attacker_penetration_bonus = forms.IntegerField(
+        label="NPC attacker's penetration bonus (from STR)", required=False, min_value=0, max_value=100
+    )
     defender = forms.TypedChoiceField(label="Defender", coerce=int, required=False, empty_value=None)
     defender_skill = forms.ChoiceField(label="Melee skill the agent defender declared", required=False)
     unskilled_melee = forms.IntegerField(
@@ -65,6 +121,30 @@ class AttackForm(forms.Form):
             ("catastrophe", "Fall or catastrophe"),
         ],
     )
+    missile_weapon = forms.ChoiceField(
+        label="Missile weapon (against armor)",
+        required=False,
+        choices=[("", "—")]
+        + [
+            (k, armor_rules.ATTACK_KIND_LABELS[k].removeprefix("a ").removeprefix("an "))
+            for k in ("thrown", "sling", "short_bow", "fired", "firearm", "beam")
+        ],
+        help_text="Armor's immunity and the penetration bonus depend on it (TIMEMASTER §19).",
+    )
+    armor = forms.MultipleChoiceField(
+        label="NPC defender's armor",
+        required=False,
+        choices=[(k, f"{v['name']} (AR {v['ar']}, type {v['immunity']})") for k, v in ARMOR.items()],
+        widget=forms.CheckboxSelectMultiple,
+        help_text="An agent defender's armor comes from the agent's condition.",
+    )
+    crumpled = forms.MultipleChoiceField(
+        label="NPC defender's armor already crumpled at",
+        required=False,
+        choices=LOCATION_CHOICES,
+        widget=forms.CheckboxSelectMultiple,
+    )
+    closed_helmet = forms.BooleanField(label="The helmet is closed (no bare part)", required=False)
     luck_spent = forms.TypedChoiceField(
         label="Luck the agent defender spends (missiles)",
         coerce=int,
@@ -144,6 +224,9 @@ class AttackForm(forms.Form):
             data["defender_skill"] = key
         if data.get("form") != "missile":
             data.pop("missile_class", None)
+            data.pop("missile_weapon", None)
+        elif data.get("missile_weapon"):
+            data.pop("missile_class", None)  # the weapon names its class (attacks.MISSILE_WEAPON_CLASS)
         if data.get("shield") == "none":
             data.pop("shield")
         return data

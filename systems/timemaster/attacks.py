@@ -7,10 +7,17 @@ The engine (systems.timemaster.engine.combat) chooses the column and gives its r
 the roll and rolls the damage; the roll goes into the dice log with all of that in its detail.
 A PC's Luck spent is a ledger entry made before the roll (lost even on a miss), and the damage
 a ledger entry on the agent (timemaster-play.md §4, §5.2-§5.3, §11, §16, §16.1).
+
+The round's modifiers are named choices the engine values (engine/modifiers.py, §13.3, §13.7,
+§15); a called shot is declared with the attack and a C grants it (§11); on a hit the defender's
+armor is read (engine/armor.py, §19): the location (called, or rolled on the chart), the
+penetration test with the attacker's bonus, the head and partial helmets, crumpled armor. An
+agent's armor and crumpled locations come from its condition; an NPC's the GM gives.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import re
 from dataclasses import dataclass, field
@@ -23,11 +30,15 @@ from campaigns import services as campaign_services
 from campaigns.models import Membership, Mission, Roll
 from characters.models import AdvancementEntry, Character
 from characters.systems import RuleError, get_system
-from characters.systems.dice import d10, system_rng
+from characters.systems.dice import d10, percent, system_rng
 from systems.timemaster import action_checks as checks
 from systems.timemaster import condition_services
+from systems.timemaster.engine import armor as armor_rules
 from systems.timemaster.engine import combat
+from systems.timemaster.engine import modifiers as modifier_rules
 from systems.timemaster.engine.condition import condition_of
+from systems.timemaster.engine.formulas import penetration_bonus
+from systems.timemaster.engine.tables import RESULTS_KEYS
 
 #: Situation fields the agent itself supplies when the defender is an agent.
 AGENT_SUPPLIED = (
@@ -59,6 +70,102 @@ class Attack:
     secret: bool = False
     mission: Mission | None = None
     purpose: str = ""
+    modifiers: list[str] = field(default_factory=list)
+    range_weapon: str | None = None
+    range_feet: int | None = None
+    missile_weapon: str | None = None
+    armor: list[str] | None = None
+    crumpled: list[str] | None = None
+    closed_helmet: bool = False
+    attacker_penetration_bonus: int | None = None
+    knockout_skill: str | None = None
+    called_location: str | None = None
+    called_severity: str | None = None
+    called_knockout: bool = False
+    called_kill: bool = False
+
+
+#: The missile weapon names the armor class of the shot (§19) and the shield's missile class (§4).
+MISSILE_WEAPON_CLASS = {
+    "thrown": "missiles_a",
+    "sling": "missiles_a",
+    "short_bow": "missiles_a",
+    "fired": "missiles_b",
+    "firearm": "firearm",
+    "beam": "firearm",
+}
+CLASS_ATTACK_KIND = {"firearm": "firearm", "missiles_b": "fired"}
+
+
+def _invalid(error: RuleError) -> ValidationError:
+    return ValidationError({v.field: v.message for v in error.violations})
+
+
+@dataclass
+class Plan:
+    """What is settled before any die is rolled: the modifiers, the called shot, the armor."""
+
+    parts: list[modifier_rules.Modifier]
+    named_total: int
+    shot: armor_rules.CalledShot
+    attack_kind: str | None
+    armor: list[str]
+    crumpled: list[str]
+    bonus: int
+    defender_stamina: int | None
+
+
+def _plan(attack: Attack, situation: dict[str, Any], attacker_skill: str | None) -> Plan:
+    """Check the named modifiers, the called shot and the armor before rolling (a bad choice is a
+    400 that rolls nothing)."""
+    try:
+        parts, total = modifier_rules.strike_modifiers(
+            attack.modifiers, form=attack.form, range_weapon=attack.range_weapon, range_feet=attack.range_feet
+        )
+        skill = attacker_skill if attack.attacker is not None else attack.knockout_skill
+        shot = armor_rules.check_called(
+            {
+                "location": attack.called_location,
+                "severity": attack.called_severity,
+                "knockout": attack.called_knockout,
+                "kill": attack.called_kill,
+            },
+            form=attack.form,
+            results_key=attack.results_key,
+            attacker_skill=skill,
+            helpless=bool(situation.get("helpless")),
+            surprised_or_from_behind=bool(situation.get("surprised")) or "from_behind" in attack.modifiers,
+        )
+        worn = armor_rules.check_armor(attack.armor)
+    except RuleError as error:
+        raise _invalid(error) from None
+    crumpled = list(attack.crumpled or [])
+    stamina = None
+    if attack.defender is not None:
+        condition = condition_of(attack.defender.build)
+        worn, crumpled, stamina = (
+            list(condition["armor"]),
+            list(condition["crumpled"]),
+            condition["current_stamina"],
+        )
+    if attack.attacker is not None:
+        bonus = penetration_bonus(attack.attacker.build["abilities"]["STR"])
+    else:
+        bonus = attack.attacker_penetration_bonus or 0
+    kind = None
+    if attack.form == "paranormal" or situation.get("missile_class") == "catastrophe":
+        worn = []  # talents and falls are not read against armor (docs/rulings-timemaster-combat.md 6)
+    elif attack.results_key == "unarmed":
+        kind = "unarmed"
+    elif attack.form == "melee":
+        kind = "melee_weapon"
+    else:
+        kind = attack.missile_weapon or CLASS_ATTACK_KIND.get(situation.get("missile_class") or "")
+        if kind is None and (worn or shot.location):
+            raise ValidationError(
+                {"missile_weapon": "Name the missile weapon: armor tells a thrown one from a sling or a bow."}
+            )
+    return Plan(parts, total, shot, kind, worn, crumpled, bonus, stamina)
 
 
 def _attacker(attack: Attack) -> tuple[str, str, int]:
@@ -82,6 +189,14 @@ def _attacker(attack: Attack) -> tuple[str, str, int]:
 def _situation(attack: Attack) -> tuple[dict[str, Any], str, list[str]]:
     """The engine's situation, the defender's name, and notes about what the agent supplied."""
     situation = {"form": attack.form, **attack.situation}
+    if attack.form == "missile" and attack.missile_weapon:
+        derived_class = MISSILE_WEAPON_CLASS[attack.missile_weapon]
+        given = situation.get("missile_class")
+        if given and given != derived_class:
+            raise ValidationError(
+                {"missile_class": "The missile class does not fit the missile weapon chosen."}
+            )
+        situation["missile_class"] = derived_class
     if attack.attacker is not None:
         held = attack.attacker.build.get("skills") or {}
         if ADVANCED_SELF_DEFENSE in held:
@@ -135,6 +250,79 @@ def _situation(attack: Attack) -> tuple[dict[str, Any], str, list[str]]:
 _NPC_SCORE = re.compile(r"(declared melee skill|Unskilled Melee|current Willpower|AR) \d+")
 #: What the log must not keep of an NPC attacker: its base chance and what gives it away.
 _NPC_ATTACKER_NUMBERS = ("base", "modifier", "strike_number", "margin", "row")
+#: An NPC attacker's penetration bonus gives away its Strength: the log says only that it counted.
+_NPC_BONUS = re.compile(r"\d+ \+ bonus \d+ = \d+")
+
+
+def _read_hit(
+    outcome: combat.AttackOutcome, plan: Plan, attack: Attack, rng: random.Random
+) -> tuple[combat.AttackOutcome, dict[str, Any]]:
+    """A hit after the called shot (§11) and the armor (§19): the result read, and what the
+    defender takes (``stamina_applied``, ``wounds_applied``), the location and why."""
+    extra: dict[str, Any] = {}
+    called = armor_rules.called_result(outcome.code or "", plan.shot)
+    if called["text"]:
+        extra["called"] = called["text"]
+    letter = outcome.letter
+    if called["granted"] and (plan.shot.kill or plan.shot.knockout):
+        extra["kill" if plan.shot.kill else "knockout"] = True
+        extra["stamina_applied"] = plan.defender_stamina if plan.shot.knockout else None
+        extra["wounds_applied"] = 0
+        return dataclasses.replace(outcome, damage=None), extra
+    if called["granted"]:
+        letter = called["letter"]
+    assert letter is not None
+    if letter != outcome.letter or outcome.damage is None:
+        faces = d10(rng, combat.damage_dice(letter)).faces
+        outcome = dataclasses.replace(
+            outcome,
+            letter=letter,
+            result_name=RESULTS_KEYS[attack.results_key][letter]["name"],
+            damage=combat.damage(letter, attack.results_key, faces),
+        )
+    assert outcome.damage is not None
+    stamina, wounds = outcome.damage.stamina, outcome.damage.wounds
+    location = called["location"]
+    if plan.armor and plan.attack_kind:
+        location_roll = None
+        if location is None:
+            location_roll = percent(rng).total
+            location = armor_rules.hit_location(location_roll)
+        pieces = armor_rules.covering(plan.armor, location)
+        helmet_roll = None
+        if (
+            location == "head"
+            and location not in plan.crumpled
+            and not attack.closed_helmet
+            and any(p in armor_rules.PARTIAL_ON_HEAD for p in pieces)
+        ):
+            helmet_roll = percent(rng).total
+        result = armor_rules.armor_outcome(
+            stamina,
+            wounds,
+            location,
+            plan.armor,
+            plan.attack_kind,
+            penetration_bonus=plan.bonus,
+            crumpled=plan.crumpled,
+            helmet_roll=helmet_roll,
+            closed_helmet=attack.closed_helmet,
+            called=location_roll is None,
+            location_roll=location_roll,
+        )
+        extra.update(
+            armor=result.as_dict(),
+            location=armor_rules.LOCATION_LABELS[location],
+            armor_why=result.summary(),
+            crumple=result.crumples,
+        )
+        stamina, wounds = result.stamina, result.wounds
+        if outcome.knockdown and result.penetrated is False:
+            extra["knockdown_note"] = "the Knockdown still applies (armor stops damage, not a K)"
+    elif location:
+        extra.update(location=armor_rules.LOCATION_LABELS[location], armor_why="no armor there: full damage")
+    extra["stamina_applied"], extra["wounds_applied"] = stamina, wounds
+    return outcome, extra
 
 
 def _detail(
@@ -143,6 +331,7 @@ def _detail(
     notes: list[str],
     npc_attacker: bool,
     npc_defender: bool,
+    extra: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The roll's detail. NPC statistics are the GM's (ARCHITECTURE.md, "Who may see what"): an
     NPC's scores stay out of the log, which players read; the column and the result stay in."""
@@ -153,14 +342,25 @@ def _detail(
         reasons = [_NPC_SCORE.sub(r"\1", text) for text in reasons]
     data["reasons"] = reasons
     data["why"] = "; ".join(reasons)
+    extra = dict(extra or {})
     if npc_attacker:
         for name in _NPC_ATTACKER_NUMBERS:
             data.pop(name, None)
             names.pop(name, None)
+        if "armor" in extra:
+            extra["armor"] = {
+                **extra["armor"],
+                "reasons": [
+                    _NPC_BONUS.sub("with the attacker's bonus", r) for r in extra["armor"]["reasons"]
+                ],
+            }
+            extra["armor_why"] = _NPC_BONUS.sub("with the attacker's bonus", extra["armor_why"])
     data["defense_die"] = outcome.defense.defense_die
     data["luck_spent"] = outcome.defense.luck_spent
     data["notes"] = [*notes, *data["notes"]]
-    return {"attack": True, **names, **data}
+    if extra.get("knockdown_note"):
+        data["notes"].append(extra.pop("knockdown_note"))
+    return {"attack": True, **names, **data, **extra}
 
 
 def resolve(
@@ -176,8 +376,10 @@ def resolve(
         if who is not None and who.campaign_id != membership.campaign_id:
             raise checks.NoSuchAgent()
     attacker, score_name, base = _attacker(attack)
-    strike_number = base + attack.modifier
     situation, defender, notes = _situation(attack)
+    skill = (attack.attacker_score or "").partition("skill:")[2] or None
+    plan = _plan(attack, situation, skill)
+    strike_number = base + plan.named_total + attack.modifier
     rng = rng or system_rng()
     if (
         situation.get("form") == "missile"
@@ -189,13 +391,16 @@ def resolve(
     try:
         defense = combat.defense_column(situation, settings)
     except RuleError as error:
-        raise ValidationError({v.field: v.message for v in error.violations}) from None
+        raise _invalid(error) from None
     names = {
         "form": attack.form,
         "attacker": attacker,
         "score_name": score_name,
         "base": base,
+        "modifiers": [m.text for m in plan.parts],
+        "modifier_rules": sorted({m.rule for m in plan.parts}),
         "modifier": attack.modifier,
+        "strike_number": strike_number,
         "defender": defender,
     }
     purpose = (attack.purpose or f"{FORM_LABELS[attack.form]} attack: {attacker} on {defender}")[:200]
@@ -210,7 +415,7 @@ def resolve(
                 mission=attack.mission,
             )
             entries.append(row)
-        outcomes: list[combat.AttackOutcome] = []
+        outcomes: list[tuple[combat.AttackOutcome, dict[str, Any]]] = []
 
         def read(dice: Any) -> dict[str, Any]:
             if defense.automatic_hit:
@@ -221,13 +426,13 @@ def resolve(
                 outcome = combat.resolve_attack(
                     strike_number, dice.total, defense, attack.results_key, None, settings
                 )
-                if outcome.hit and outcome.letter:
-                    faces = d10(rng, combat.damage_dice(outcome.letter)).faces
-                    outcome = combat.resolve_attack(
-                        strike_number, dice.total, defense, attack.results_key, faces, settings
-                    )
-            outcomes.append(outcome)
-            return _detail(outcome, dict(names), notes, attack.attacker is None, attack.defender is None)
+            extra: dict[str, Any] = {}
+            if outcome.hit and outcome.letter:
+                outcome, extra = _read_hit(outcome, plan, attack, rng)
+            outcomes.append((outcome, extra))
+            return _detail(
+                outcome, dict(names), notes, attack.attacker is None, attack.defender is None, extra
+            )
 
         helpless_dice = combat.damage_dice(combat.helpless_letter(settings)) if defense.automatic_hit else 1
         roll = campaign_services.record_roll(
@@ -241,20 +446,44 @@ def resolve(
             rng=rng,
             detail=read,
         )
-        outcome = outcomes[-1]
-        if attack.defender is not None and attack.apply_damage and outcome.hit and outcome.damage:
-            source = (
-                f"{KEY_LABELS[attack.results_key]} {outcome.code} ({outcome.result_name}) from {attacker}"
-            )
-            row, _ = condition_services.record(
-                attack.defender,
-                membership,
-                "damage_taken",
-                {"stamina": outcome.damage.stamina, "wounds": outcome.damage.wounds, "source": source},
-                mission=attack.mission,
-            )
-            entries.append(row)
+        outcome, extra = outcomes[-1]
+        if attack.defender is not None and attack.apply_damage and outcome.hit:
+            entries += _apply_to_agent(attack, membership, attacker, outcome, extra)
     return roll, entries
+
+
+def _apply_to_agent(
+    attack: Attack,
+    membership: Membership,
+    attacker: str,
+    outcome: combat.AttackOutcome,
+    extra: dict[str, Any],
+) -> list[AdvancementEntry]:
+    """The hit on the agent's ledger: a killing called shot is a fatal blow (the Luck check
+    against death is due, L990), a called knockout takes current Stamina to 0 (L1403, L2695),
+    any other hit its Stamina and wounds after armor, and the location where armor crumpled."""
+    assert attack.defender is not None
+    if extra.get("kill"):
+        row, _ = condition_services.record(
+            attack.defender, membership, "fatal_blow", {"cause": "killing_shot"}, mission=attack.mission
+        )
+        return [row]
+    stamina, wounds = extra.get("stamina_applied"), extra.get("wounds_applied")
+    if extra.get("knockout"):
+        source = f"Called knockout from {attacker}"
+    else:
+        source = f"{KEY_LABELS[attack.results_key]} {outcome.code} ({outcome.result_name}) from {attacker}"
+        if extra.get("location"):
+            source += f", {extra['location']}"
+    fields: dict[str, Any] = {"stamina": stamina or 0, "wounds": wounds or 0, "source": source[:200]}
+    if extra.get("crumple"):
+        fields["crumple"] = extra["crumple"]
+    if not (fields["stamina"] or fields["wounds"] or "crumple" in fields):
+        return []  # the armor held: nothing to record
+    row, _ = condition_services.record(
+        attack.defender, membership, "damage_taken", fields, mission=attack.mission
+    )
+    return [row]
 
 
 SITUATION_NAMES = tuple(name for name in combat.SITUATION_FIELDS if name != "form")
@@ -291,4 +520,17 @@ def attack_from(data: dict, membership, campaign) -> Attack:
         secret=data.get("secret", False),
         mission=mission,
         purpose=data.get("purpose") or "",
+        modifiers=list(data.get("modifiers") or []),
+        range_weapon=data.get("range_weapon") or None,
+        range_feet=data.get("range_feet"),
+        missile_weapon=data.get("missile_weapon") or None,
+        armor=list(data.get("armor") or []),
+        crumpled=list(data.get("crumpled") or []),
+        closed_helmet=bool(data.get("closed_helmet")),
+        attacker_penetration_bonus=data.get("attacker_penetration_bonus"),
+        knockout_skill=data.get("knockout_skill") or None,
+        called_location=data.get("called_location") or None,
+        called_severity=data.get("called_severity") or None,
+        called_knockout=bool(data.get("called_knockout")),
+        called_kill=bool(data.get("called_kill")),
     )
