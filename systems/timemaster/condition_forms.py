@@ -50,6 +50,15 @@ class ConditionEntryForm(forms.Form):
     def __init__(self, *args: Any, kinds: Any = (), talents: Any = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["kind"].choices = [(kind, cond.LABELS[kind]) for kind in kinds]
+        # Only the fields of the kinds this member may record: a player's form shows no GM choice
+        # (treatment, cause, damage and its source) it could not send (issue 49, point 6).
+        used = {"kind", "reason", "revision"}
+        for kind in kinds:
+            used.update(recovery.FUNCTIONS[kind][1])
+            if kind == "damage_taken":
+                used.add("source")
+        for name in [name for name in self.fields if name not in used]:
+            del self.fields[name]
         self.fields["talent"].choices = [("", "—")] + [
             (key, TALENTS[key]["name"]) for key in talents if key in TALENTS
         ]
@@ -60,7 +69,7 @@ class ConditionEntryForm(forms.Form):
         names = recovery.FUNCTIONS[kind][1] + (("source",) if kind == "damage_taken" else ())
         out = {}
         for name in names:
-            value = self.cleaned_data.get(name)
+            value = self.cleaned_data.get(name)  # None for a field this form does not have
             if value not in (None, ""):
                 out[name] = value
         if kind == "damage_taken":
