@@ -246,4 +246,5 @@ def attack_form(campaign, membership: Membership, data: Any = None):
         agents=agents,
         scores=scores,
         missions=campaign.missions.only("id", "title", "campaign"),
+        npcs=campaign.npcs.filter(system=SYSTEM).only("id", "name", "campaign"),
     )

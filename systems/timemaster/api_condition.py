@@ -8,6 +8,8 @@ Routes:
               bedrest, sleep, Luck spent): the GM; the agent's player for rest, sleep and Luck
   campaigns/<campaign_pk>/attacks/
         POST  the GM: one attack, its column chosen by the engine (timemaster-play.md §4)
+  campaigns/<campaign_pk>/npcs/<npc_pk>/condition/[<entry_pk>/revert/]
+        GET   the GM: an NPC's condition in a fight and its changes; POST revert one (GM only)
 Reverting an entry is the ledger's own (``.../characters/<pk>/revert/``).
 Thin views: access through characters.access and campaigns.access, writes through
 systems.timemaster.condition_services and systems.timemaster.attacks.
@@ -30,6 +32,7 @@ from systems.timemaster import action_checks as checks
 from systems.timemaster import advancement_services as adv
 from systems.timemaster import attacks
 from systems.timemaster import condition_services as cond
+from systems.timemaster import npc_condition_services as npc_cond
 from systems.timemaster.access import get_timemaster_campaign_for_user
 from systems.timemaster.engine import armor as armor_rules
 from systems.timemaster.engine import combat, recovery
@@ -89,6 +92,7 @@ class AttackSerializer(serializers.Serializer):
     )
     defender = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=MAX_ID)
     defender_skill = serializers.CharField(required=False, allow_blank=True, max_length=80)
+    defender_npc = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=MAX_ID)
     defender_kind = serializers.ChoiceField(choices=["npc", "troops"], default="npc")
     missile_class = serializers.ChoiceField(required=False, choices=list(combat.MISSILE_CLASSES))
     shield = serializers.ChoiceField(required=False, choices=["none", *combat.SHIELDS])
@@ -211,6 +215,44 @@ class AttackView(APIView):
         )
 
 
+class _NPCConditionBase(APIView):
+    def npc(self):
+        campaign, membership = get_timemaster_campaign_for_user(
+            self.request.user, self.kwargs["campaign_pk"], need="gm"
+        )
+        npc = campaign.npcs.filter(pk=self.kwargs["npc_pk"]).first()
+        if npc is None:
+            raise Http404("No such NPC.")
+        return npc, membership
+
+
+class NPCConditionView(_NPCConditionBase):
+    @extend_schema(responses=OpenApiResponse(description="the NPC's condition and its changes (GM only)"))
+    def get(self, request, campaign_pk=None, npc_pk=None):
+        """GM only: the NPC's condition in a fight and every change to it."""
+        npc, _ = self.npc()
+        return Response(
+            {
+                "condition": npc_cond.summary(npc),
+                "entries": [npc_cond.describe(row) for row in npc_cond.history(npc)],
+            }
+        )
+
+
+class NPCConditionRevertView(_NPCConditionBase):
+    @extend_schema(request=None, responses=OpenApiResponse(description="the NPC's condition after"))
+    def post(self, request, campaign_pk=None, npc_pk=None, entry_pk=None):
+        """GM only: revert one change to the NPC's condition."""
+        npc, membership = self.npc()
+        npc_cond.revert(npc, membership, int(entry_pk))
+        return Response(
+            {
+                "condition": npc_cond.summary(npc),
+                "entries": [npc_cond.describe(row) for row in npc_cond.history(npc)],
+            }
+        )
+
+
 BASE = r"^campaigns/(?P<campaign_pk>[0-9]{1,18})/"
 urlpatterns = [
     re_path(
@@ -219,4 +261,14 @@ urlpatterns = [
         name="api-character-condition",
     ),
     re_path(BASE + r"attacks/$", AttackView.as_view(), name="api-campaign-attacks"),
+    re_path(
+        BASE + r"npcs/(?P<npc_pk>[0-9]{1,18})/condition/$",
+        NPCConditionView.as_view(),
+        name="api-npc-condition",
+    ),
+    re_path(
+        BASE + r"npcs/(?P<npc_pk>[0-9]{1,18})/condition/(?P<entry_pk>[0-9]{1,18})/revert/$",
+        NPCConditionRevertView.as_view(),
+        name="api-npc-condition-revert",
+    ),
 ]

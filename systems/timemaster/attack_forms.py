@@ -95,6 +95,13 @@ class AttackForm(forms.Form):
         label="NPC attacker's penetration bonus (from STR)", required=False, min_value=0, max_value=100
     )
     defender = forms.TypedChoiceField(label="Defender", coerce=int, required=False, empty_value=None)
+    defender_npc = forms.TypedChoiceField(
+        label="NPC defender from the campaign's NPCs",
+        coerce=int,
+        required=False,
+        empty_value=None,
+        help_text="Its Unskilled Melee and condition come from its record; the hit goes to its condition.",
+    )
     defender_skill = forms.ChoiceField(label="Melee skill the agent defender declared", required=False)
     unskilled_melee = forms.IntegerField(
         label="NPC defender's Unskilled Melee", required=False, min_value=0, max_value=999
@@ -185,7 +192,13 @@ class AttackForm(forms.Form):
     secret = forms.BooleanField(label="Secret attack (the table sees only that it was made)", required=False)
 
     def __init__(
-        self, *args: Any, agents: Any = (), scores: Any = None, missions: Any = (), **kwargs: Any
+        self,
+        *args: Any,
+        agents: Any = (),
+        scores: Any = None,
+        missions: Any = (),
+        npcs: Any = (),
+        **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
         scores = scores or {}
@@ -206,6 +219,7 @@ class AttackForm(forms.Form):
         self.fields["defender_skill"].choices = skill_choices
         self.fields["defender"].choices = [("", "An NPC (describe below)")] + [(a.pk, a.name) for a in agents]
         self.fields["mission"].choices = [("", "—")] + [(m.pk, m.title) for m in missions]
+        self.fields["defender_npc"].choices = [("", "—")] + [(n.pk, n.name) for n in npcs]
 
     def attack_fields(self) -> dict[str, Any]:
         """The cleaned data in the shape the API takes (attacks.attack_from)."""

@@ -27,18 +27,19 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 
 from campaigns import services as campaign_services
-from campaigns.models import Membership, Mission, Roll
+from campaigns.models import NPC, Membership, Mission, Roll
 from characters.models import AdvancementEntry, Character
 from characters.systems import RuleError, get_system
 from characters.systems.dice import d10, percent, system_rng
 from systems.timemaster import action_checks as checks
-from systems.timemaster import condition_services
+from systems.timemaster import condition_services, npc_condition_services
 from systems.timemaster.engine import armor as armor_rules
 from systems.timemaster.engine import combat
 from systems.timemaster.engine import modifiers as modifier_rules
 from systems.timemaster.engine.condition import condition_of
 from systems.timemaster.engine.formulas import penetration_bonus
 from systems.timemaster.engine.tables import RESULTS_KEYS
+from systems.timemaster.npc_rules import RULES as NPC_RULES
 
 #: Situation fields the agent itself supplies when the defender is an agent.
 AGENT_SUPPLIED = (
@@ -83,6 +84,7 @@ class Attack:
     called_severity: str | None = None
     called_knockout: bool = False
     called_kill: bool = False
+    defender_npc: NPC | None = None
 
 
 #: The missile weapon names the armor class of the shot (§19) and the shield's missile class (§4).
@@ -148,6 +150,10 @@ def _plan(attack: Attack, situation: dict[str, Any], attacker_skill: str | None)
             list(condition["crumpled"]),
             condition["current_stamina"],
         )
+    elif attack.defender_npc is not None:
+        state = npc_condition_services.summary(attack.defender_npc) or {}
+        crumpled = list(state.get("crumpled") or crumpled)
+        stamina = state.get("current_stamina")
     if attack.attacker is not None:
         bonus = penetration_bonus(attack.attacker.build["abilities"]["STR"])
     else:
@@ -206,6 +212,8 @@ def _situation(attack: Attack) -> tuple[dict[str, Any], str, list[str]]:
     if attack.form != "missile":
         situation.pop("missile_class", None)
     defender = attack.defender
+    if defender is None and attack.defender_npc is not None:
+        return _npc_situation(attack.defender_npc, situation)
     if defender is None:
         return situation, "NPC", []
     for name in AGENT_SUPPLIED:
@@ -244,6 +252,31 @@ def _situation(attack: Attack) -> tuple[dict[str, Any], str, list[str]]:
         situation["helpless"] = True
         notes.append(f"{defender.name} is unconscious: helpless")
     return situation, defender.name, notes
+
+
+def _npc_situation(npc: NPC, situation: dict[str, Any]) -> tuple[dict[str, Any], str, list[str]]:
+    """An NPC of the campaign defends: its Unskilled Melee and current Willpower come from its
+    record and condition unless the GM gave them; an unconscious NPC is helpless (§11, §16).
+    The log names it only once the GM has revealed it."""
+    state = npc_condition_services.summary(npc)
+    if state is None:
+        raise ValidationError({"defender_npc": "This NPC has no Stamina score to track."})
+    name = npc.name if npc.revealed else "NPC"
+    if state["status"] == "dead":
+        raise ValidationError({"defender_npc": f"{npc.name} is dead."})
+    situation["defender_kind"] = "npc"
+    if situation.get("unskilled_melee") is None and situation.get("declared_skill_score") is None:
+        try:
+            situation["unskilled_melee"] = NPC_RULES.derive(npc)["unskilled_melee"]
+        except RuleError:
+            raise ValidationError({"unskilled_melee": "Give the NPC's Unskilled Melee."}) from None
+    if situation.get("current_willpower") is None:
+        situation["current_willpower"] = state["current_willpower"]
+    notes = []
+    if state["status"] == "unconscious":
+        situation["helpless"] = True
+        notes.append(f"{name} is unconscious: helpless")
+    return situation, name, notes
 
 
 #: An NPC's scores in a reason ("Unskilled Melee 61: column 5"), left out of what the log keeps.
@@ -449,7 +482,46 @@ def resolve(
         outcome, extra = outcomes[-1]
         if attack.defender is not None and attack.apply_damage and outcome.hit:
             entries += _apply_to_agent(attack, membership, attacker, outcome, extra)
+        if attack.defender_npc is not None and attack.apply_damage and outcome.hit:
+            _apply_to_npc(attack, membership, attacker, outcome, extra, roll)
     return roll, entries
+
+
+def _hit_fields(attack: Attack, attacker: str, outcome: combat.AttackOutcome, extra: dict[str, Any]):
+    """(entry kind, fields, source) of a hit on the defender, or None when the armor held."""
+    if extra.get("kill"):
+        return "fatal_blow", {"cause": "killing_shot"}, f"Killing called shot from {attacker}"
+    if extra.get("knockout"):
+        source = f"Called knockout from {attacker}"
+    else:
+        source = f"{KEY_LABELS[attack.results_key]} {outcome.code} ({outcome.result_name}) from {attacker}"
+        if extra.get("location"):
+            source += f", {extra['location']}"
+    fields: dict[str, Any] = {
+        "stamina": extra.get("stamina_applied") or 0,
+        "wounds": extra.get("wounds_applied") or 0,
+    }
+    if extra.get("crumple"):
+        fields["crumple"] = extra["crumple"]
+    if not (fields["stamina"] or fields["wounds"] or "crumple" in fields):
+        return None
+    return "damage_taken", fields, source[:200]
+
+
+def _apply_to_npc(
+    attack: Attack,
+    membership: Membership,
+    attacker: str,
+    outcome: combat.AttackOutcome,
+    extra: dict[str, Any],
+    roll: Roll,
+) -> None:
+    """The hit on the NPC's GM-only condition (revertible on the NPC's page)."""
+    assert attack.defender_npc is not None
+    hit = _hit_fields(attack, attacker, outcome, extra)
+    if hit is not None:
+        kind, fields, source = hit
+        npc_condition_services.record(attack.defender_npc, membership, kind, fields, source, roll)
 
 
 def _apply_to_agent(
@@ -463,26 +535,13 @@ def _apply_to_agent(
     against death is due, L990), a called knockout takes current Stamina to 0 (L1403, L2695),
     any other hit its Stamina and wounds after armor, and the location where armor crumpled."""
     assert attack.defender is not None
-    if extra.get("kill"):
-        row, _ = condition_services.record(
-            attack.defender, membership, "fatal_blow", {"cause": "killing_shot"}, mission=attack.mission
-        )
-        return [row]
-    stamina, wounds = extra.get("stamina_applied"), extra.get("wounds_applied")
-    if extra.get("knockout"):
-        source = f"Called knockout from {attacker}"
-    else:
-        source = f"{KEY_LABELS[attack.results_key]} {outcome.code} ({outcome.result_name}) from {attacker}"
-        if extra.get("location"):
-            source += f", {extra['location']}"
-    fields: dict[str, Any] = {"stamina": stamina or 0, "wounds": wounds or 0, "source": source[:200]}
-    if extra.get("crumple"):
-        fields["crumple"] = extra["crumple"]
-    if not (fields["stamina"] or fields["wounds"] or "crumple" in fields):
+    hit = _hit_fields(attack, attacker, outcome, extra)
+    if hit is None:
         return []  # the armor held: nothing to record
-    row, _ = condition_services.record(
-        attack.defender, membership, "damage_taken", fields, mission=attack.mission
-    )
+    kind, fields, source = hit
+    if kind == "damage_taken":
+        fields = {**fields, "source": source}
+    row, _ = condition_services.record(attack.defender, membership, kind, fields, mission=attack.mission)
     return [row]
 
 
@@ -505,6 +564,13 @@ def attack_from(data: dict, membership, campaign) -> Attack:
         mission = campaign.missions.filter(pk=data["mission"]).first()
         if mission is None:
             raise ValidationError({"mission": "No mission with this id in this campaign."})
+    npc = None
+    if data.get("defender_npc"):
+        npc = campaign.npcs.filter(pk=data["defender_npc"]).first()
+        if npc is None:
+            raise ValidationError({"defender_npc": "No NPC with this id in this campaign."})
+        if data.get("defender"):
+            raise ValidationError({"defender_npc": "Choose an agent or an NPC as the defender, not both."})
     situation = {name: data[name] for name in SITUATION_NAMES if data.get(name) not in (None, "")}
     return Attack(
         form=data["form"],
@@ -533,4 +599,5 @@ def attack_from(data: dict, membership, campaign) -> Attack:
         called_severity=data.get("called_severity") or None,
         called_knockout=bool(data.get("called_knockout")),
         called_kill=bool(data.get("called_kill")),
+        defender_npc=npc,
     )

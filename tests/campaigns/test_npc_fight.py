@@ -1,0 +1,87 @@
+"""NPCs bleed too (issue 49, point 5): an NPC defender's Stamina, wounds, unconsciousness, death
+and crumpled armor are kept in its GM-only record, shown on the GM's NPC page, each change
+revertible; players never see them, and the log names an NPC only once it is revealed
+(timemaster-play.md §16, §16.1 L623, §19; ARCHITECTURE.md "Who may see what")."""
+
+from __future__ import annotations
+
+import pytest
+
+from campaigns import npc_services
+from systems.timemaster import attacks
+from systems.timemaster import npc_condition_services as npc_cond
+from tests.campaigns.test_checks import BOOK_ABILITIES, Faces
+from tests.characters.conftest import make_agent  # noqa: F401  (fixture)
+
+
+@pytest.fixture
+def fight(world, make_agent):  # noqa: F811
+    harry = make_agent("player", abilities=dict(BOOK_ABILITIES))
+    gm = world.users["gm"]
+    guards = [
+        npc_services.create_npc(
+            world.campaign, gm, {"name": f"Guard {n}", "quick": True, "kind": "human", "revealed": n == 3}
+        )
+        for n in (1, 2, 3)
+    ]
+    return harry, guards
+
+
+def _hit(world, harry, guard, faces, **more):
+    attack = attacks.Attack(
+        form="melee",
+        attacker=harry,
+        attacker_score="other:unskilled_melee",
+        defender_npc=guard,
+        **more,
+    )
+    return attacks.resolve(world.membership["gm"], attack, Faces(*faces))
+
+
+def test_three_guards_take_their_hits_and_the_gm_page_shows_each_condition(world, fight, client):
+    harry, (one, two, three) = fight
+    # Harry's UM 62 on a guard's UM 50 (column 4): roll 20, margin 42 -> M: (3+4)x2 = 14, 3 wounds
+    roll, _ = _hit(world, harry, one, (2, 0, 3, 4))
+    assert roll.detail["defender"] == "NPC" and roll.detail["code"] == "M"  # Guard 1 is not revealed
+    assert npc_cond.summary(one)["current_stamina"] == 36 and npc_cond.summary(one)["wounds_marked"] == 3
+    # Guard 2 in mail: location 15 = upper torso, 14 + bonus 10 = 24 < 45: nothing
+    _hit(world, harry, two, (2, 0, 3, 4, 1, 5), armor=["mail"])
+    assert npc_cond.summary(two)["current_stamina"] == 50 and not npc_cond.history(two)
+    # Guard 3 (revealed) is struck down: the log names him; at 0 Stamina he is helpless next time
+    roll, _ = _hit(
+        world,
+        harry,
+        three,
+        (0, 1, 0, 0, 0),
+    )
+    assert roll.detail["defender"] == "Guard 3"
+    state = npc_cond.summary(three)
+    assert state["status"] == "unconscious" and state["current_stamina"] == 0
+    client.force_login(world.users["gm"])
+    page = client.get(f"/campaigns/{world.campaign.pk}/npcs/{one.pk}/").content.decode()
+    assert "<strong>Conscious</strong>: Stamina 36 of 50; wounds 3 of 13 marked" in page
+    assert "14 Stamina, 3 wounds" in page
+
+
+def test_a_change_is_reverted_from_the_npc_page_and_players_never_see_the_condition(
+    world, fight, client, api
+):
+    harry, (_one, _two, three) = fight
+    _hit(world, harry, three, (2, 0, 3, 4))
+    entry = npc_cond.history(three)[0]
+    client.force_login(world.users["player"])
+    page = client.get(f"/campaigns/{world.campaign.pk}/npcs/{three.pk}/").content.decode()
+    assert "Stamina 36" not in page and "npc-condition" not in page
+    denied = client.post(f"/campaigns/{world.campaign.pk}/npcs/{three.pk}/condition/{entry.pk}/revert/")
+    assert denied.status_code in (403, 404)
+    public = api(world.users["player"]).get(f"/api/v1/campaigns/{world.campaign.pk}/npcs/{three.pk}/").json()
+    assert "derived" not in public and "Stamina" not in str(public)
+    assert npc_cond.summary(three)["current_stamina"] == 36
+    client.force_login(world.users["gm"])
+    response = client.post(f"/campaigns/{world.campaign.pk}/npcs/{three.pk}/condition/{entry.pk}/revert/")
+    assert response.status_code == 302
+    assert npc_cond.summary(three)["current_stamina"] == 50
+    url = f"/api/v1/campaigns/{world.campaign.pk}/npcs/{three.pk}/condition/"
+    assert api(world.users["player"]).get(url).status_code in (403, 404)
+    gm_view = api(world.users["gm"]).get(url).json()
+    assert gm_view["condition"]["current_stamina"] == 50 and gm_view["entries"][0]["reverted"] is True
