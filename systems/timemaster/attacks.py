@@ -388,6 +388,8 @@ def _detail(
                 ],
             }
             extra["armor_why"] = _NPC_BONUS.sub("with the attacker's bonus", extra["armor_why"])
+    if npc_defender and extra.get("knockout"):
+        extra.pop("stamina_applied", None)  # an NPC's current Stamina is the GM's
     data["defense_die"] = outcome.defense.defense_die
     data["luck_spent"] = outcome.defense.luck_spent
     data["notes"] = [*notes, *data["notes"]]

@@ -85,3 +85,22 @@ def test_a_change_is_reverted_from_the_npc_page_and_players_never_see_the_condit
     assert api(world.users["player"]).get(url).status_code in (403, 404)
     gm_view = api(world.users["gm"]).get(url).json()
     assert gm_view["condition"]["current_stamina"] == 50 and gm_view["entries"][0]["reverted"] is True
+
+
+def test_a_blackjack_knockout_drops_a_guard_without_telling_the_table_his_stamina(world, fight):
+    harry, (one, _two, _three) = fight
+    harry.build["skills"]["blackjack"] = {"level": "specialist", "source": "purchase"}
+    type(harry).objects.filter(pk=harry.pk).update(build=harry.build)
+    harry.refresh_from_db()
+    attack = attacks.Attack(
+        form="melee",
+        attacker=harry,
+        attacker_score="skill:blackjack",
+        defender_npc=one,
+        situation={"surprised": True},
+        called_knockout=True,
+    )
+    roll, _ = attacks.resolve(world.membership["gm"], attack, Faces(0, 1))  # 01 on column 1: C
+    assert roll.detail["knockout"] is True and "stamina_applied" not in roll.detail
+    assert npc_cond.summary(one)["status"] == "unconscious"
+    assert npc_cond.history(one)[0].source == "Called knockout from Harry Adams"
