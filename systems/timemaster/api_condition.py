@@ -8,6 +8,8 @@ Routes:
               bedrest, sleep, Luck spent): the GM; the agent's player for rest, sleep and Luck
   campaigns/<campaign_pk>/attacks/
         POST  the GM: one attack, its column chosen by the engine (timemaster-play.md §4)
+  campaigns/<campaign_pk>/holds/
+        POST  the GM: a later round of a hold or strangle (timemaster-play.md §15)
   campaigns/<campaign_pk>/npcs/<npc_pk>/condition/[<entry_pk>/revert/]
         GET   the GM: an NPC's condition in a fight and its changes; POST revert one (GM only)
 Reverting an entry is the ledger's own (``.../characters/<pk>/revert/``).
@@ -140,6 +142,17 @@ class AttackSerializer(serializers.Serializer):
     called_severity = serializers.ChoiceField(required=False, choices=list(armor_rules.CALLABLE_SEVERITIES))
     called_knockout = serializers.BooleanField(default=False)
     called_kill = serializers.BooleanField(default=False)
+    called_hold = serializers.ChoiceField(required=False, choices=["hold", "strangle"])
+
+
+class HoldRoundSerializer(serializers.Serializer):
+    round = serializers.IntegerField(min_value=2, max_value=999)
+    strangle = serializers.BooleanField(default=False)
+    holder = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=MAX_ID)
+    defender = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=MAX_ID)
+    defender_npc = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=MAX_ID)
+    secret = serializers.BooleanField(default=False)
+    mission = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=MAX_ID)
 
 
 class ConditionView(APIView):
@@ -215,6 +228,25 @@ class AttackView(APIView):
         )
 
 
+class HoldRoundView(APIView):
+    @extend_schema(request=HoldRoundSerializer, responses={201: RollSerializer})
+    def post(self, request, campaign_pk=None):
+        """GM only: one later round of a hold or strangle (1d10 Stamina; the strangle check)."""
+        campaign, membership = get_timemaster_campaign_for_user(request.user, campaign_pk, need="gm")
+        body = HoldRoundSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        roll, entries = attacks.hold_round(
+            membership, **attacks.hold_from(dict(body.validated_data), membership, campaign)
+        )
+        return Response(
+            {
+                **RollSerializer(roll).data,
+                "entries": [EntrySerializer(e, context={"reversed_ids": set()}).data for e in entries],
+            },
+            status=status.HTTP_201_CREATED,
+        )
+
+
 class _NPCConditionBase(APIView):
     def npc(self):
         campaign, membership = get_timemaster_campaign_for_user(
@@ -261,6 +293,7 @@ urlpatterns = [
         name="api-character-condition",
     ),
     re_path(BASE + r"attacks/$", AttackView.as_view(), name="api-campaign-attacks"),
+    re_path(BASE + r"holds/$", HoldRoundView.as_view(), name="api-campaign-holds"),
     re_path(
         BASE + r"npcs/(?P<npc_pk>[0-9]{1,18})/condition/$",
         NPCConditionView.as_view(),

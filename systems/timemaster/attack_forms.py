@@ -86,6 +86,12 @@ class AttackForm(forms.Form):
     )
     called_knockout = forms.BooleanField(label="Called knockout (Boxing or Blackjack, melee)", required=False)
     called_kill = forms.BooleanField(label="Called kill (helpless defender only)", required=False)
+    called_hold = forms.ChoiceField(
+        label="Called hold",
+        required=False,
+        choices=[("", "No hold"), ("hold", "Grab and hold"), ("strangle", "Strangle")],
+        help_text="Made on a C result; later rounds with the hold form below (TIMEMASTER §15).",
+    )
     knockout_skill = forms.ChoiceField(
         label="NPC attacker's knockout skill",
         required=False,
@@ -244,3 +250,20 @@ class AttackForm(forms.Form):
         if data.get("shield") == "none":
             data.pop("shield")
         return data
+
+
+class HoldForm(forms.Form):
+    """A later round of a hold or strangle made with a called hold (TIMEMASTER §15)."""
+
+    round = forms.IntegerField(label="Round of the hold", min_value=2, max_value=999, initial=2)
+    strangle = forms.BooleanField(label="It is a strangle (check against current Stamina)", required=False)
+    holder = forms.TypedChoiceField(label="Agent holding", coerce=int, required=False, empty_value=None)
+    defender = forms.TypedChoiceField(label="Held agent", coerce=int, required=False, empty_value=None)
+    defender_npc = forms.TypedChoiceField(label="Held NPC", coerce=int, required=False, empty_value=None)
+    secret = forms.BooleanField(label="Secret hold round", required=False)
+
+    def __init__(self, *args: Any, agents: Any = (), npcs: Any = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["holder"].choices = [("", "An NPC")] + [(a.pk, a.name) for a in agents]
+        self.fields["defender"].choices = [("", "—")] + [(a.pk, a.name) for a in agents]
+        self.fields["defender_npc"].choices = [("", "—")] + [(n.pk, n.name) for n in npcs]

@@ -34,7 +34,7 @@ from characters.systems.dice import d10, percent, system_rng
 from systems.timemaster import action_checks as checks
 from systems.timemaster import condition_services, npc_condition_services
 from systems.timemaster.engine import armor as armor_rules
-from systems.timemaster.engine import combat
+from systems.timemaster.engine import combat, special
 from systems.timemaster.engine import modifiers as modifier_rules
 from systems.timemaster.engine.condition import condition_of
 from systems.timemaster.engine.formulas import penetration_bonus
@@ -85,6 +85,7 @@ class Attack:
     called_knockout: bool = False
     called_kill: bool = False
     defender_npc: NPC | None = None
+    called_hold: str | None = None
 
 
 #: The missile weapon names the armor class of the shot (§19) and the shield's missile class (§4).
@@ -115,6 +116,9 @@ class Plan:
     crumpled: list[str]
     bonus: int
     defender_stamina: int | None
+    defender_dex: int | None = None
+    defender_willpower: int | None = None
+    hold: str | None = None
 
 
 def _plan(attack: Attack, situation: dict[str, Any], attacker_skill: str | None) -> Plan:
@@ -142,7 +146,7 @@ def _plan(attack: Attack, situation: dict[str, Any], attacker_skill: str | None)
     except RuleError as error:
         raise _invalid(error) from None
     crumpled = list(attack.crumpled or [])
-    stamina = None
+    stamina = dex = willpower = None
     if attack.defender is not None:
         condition = condition_of(attack.defender.build)
         worn, crumpled, stamina = (
@@ -150,10 +154,20 @@ def _plan(attack: Attack, situation: dict[str, Any], attacker_skill: str | None)
             list(condition["crumpled"]),
             condition["current_stamina"],
         )
+        dex, willpower = attack.defender.build["abilities"]["DEX"], condition["current_willpower"]
     elif attack.defender_npc is not None:
         state = npc_condition_services.summary(attack.defender_npc) or {}
         crumpled = list(state.get("crumpled") or crumpled)
-        stamina = state.get("current_stamina")
+        stamina, willpower = state.get("current_stamina"), state.get("current_willpower")
+        dex = (attack.defender_npc.abilities or {}).get("DEX")
+    hold = attack.called_hold or None
+    if hold is not None:
+        if hold not in ("hold", "strangle"):
+            raise ValidationError({"called_hold": "A called hold is a hold or a strangle."})
+        if attack.form != "melee":
+            raise ValidationError({"called_hold": "A hold is made in melee (TIMEMASTER §15)."})
+        if shot.knockout or shot.kill:
+            raise ValidationError({"called_hold": "Call a hold, a knockout or a kill, one at a time."})
     if attack.attacker is not None:
         bonus = penetration_bonus(attack.attacker.build["abilities"]["STR"])
     else:
@@ -171,7 +185,7 @@ def _plan(attack: Attack, situation: dict[str, Any], attacker_skill: str | None)
             raise ValidationError(
                 {"missile_weapon": "Name the missile weapon: armor tells a thrown one from a sling or a bow."}
             )
-    return Plan(parts, total, shot, kind, worn, crumpled, bonus, stamina)
+    return Plan(parts, total, shot, kind, worn, crumpled, bonus, stamina, dex, willpower, hold)
 
 
 def _attacker(attack: Attack) -> tuple[str, str, int]:
@@ -284,6 +298,8 @@ _NPC_SCORE = re.compile(r"(declared melee skill|Unskilled Melee|current Willpowe
 #: What the log must not keep of an NPC attacker: its base chance and what gives it away.
 _NPC_ATTACKER_NUMBERS = ("base", "modifier", "strike_number", "margin", "row")
 #: An NPC attacker's penetration bonus gives away its Strength: the log says only that it counted.
+#: An NPC defender's scores in a check's line ("DEX check 45 vs 50"): the roll stays, the score goes.
+_NPC_CHECK = re.compile(r" vs (current Stamina )?\d+")
 _NPC_BONUS = re.compile(r"\d+ \+ bonus \d+ = \d+")
 
 
@@ -355,7 +371,55 @@ def _read_hit(
     elif location:
         extra.update(location=armor_rules.LOCATION_LABELS[location], armor_why="no armor there: full damage")
     extra["stamina_applied"], extra["wounds_applied"] = stamina, wounds
+    _special(outcome, plan, attack, rng, extra)
     return outcome, extra
+
+
+def _special(
+    outcome: combat.AttackOutcome, plan: Plan, attack: Attack, rng: random.Random, extra: dict[str, Any]
+) -> None:
+    """The special results of a hit (engine/special.py): the Knockdown and its DEX check, the
+    weapon arm or hand check, a hold or strangle granted on a C and strangling's check."""
+    notes: list[str] = extra.setdefault("special", [])
+    if outcome.knockdown:
+        effect, check = (
+            special.knockdown(attack.results_key, plan.defender_dex, percent(rng).total)
+            if attack.results_key == "armed" and plan.defender_dex is not None
+            else special.knockdown("unarmed")
+        )
+        notes.append(f"Knockdown: {effect}")
+        if check is not None:
+            notes.append(check.text)
+        elif attack.results_key == "armed":
+            notes.append("the GM makes the DEX check to keep held items")
+    location = (extra.get("armor") or {}).get("location") or (
+        plan.shot.location if extra.get("called") else None
+    )
+    if location in armor_rules.WEAPON_LIMBS and extra.get("wounds_applied"):
+        if plan.defender_dex is not None and plan.defender_willpower is not None:
+            check = special.weapon_hand(
+                outcome.letter or "",
+                attack.results_key,
+                plan.defender_dex,
+                plan.defender_willpower,
+                percent(rng).total,
+            )
+            notes.append(f"if that hand holds a weapon, {check.text}")
+        else:
+            notes.append("if that hand holds a weapon, the GM makes the DEX check (WPR if crippled)")
+    if plan.hold and str(outcome.code or "").startswith("C"):
+        extra["hold"] = plan.hold
+        notes.append(
+            "strangle hold made: 1d10 Stamina each later round, a current-Stamina check at each round's end"
+            if plan.hold == "strangle"
+            else "hold made: the defender can only try to break it; 1d10 Stamina each later round"
+        )
+        if plan.hold == "strangle" and plan.defender_stamina is not None:
+            left = max(0, plan.defender_stamina - (extra.get("stamina_applied") or 0))
+            check = special.strangle_check(left, percent(rng).total)
+            notes.append(check.text)
+            if not check.passed and left:
+                extra["strangled_out"] = left
 
 
 def _detail(
@@ -390,6 +454,9 @@ def _detail(
             extra["armor_why"] = _NPC_BONUS.sub("with the attacker's bonus", extra["armor_why"])
     if npc_defender and extra.get("knockout"):
         extra.pop("stamina_applied", None)  # an NPC's current Stamina is the GM's
+    if npc_defender and extra.get("special"):
+        extra["special"] = [_NPC_CHECK.sub("", text) for text in extra["special"]]
+    extra.pop("strangled_out", None)
     data["defense_die"] = outcome.defense.defense_die
     data["luck_spent"] = outcome.defense.luck_spent
     data["notes"] = [*notes, *data["notes"]]
@@ -505,6 +572,9 @@ def _hit_fields(attack: Attack, attacker: str, outcome: combat.AttackOutcome, ex
     }
     if extra.get("crumple"):
         fields["crumple"] = extra["crumple"]
+    if extra.get("strangled_out"):
+        fields["stamina"] += extra["strangled_out"]
+        source += "; strangled unconscious"
     if not (fields["stamina"] or fields["wounds"] or "crumple" in fields):
         return None
     return "damage_taken", fields, source[:200]
@@ -602,4 +672,123 @@ def attack_from(data: dict, membership, campaign) -> Attack:
         called_knockout=bool(data.get("called_knockout")),
         called_kill=bool(data.get("called_kill")),
         defender_npc=npc,
+        called_hold=data.get("called_hold") or None,
     )
+
+
+def hold_round(
+    membership: Membership,
+    *,
+    round_number: int,
+    strangle: bool = False,
+    holder: str = "NPC",
+    defender: Character | None = None,
+    defender_npc: NPC | None = None,
+    secret: bool = False,
+    mission: Mission | None = None,
+    rng: random.Random | None = None,
+) -> tuple[Roll, list[AdvancementEntry]]:
+    """One later round of a hold made with a called hold (§15, L1334-1346): 1d10 Stamina; for a
+    strangle, the check against current Stamina at the round's end, a failure knocking the
+    defender out (current Stamina 0). The damage goes to the agent's ledger or the NPC's
+    condition; the log line says the round, the damage and the check."""
+    if not membership.is_gm:
+        raise PermissionDenied("Only the game master resolves holds.")
+    if (defender is None) == (defender_npc is None):
+        raise ValidationError({"defender": "Choose the held agent or the held NPC."})
+    if defender is not None:
+        if defender.campaign_id != membership.campaign_id:
+            raise checks.NoSuchAgent()
+        condition = condition_of(defender.build)
+        if condition["dead"]:
+            raise ValidationError({"defender": f"{defender.name} is dead."})
+        current, name = condition["current_stamina"], defender.name
+    else:
+        assert defender_npc is not None
+        state = npc_condition_services.summary(defender_npc)
+        if state is None or state["status"] == "dead":
+            raise ValidationError({"defender_npc": "This NPC cannot be held: dead, or no Stamina to track."})
+        current, name = state["current_stamina"], defender_npc.name if defender_npc.revealed else "NPC"
+    try:
+        special.hold_damage(round_number, 1)
+    except RuleError as error:
+        raise _invalid(error) from None
+    rng = rng or system_rng()
+    taken: dict[str, Any] = {}
+
+    def read(dice: Any) -> dict[str, Any]:
+        stamina = special.hold_damage(round_number, dice.total)
+        lines = [
+            f"round {round_number} of the {'strangle' if strangle else 'hold'}: 1d10 = {stamina} Stamina"
+        ]
+        left = max(0, current - stamina)
+        if strangle:
+            check = special.strangle_check(left, percent(rng).total)
+            text = check.text if defender is not None else _NPC_CHECK.sub("", check.text)
+            lines.append(text)
+            if not check.passed:
+                stamina += left
+        taken["stamina"] = stamina
+        return {
+            "hold": True,
+            "attacker": holder,
+            "defender": name,
+            "round": round_number,
+            "strangle": strangle,
+            "lines": lines,
+            "rules": [special.RULE_STRANGLE if strangle else special.RULE_HOLD],
+        }
+
+    entries: list[AdvancementEntry] = []
+    with transaction.atomic():
+        roll = campaign_services.record_roll(
+            membership,
+            kind="d10",
+            purpose=f"{'Strangle' if strangle else 'Hold'}, round {round_number}: {holder} on {name}"[:200],
+            secret=secret,
+            mission=mission,
+            character=defender,
+            rng=rng,
+            detail=read,
+        )
+        source = f"{'Strangle' if strangle else 'Hold'} by {holder}, round {round_number}"
+        fields = {"stamina": taken["stamina"], "wounds": 0}
+        if defender is not None:
+            row, _ = condition_services.record(
+                defender, membership, "damage_taken", {**fields, "source": source}, mission=mission
+            )
+            entries.append(row)
+        else:
+            assert defender_npc is not None
+            npc_condition_services.record(defender_npc, membership, "damage_taken", fields, source, roll)
+    return roll, entries
+
+
+def hold_from(data: dict, membership, campaign) -> dict[str, Any]:
+    """hold_round's arguments from validated fields (the API's or the dice page form's)."""
+    out: dict[str, Any] = {
+        "round_number": data["round"],
+        "strangle": bool(data.get("strangle")),
+        "secret": bool(data.get("secret")),
+    }
+    for name in ("holder", "defender"):
+        if data.get(name):
+            try:
+                agent = checks.agent_for_check(membership, data[name])
+            except checks.NoSuchAgent:
+                raise ValidationError({name: "No agent with this id in this campaign."}) from None
+            if name == "holder":
+                out["holder"] = agent.name
+            else:
+                out["defender"] = agent
+    if data.get("defender_npc"):
+        npc = campaign.npcs.filter(pk=data["defender_npc"]).first()
+        if npc is None:
+            raise ValidationError({"defender_npc": "No NPC with this id in this campaign."})
+        out["defender_npc"] = npc
+    if data.get("mission"):
+        mission = campaign.missions.filter(pk=data["mission"]).first()
+        if mission is None:
+            raise ValidationError({"mission": "No mission with this id in this campaign."})
+        out["mission"] = mission
+    return out

@@ -51,6 +51,7 @@ def api_route_ids(campaign, members, character) -> dict[str, dict]:
     return {
         "api-check": own,
         "api-campaign-attacks": own,
+        "api-campaign-holds": own,
         "api-check-scores": own,
         "api-npc-condition": npc,
         "api-npc-condition-revert": {**npc, "entry_pk": entry.pk},

@@ -57,7 +57,8 @@ def test_an_agent_in_mail_takes_nothing_from_a_sword_that_does_not_get_through(
     # location roll 15 = upper torso, under the mail (AR 45): 14 + Harry's bonus 10 = 24 < 45 (§19)
     theirs = agents["theirs"]
     _wear(theirs, "mail")
-    monkeypatch.setattr(attacks, "system_rng", lambda: Faces(2, 0, 3, 4, 1, 5))
+    # MK: the Knockdown still applies, and Dana's DEX check 10 keeps her items (L1504, L4077)
+    monkeypatch.setattr(attacks, "system_rng", lambda: Faces(2, 0, 3, 4, 1, 5, 1, 0))
     client.force_login(world.users["gm"])
     response = _post(
         client,
@@ -75,6 +76,11 @@ def test_an_agent_in_mail_takes_nothing_from_a_sword_that_does_not_get_through(
         "14 + bonus 10 = 24 &lt; AR 45: the mail holds; not penetrated: no effect" in html
     )
     assert '<span data-testid="attack-taken">takes 0 Stamina, 0 wounds</span>' in html
+    dex = theirs.build["abilities"]["DEX"]
+    assert (
+        "; Knockdown: knocked down and 5 ft back, the rest of his actions this round lost; "
+        f"DEX check 10 vs {dex}: keeps what he holds" in html
+    )
     theirs.refresh_from_db()
     assert condition_of(theirs.build)["current_stamina"] == 40 and not theirs.entries.exists()
 
@@ -93,7 +99,7 @@ def test_a_firearm_goes_through_mail_the_hit_counts_and_the_location_crumples_un
         missile_weapon="firearm",
         situation={"defense_die": 1},
     )
-    roll, entries = attacks.resolve(gm, attack, Faces(5, 0, 1, 1, 1, 1, 5))
+    roll, entries = attacks.resolve(gm, attack, Faces(5, 0, 1, 1, 1, 1, 5, 1, 0))
     assert roll.detail["armor_why"] == (
         "upper torso (location roll 15); a firearm goes through Mail (type A); "
         "penetrated: full damage, the mail there is crumpled from now on"
@@ -124,7 +130,7 @@ def test_a_called_shot_to_the_head_of_a_helmeted_agent_costs_stamina_but_no_woun
     # 16 < AR 30 holds, a head hit keeps the Stamina: 16 Stamina, no wounds (L1562-1566)
     theirs = agents["theirs"]
     _wear(theirs, "helmet")
-    monkeypatch.setattr(attacks, "system_rng", lambda: Faces(5, 0, 4, 4, 8, 0))
+    monkeypatch.setattr(attacks, "system_rng", lambda: Faces(5, 0, 4, 4, 8, 0, 1, 0))
     client = api(world.users["gm"])
     response = client.post(
         f"/api/v1/campaigns/{world.campaign.pk}/attacks/",

@@ -104,3 +104,78 @@ def test_a_blackjack_knockout_drops_a_guard_without_telling_the_table_his_stamin
     assert roll.detail["knockout"] is True and "stamina_applied" not in roll.detail
     assert npc_cond.summary(one)["status"] == "unconscious"
     assert npc_cond.history(one)[0].source == "Called knockout from Harry Adams"
+
+
+def test_a_strangle_over_three_rounds_from_the_api_knocks_the_guard_out(world, fight, api, monkeypatch):
+    # §15 (L1334-1346): round 1 is the called strangle, surprised guard on column 1, roll 01 -> CK:
+    # Crushing 3d10x2 = 6 Stamina, 2 wounds; end-of-round check 20 vs 44 holds. Round 2: 1d10 = 5,
+    # check 30 vs 39 holds. Round 3: 1d10 = 9, check 90 vs 30 fails: unconscious, Stamina 0
+    harry, (one, _two, _three) = fight
+    rolls = iter([Faces(0, 1, 1, 1, 1, 2, 0), Faces(5, 3, 0), Faces(9, 9, 0)])
+    monkeypatch.setattr(attacks, "system_rng", lambda: next(rolls))
+    client = api(world.users["gm"])
+    base = f"/api/v1/campaigns/{world.campaign.pk}/"
+    first = client.post(
+        base + "attacks/",
+        {
+            "form": "melee",
+            "results_key": "unarmed",
+            "attacker": harry.pk,
+            "attacker_score": "other:unskilled_melee",
+            "defender_npc": one.pk,
+            "surprised": True,
+            "called_hold": "strangle",
+        },
+        format="json",
+    )
+    assert first.status_code == 201, first.content
+    assert first.json()["detail"]["hold"] == "strangle"
+    assert "strangle check 20: stays conscious" in first.json()["detail"]["special"]
+    assert npc_cond.summary(one)["current_stamina"] == 44
+    for round_number, line in (
+        (2, "strangle check 30: stays conscious"),
+        (3, "strangle check 90: falls unconscious"),
+    ):
+        response = client.post(
+            base + "holds/",
+            {"round": round_number, "strangle": True, "holder": harry.pk, "defender_npc": one.pk},
+            format="json",
+        )
+        assert response.status_code == 201, response.content
+        assert any(text.startswith(line) for text in response.json()["detail"]["lines"])
+    state = npc_cond.summary(one)
+    assert state["status"] == "unconscious" and state["current_stamina"] == 0
+    refused = client.post(base + "holds/", {"round": 1, "defender_npc": one.pk}, format="json")
+    assert refused.status_code == 400
+    assert (
+        api(world.users["player"])
+        .post(base + "holds/", {"round": 2, "defender_npc": one.pk}, format="json")
+        .status_code
+        == 403
+    )
+
+
+def test_a_hold_round_from_the_dice_page_costs_1d10_and_a_player_has_no_hold_panel(
+    world, fight, client, monkeypatch
+):
+    harry, (_one, two, _three) = fight
+    monkeypatch.setattr(attacks, "system_rng", lambda: Faces(7))
+    client.force_login(world.users["gm"])
+    page = client.get(f"/campaigns/{world.campaign.pk}/dice/").content.decode()
+    assert 'data-testid="hold-panel"' in page
+    response = client.post(
+        f"/campaigns/{world.campaign.pk}/dice/hold/",
+        {"hold-round": "2", "hold-holder": str(harry.pk), "hold-defender_npc": str(two.pk)},
+    )
+    html = response.content.decode()
+    assert response.status_code == 200, html
+    assert "Harry Adams holds NPC: round 2 of the hold: 1d10 = 7 Stamina" in html
+    assert npc_cond.summary(two)["current_stamina"] == 43
+    client.force_login(world.users["player"])
+    assert (
+        'data-testid="hold-panel"' not in client.get(f"/campaigns/{world.campaign.pk}/dice/").content.decode()
+    )
+    denied = client.post(
+        f"/campaigns/{world.campaign.pk}/dice/hold/", {"hold-round": "2", "hold-defender_npc": str(two.pk)}
+    )
+    assert denied.status_code == 403 and npc_cond.summary(two)["current_stamina"] == 43

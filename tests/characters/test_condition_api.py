@@ -19,6 +19,7 @@ ROLES = ("gm", "player", "other_player", "observer", "outsider", "anonymous")
 WALKED_ROUTES = {
     "api-character-condition",
     "api-campaign-attacks",
+    "api-campaign-holds",  # walked in tests/campaigns/test_npc_fight.py
     "api-npc-condition",  # walked in tests/campaigns/test_npc_fight.py
     "api-npc-condition-revert",
 }
