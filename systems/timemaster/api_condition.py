@@ -52,6 +52,9 @@ class ConditionEntrySerializer(serializers.Serializer):
     willpower = serializers.IntegerField(required=False, min_value=0, max_value=UNKNOWN_LIMIT)
     source = serializers.CharField(required=False, allow_blank=True, max_length=200)
     crumple = serializers.ChoiceField(required=False, choices=list(armor_rules.LOCATIONS))
+    armor = serializers.ListField(
+        child=serializers.ChoiceField(choices=list(ARMOR)), required=False, max_length=len(ARMOR)
+    )
     cause = serializers.ChoiceField(required=False, choices=list(recovery.FATAL_CAUSES))
     points = serializers.IntegerField(required=False, min_value=1, max_value=2)
     how = serializers.ChoiceField(required=False, choices=list(recovery.CRITICAL_TREATMENTS))

@@ -9,7 +9,7 @@ from django import forms
 from systems.timemaster import condition_services as cond
 from systems.timemaster.engine import recovery
 from systems.timemaster.engine.play_tables import UNKNOWN_LIMIT
-from systems.timemaster.engine.tables import TALENTS
+from systems.timemaster.engine.tables import ARMOR, TALENTS
 
 HOW = {"medical": "Two rounds of Medical treatment", "ignore_pain": "Ignore Pain succeeded"}
 CAUSES = {
@@ -35,6 +35,12 @@ class ConditionEntryForm(forms.Form):
     wounds = _count("Wounds to mark")
     willpower = _count("Willpower lost")
     source = forms.CharField(label="Source of the damage", max_length=200, required=False)
+    armor = forms.MultipleChoiceField(
+        label="Armor worn (a fresh suit: nothing crumpled)",
+        required=False,
+        choices=[(k, f"{v['name']} (AR {v['ar']})") for k, v in ARMOR.items()],
+        widget=forms.CheckboxSelectMultiple,
+    )
     points = forms.TypedChoiceField(
         label="Luck points", coerce=int, required=False, choices=[(1, "1"), (2, "2")]
     )
@@ -72,6 +78,8 @@ class ConditionEntryForm(forms.Form):
             value = self.cleaned_data.get(name)  # None for a field this form does not have
             if value not in (None, ""):
                 out[name] = value
+        if kind == "armor_worn":
+            out["armor"] = list(self.cleaned_data.get("armor") or [])
         if kind == "damage_taken":
             out.setdefault("stamina", 0)
             out.setdefault("wounds", 0)

@@ -272,3 +272,30 @@ def test_a_killing_called_shot_on_a_helpless_agent_is_a_fatal_blow(world, agents
     assert roll.detail["kill"] is True and [e.kind for e in entries] == ["fatal_blow"]
     theirs.refresh_from_db()
     assert condition_of(theirs.build)["death_check_due"] is True
+
+
+def test_the_gm_records_the_armor_an_agent_wears_and_a_new_suit_is_whole_again(world, agents, api):
+    # §19: the armor an attack reads is the agent's condition, set by a ledger entry (revertible)
+    theirs = agents["theirs"]
+    url = f"/api/v1/campaigns/{world.campaign.pk}/characters/{theirs.pk}/condition/"
+    player = api(world.users["other_player"]).post(
+        url, {"kind": "armor_worn", "armor": ["mail"]}, format="json"
+    )
+    assert player.status_code == 403
+    gm = api(world.users["gm"])
+    assert gm.post(url, {"kind": "armor_worn", "armor": ["mail", "helmet"]}, format="json").status_code == 201
+    theirs.refresh_from_db()
+    attack = attacks.Attack(form="missile", strike_base=200, defender=theirs, missile_weapon="firearm")
+    attacks.resolve(world.membership["gm"], attack, Faces(1, 5, 0, 1, 1, 1, 1, 5, 1, 0))
+    theirs.refresh_from_db()
+    assert condition_of(theirs.build)["crumpled"] == ["upper_torso"]
+    again = gm.post(url, {"kind": "armor_worn", "armor": ["mail", "helmet"]}, format="json")
+    assert again.status_code == 201
+    theirs.refresh_from_db()
+    assert (
+        condition_of(theirs.build)["armor"] == ["mail", "helmet"]
+        and condition_of(theirs.build)["crumpled"] == []
+    )
+    assert theirs.entries.filter(kind="armor_worn").count() == 2
+    bad = gm.post(url, {"kind": "armor_worn", "armor": ["cardboard"]}, format="json")
+    assert bad.status_code == 400

@@ -39,7 +39,7 @@ from .play_tables import (
     UNSKILLED_SWIM_MILES,
     WILLPOWER_PER_HOUR_OF_SLEEP,
 )
-from .tables import CRITICAL_WOUND_BOXES_LEFT, SKILL_LEVELS
+from .tables import ARMOR, CRITICAL_WOUND_BOXES_LEFT, SKILL_LEVELS
 
 RULE_DAMAGE = "timemaster-play.md §16 (L1411-1419)"
 RULE_UNCONSCIOUS = "timemaster-play.md §16 (L1425-1427), §29 ambiguities 12-13"
@@ -167,6 +167,15 @@ def fatal_blow(build: Build, cause: str) -> tuple[Build, dict[str, Any]]:
         build, wounds_marked=_boxes(build), current_stamina=0, unconscious=True, death_check_due=True
     )
     return new, {"cause": cause, "death_check_due": True}
+
+
+def wear_armor(build: Build, armor: Any) -> tuple[Build, dict[str, Any]]:
+    """The armor the agent wears from now on (keys of the armor guide, §19, L1510-1533); a fresh
+    suit is whole again, so the crumpled locations are cleared (L1535-1537)."""
+    if not isinstance(armor, list | tuple) or not all(isinstance(a, str) and a in ARMOR for a in armor):
+        raise refuse("armor", f"Armor is chosen from: {', '.join(ARMOR)}.", RULE_CRUMPLED)
+    worn = list(dict.fromkeys(armor))
+    return with_condition(build, armor=worn, crumpled=[]), {"armor": worn}
 
 
 def luck_check_against_death(build: Build, roll: int) -> tuple[Build, dict[str, Any]]:
@@ -411,6 +420,7 @@ ENTRY_SHAPES: dict[str, str] = {
     "damage_taken": '{"stamina": int, "wounds": int, "willpower": int (optional), '
     '"crumple": hit location (optional), "source": str (optional)}',
     "fatal_blow": '{"cause": one of FATAL_CAUSES}',
+    "armor_worn": '{"armor": [armor key, ...]} (clears crumpled locations)',
     "death_check": '{"roll": 1..100} (a general check vs LUCK)',
     "luck_spent": '{"points": 1|2}',
     "came_to": "{}",
@@ -439,6 +449,7 @@ def _fold(
 HANDLERS: dict[str, Callable[[dict[str, Any], dict[str, Any]], None]] = {
     "damage_taken": _fold(take_damage, "stamina", "wounds", "willpower", "crumple", willpower=0),
     "fatal_blow": _fold(fatal_blow, "cause"),
+    "armor_worn": _fold(wear_armor, "armor"),
     "death_check": _fold(luck_check_against_death, "roll"),
     "luck_spent": _fold(spend_luck, "points"),
     "came_to": _fold(come_to),
@@ -451,6 +462,7 @@ HANDLERS: dict[str, Callable[[dict[str, Any], dict[str, Any]], None]] = {
 FUNCTIONS: dict[str, tuple[Callable[..., tuple[Build, dict[str, Any]]], tuple[str, ...]]] = {
     "damage_taken": (take_damage, ("stamina", "wounds", "willpower", "crumple")),
     "fatal_blow": (fatal_blow, ("cause",)),
+    "armor_worn": (wear_armor, ("armor",)),
     "death_check": (luck_check_against_death, ("roll",)),
     "luck_spent": (spend_luck, ("points",)),
     "came_to": (come_to, ()),
