@@ -10,6 +10,8 @@ Routes:
         POST  the GM: one attack, its column chosen by the engine (timemaster-play.md §4)
   campaigns/<campaign_pk>/holds/
         POST  the GM: a later round of a hold or strangle (timemaster-play.md §15)
+  campaigns/<campaign_pk>/special-damage/
+        POST  the GM: a fall, catastrophe, exposure, fire, smoke or poison (timemaster-play.md §18)
   campaigns/<campaign_pk>/npcs/<npc_pk>/condition/[<entry_pk>/revert/]
         GET   the GM: an NPC's condition in a fight and its changes; POST revert one (GM only)
 Reverting an entry is the ledger's own (``.../characters/<pk>/revert/``).
@@ -37,7 +39,7 @@ from systems.timemaster import condition_services as cond
 from systems.timemaster import npc_condition_services as npc_cond
 from systems.timemaster.access import get_timemaster_campaign_for_user
 from systems.timemaster.engine import armor as armor_rules
-from systems.timemaster.engine import combat, recovery
+from systems.timemaster.engine import combat, recovery, special
 from systems.timemaster.engine import modifiers as modifier_rules
 from systems.timemaster.engine.play_tables import UNKNOWN_LIMIT
 from systems.timemaster.engine.tables import ARMOR
@@ -158,6 +160,18 @@ class HoldRoundSerializer(serializers.Serializer):
     mission = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=MAX_ID)
 
 
+class SpecialDamageSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=list(special.SPECIAL_KINDS))
+    defender = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=MAX_ID)
+    defender_npc = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=MAX_ID)
+    feet = serializers.IntegerField(required=False, min_value=1, max_value=100_000)
+    strike_number = serializers.IntegerField(required=False, min_value=1, max_value=999)
+    rounds = serializers.IntegerField(required=False, min_value=1, max_value=UNKNOWN_LIMIT)
+    luck_spent = serializers.IntegerField(default=0, min_value=0, max_value=2)
+    secret = serializers.BooleanField(default=False)
+    mission = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=MAX_ID)
+
+
 class ConditionView(APIView):
     def agent(self):
         character, membership = access.get_character_for_user(
@@ -250,6 +264,27 @@ class HoldRoundView(APIView):
         )
 
 
+class SpecialDamageView(APIView):
+    @extend_schema(
+        request=SpecialDamageSerializer, responses={201: OpenApiResponse(description="roll and entries")}
+    )
+    def post(self, request, campaign_pk=None):
+        """GM only: a fall, catastrophe, exposure, fire, smoke or poison on an agent or an NPC."""
+        campaign, membership = get_timemaster_campaign_for_user(request.user, campaign_pk, need="gm")
+        body = SpecialDamageSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        roll, entries = attacks.special_damage(
+            membership, **attacks.special_from(dict(body.validated_data), membership, campaign)
+        )
+        return Response(
+            {
+                "roll": RollSerializer(roll).data if roll is not None else None,
+                "entries": [EntrySerializer(e, context={"reversed_ids": set()}).data for e in entries],
+            },
+            status=status.HTTP_201_CREATED,
+        )
+
+
 class _NPCConditionBase(APIView):
     def npc(self):
         campaign, membership = get_timemaster_campaign_for_user(
@@ -297,6 +332,7 @@ urlpatterns = [
     ),
     re_path(BASE + r"attacks/$", AttackView.as_view(), name="api-campaign-attacks"),
     re_path(BASE + r"holds/$", HoldRoundView.as_view(), name="api-campaign-holds"),
+    re_path(BASE + r"special-damage/$", SpecialDamageView.as_view(), name="api-campaign-special-damage"),
     re_path(
         BASE + r"npcs/(?P<npc_pk>[0-9]{1,18})/condition/$",
         NPCConditionView.as_view(),

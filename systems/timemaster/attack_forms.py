@@ -267,3 +267,48 @@ class HoldForm(forms.Form):
         self.fields["holder"].choices = [("", "An NPC")] + [(a.pk, a.name) for a in agents]
         self.fields["defender"].choices = [("", "—")] + [(a.pk, a.name) for a in agents]
         self.fields["defender_npc"].choices = [("", "—")] + [(n.pk, n.name) for n in npcs]
+
+
+class SpecialDamageForm(forms.Form):
+    """Damage that is not an attack (TIMEMASTER §18): falls, catastrophes, exposure, fire, smoke, poison."""
+
+    kind = forms.ChoiceField(
+        label="What happened",
+        choices=[
+            ("fall", "A fall (more than 10 ft)"),
+            ("catastrophe", "A catastrophe (explosion, collapse …)"),
+            ("exposure", "A day of exposure"),
+            ("fire", "On fire (3 wounds a round)"),
+            ("smoke", "Breathing smoke (2 wounds a round)"),
+            ("poison", "Contact with a poison"),
+        ],
+    )
+    feet = forms.IntegerField(label="Feet fallen", required=False, min_value=1, max_value=100_000)
+    strike_number = forms.IntegerField(
+        label="Catastrophe's strike number",
+        required=False,
+        min_value=1,
+        max_value=999,
+        help_text="100 if empty.",
+    )
+    rounds = forms.IntegerField(
+        label="Rounds in fire or smoke", required=False, min_value=1, max_value=10_000
+    )
+    defender = forms.TypedChoiceField(
+        label="Agent who takes it", coerce=int, required=False, empty_value=None
+    )
+    defender_npc = forms.TypedChoiceField(
+        label="NPC who takes it", coerce=int, required=False, empty_value=None
+    )
+    luck_spent = forms.TypedChoiceField(
+        label="Luck the agent spends (falls, catastrophes)",
+        coerce=int,
+        choices=[(0, "0"), (1, "1"), (2, "2")],
+        initial=0,
+    )
+    secret = forms.BooleanField(label="Secret", required=False)
+
+    def __init__(self, *args: Any, agents: Any = (), npcs: Any = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["defender"].choices = [("", "—")] + [(a.pk, a.name) for a in agents]
+        self.fields["defender_npc"].choices = [("", "—")] + [(n.pk, n.name) for n in npcs]

@@ -792,3 +792,228 @@ def hold_from(data: dict, membership, campaign) -> dict[str, Any]:
             raise ValidationError({"mission": "No mission with this id in this campaign."})
         out["mission"] = mission
     return out
+
+
+SPECIAL_LABELS = {
+    "fall": "Fall",
+    "catastrophe": "Catastrophe",
+    "fire": "On fire",
+    "smoke": "Smoke",
+    "exposure": "Exposure",
+    "poison": "Poison",
+}
+
+
+def special_damage(
+    membership: Membership,
+    kind: str,
+    *,
+    defender: Character | None = None,
+    defender_npc: NPC | None = None,
+    feet: int | None = None,
+    strike_number: int | None = None,
+    rounds: int | None = None,
+    luck_spent: int = 0,
+    secret: bool = False,
+    mission: Mission | None = None,
+    rng: random.Random | None = None,
+) -> tuple[Roll | None, list[AdvancementEntry]]:
+    """Damage that is not an attack (§18, engine/special.py): a fall (SN 90 + feet, a missile-type
+    roll with Luck; 100 ft or more kills), a catastrophe (SN 100 unless the GM sets it), exposure
+    (SN 99 on column 5), fire and smoke (wounds a round), poison (a check against current
+    Stamina, a failure kills). The result goes to the agent's ledger or the NPC's condition."""
+    if not membership.is_gm:
+        raise PermissionDenied("Only the game master applies special damage.")
+    if kind not in special.SPECIAL_KINDS:
+        raise ValidationError({"kind": f"Special damage is one of: {', '.join(special.SPECIAL_KINDS)}."})
+    if (defender is None) == (defender_npc is None):
+        raise ValidationError({"defender": "Choose the agent or the NPC who takes it."})
+    if defender is not None and defender.campaign_id != membership.campaign_id:
+        raise checks.NoSuchAgent()
+    if defender is not None:
+        condition = condition_of(defender.build)
+        if condition["dead"]:
+            raise ValidationError({"defender": f"{defender.name} is dead."})
+        name, current, luck = defender.name, condition["current_stamina"], defender.build["abilities"]["LUCK"]
+    else:
+        assert defender_npc is not None
+        state = npc_condition_services.summary(defender_npc)
+        if state is None or state["status"] == "dead":
+            raise ValidationError({"defender_npc": "This NPC is dead, or has no Stamina to track."})
+        name = defender_npc.name if defender_npc.revealed else "NPC"
+        current, luck = state["current_stamina"], None
+    if luck_spent and (defender is None or kind not in ("fall", "catastrophe")):
+        raise ValidationError(
+            {"luck_spent": "Only an agent spends Luck, and only against a fall or a catastrophe."}
+        )
+    rng = rng or system_rng()
+    label = SPECIAL_LABELS[kind]
+    try:
+        if kind in ("fire", "smoke"):
+            wounds = special.burning(kind, rounds if rounds is not None else 1)
+            return None, _special_entry(
+                membership,
+                defender,
+                defender_npc,
+                "damage_taken",
+                {"stamina": 0, "wounds": wounds},
+                f"{label}, {rounds or 1} round(s)",
+                mission,
+            )
+        if kind == "fall":
+            fall = special.fall(feet)  # type: ignore[arg-type]
+            if fall["deadly"]:
+                return None, _special_entry(
+                    membership,
+                    defender,
+                    defender_npc,
+                    "fatal_blow",
+                    {"cause": "fall_100_ft"},
+                    fall["text"],
+                    mission,
+                )
+            strike, title = fall["strike_number"], f"a fall of {feet} ft"
+        elif kind == "catastrophe":
+            strike = special.CATASTROPHE_BASE if strike_number is None else strike_number
+            title = f"a catastrophe (SN {strike})"
+        elif kind == "exposure":
+            strike, title = special.EXPOSURE_STRIKE, "exposure"
+        else:
+            strike, title = 0, "poison"
+    except RuleError as error:
+        raise _invalid(error) from None
+    entries: list[AdvancementEntry] = []
+    with transaction.atomic():
+        if kind == "poison":
+            outcome_box: dict[str, Any] = {}
+
+            def read_poison(dice: Any) -> dict[str, Any]:
+                check = special.poison_check(current, dice.total)
+                outcome_box["passed"] = check.passed
+                text = check.text if defender is not None else _NPC_CHECK.sub("", check.text)
+                return {
+                    "hold": True,
+                    "attacker": "Poison",
+                    "defender": name,
+                    "lines": [text],
+                    "rules": [check.rule],
+                }
+
+            roll = campaign_services.record_roll(
+                membership,
+                kind="percent",
+                purpose=f"Poison: {name}",
+                secret=secret,
+                mission=mission,
+                character=defender,
+                rng=rng,
+                detail=read_poison,
+            )
+            if not outcome_box["passed"]:
+                entries = _special_entry(
+                    membership, defender, defender_npc, "fatal_blow", {"cause": "poison"}, "Poison", mission
+                )
+            return roll, entries
+        if defender is not None and luck_spent:
+            row, _ = condition_services.record(
+                defender, membership, "luck_spent", {"points": luck_spent}, mission=mission
+            )
+            entries.append(row)
+        if kind == "exposure":
+            defense = combat.DefenseColumn(
+                special.EXPOSURE_COLUMN,
+                (
+                    combat.Reason(
+                        f"exposure: column {special.EXPOSURE_COLUMN}",
+                        special.EXPOSURE_COLUMN,
+                        special.RULE_EXPOSURE,
+                    ),
+                ),
+            )
+        else:
+            situation = {
+                "form": "missile",
+                "missile_class": "catastrophe",
+                "defender_kind": "pc" if defender is not None else "npc",
+                "defense_die": d10(rng).total,
+                "luck_spent": luck_spent,
+                "luck_available": luck,
+            }
+            try:
+                defense = combat.defense_column(situation, membership.campaign.settings)
+            except RuleError as error:
+                raise _invalid(error) from None
+        outcomes: list[combat.AttackOutcome] = []
+
+        def read(dice: Any) -> dict[str, Any]:
+            outcome = combat.resolve_attack(strike, dice.total, defense, "armed")
+            if outcome.hit and outcome.letter:
+                faces = d10(rng, combat.damage_dice(outcome.letter)).faces
+                outcome = combat.resolve_attack(strike, dice.total, defense, "armed", faces)
+            outcomes.append(outcome)
+            names = {
+                "form": "missile",
+                "attacker": title[0].upper() + title[1:],
+                "score_name": "strike number",
+                "base": strike,
+                "modifiers": [],
+                "modifier": 0,
+                "strike_number": strike,
+                "defender": name,
+            }
+            return _detail(outcome, names, [], False, defender is None)
+
+        roll = campaign_services.record_roll(
+            membership,
+            kind="percent",
+            purpose=f"{label}: {name}"[:200],
+            secret=secret,
+            mission=mission,
+            character=defender,
+            rng=rng,
+            detail=read,
+        )
+        outcome = outcomes[-1]
+        if outcome.hit and outcome.damage:
+            entries += _special_entry(
+                membership,
+                defender,
+                defender_npc,
+                "damage_taken",
+                {"stamina": outcome.damage.stamina, "wounds": outcome.damage.wounds},
+                f"{label} {outcome.code} ({outcome.result_name})",
+                mission,
+                roll,
+            )
+    return roll, entries
+
+
+def _special_entry(membership, defender, defender_npc, kind, fields, source, mission, roll=None):
+    if defender is not None:
+        if kind == "damage_taken":
+            fields = {**fields, "source": source[:200]}
+        row, _ = condition_services.record(defender, membership, kind, fields, mission=mission)
+        return [row]
+    npc_condition_services.record(defender_npc, membership, kind, fields, source, roll)
+    return []
+
+
+def special_from(data: dict, membership, campaign) -> dict[str, Any]:
+    """special_damage's arguments from validated fields (the API's or the dice page form's)."""
+    out: dict[str, Any] = {
+        "kind": data["kind"],
+        "feet": data.get("feet"),
+        "strike_number": data.get("strike_number"),
+        "rounds": data.get("rounds"),
+        "luck_spent": data.get("luck_spent") or 0,
+        "secret": bool(data.get("secret")),
+    }
+    held = hold_from(
+        {"round": 2, **{k: data.get(k) for k in ("defender", "defender_npc", "mission")}},
+        membership,
+        campaign,
+    )
+    for name in ("defender", "defender_npc", "mission"):
+        if name in held:
+            out[name] = held[name]
+    return out

@@ -101,6 +101,8 @@ def dice_panels(request, campaign, membership, given: dict[str, Any]) -> DiceExt
         "attack_form": given.get("attack_form") or checks.attack_form(campaign, membership),
         "hold_form": given.get("hold_form") or checks.hold_form(campaign, membership),
         "last_hold": given.get("last_hold"),
+        "special_form": given.get("special_form") or checks.special_form(campaign, membership),
+        "last_special": given.get("last_special"),
     }
     return DiceExtras(templates=PANELS, context=context)
 

@@ -52,6 +52,7 @@ def api_route_ids(campaign, members, character) -> dict[str, dict]:
         "api-check": own,
         "api-campaign-attacks": own,
         "api-campaign-holds": own,
+        "api-campaign-special-damage": own,
         "api-check-scores": own,
         "api-npc-condition": npc,
         "api-npc-condition-revert": {**npc, "entry_pk": entry.pk},

@@ -19,6 +19,7 @@ urlpatterns: list = [
     path("campaigns/<id:pk>/dice/check/", check_views.dice_check, name="campaign-dice-check"),
     path("campaigns/<id:pk>/dice/attack/", attack_views.dice_attack, name="campaign-dice-attack"),
     path("campaigns/<id:pk>/dice/hold/", attack_views.dice_hold, name="campaign-dice-hold"),
+    path("campaigns/<id:pk>/dice/special/", attack_views.dice_special, name="campaign-dice-special"),
     path(
         "campaigns/<id:pk>/npcs/<id:npc_pk>/condition/<id:entry_pk>/revert/",
         npc_condition_views.npc_condition_revert,

@@ -179,3 +179,71 @@ def test_a_hold_round_from_the_dice_page_costs_1d10_and_a_player_has_no_hold_pan
         f"/campaigns/{world.campaign.pk}/dice/hold/", {"hold-round": "2", "hold-defender_npc": str(two.pk)}
     )
     assert denied.status_code == 403 and npc_cond.summary(two)["current_stamina"] == 43
+
+
+def test_falls_fire_and_poison_are_entries_the_gm_applies_through_the_api(world, fight, api, monkeypatch):
+    # §18 (L1459-1475): a 15-ft fall is a missile-type roll with SN 105 and Luck; 120 ft kills; fire
+    # costs 3 wounds a round; a failed poison check kills (a PC's Luck check against death is due)
+    from systems.timemaster.engine.condition import condition_of
+
+    harry, (one, two, _three) = fight
+    luck = harry.build["abilities"]["LUCK"]
+    client = api(world.users["gm"])
+    url = f"/api/v1/campaigns/{world.campaign.pk}/special-damage/"
+    # die 3 + Luck 1 = column 4; roll 50: margin 55 -> H: (1+1+1)x2 = 6 Stamina, 4 wounds
+    monkeypatch.setattr(attacks, "system_rng", lambda: Faces(3, 5, 0, 1, 1, 1))
+    fall = client.post(
+        url, {"kind": "fall", "feet": 15, "defender": harry.pk, "luck_spent": 1}, format="json"
+    )
+    assert fall.status_code == 201, fall.content
+    detail = fall.json()["roll"]["detail"]
+    assert (detail["strike_number"], detail["column"], detail["code"]) == (105, 4, "H")
+    harry.refresh_from_db()
+    assert harry.build["abilities"]["LUCK"] == luck - 1
+    assert condition_of(harry.build)["wounds_marked"] == 4
+    deadly = client.post(url, {"kind": "fall", "feet": 120, "defender_npc": one.pk}, format="json")
+    assert deadly.status_code == 201 and deadly.json()["roll"] is None
+    assert npc_cond.summary(one)["status"] == "dead"
+    fire = client.post(url, {"kind": "fire", "rounds": 2, "defender_npc": two.pk}, format="json")
+    assert fire.status_code == 201 and npc_cond.summary(two)["wounds_marked"] == 6
+    monkeypatch.setattr(attacks, "system_rng", lambda: Faces(9, 9))
+    poison = client.post(url, {"kind": "poison", "defender": harry.pk}, format="json")
+    assert poison.status_code == 201
+    harry.refresh_from_db()
+    assert condition_of(harry.build)["death_check_due"] is True
+    assert (
+        api(world.users["player"])
+        .post(url, {"kind": "fire", "defender_npc": two.pk}, format="json")
+        .status_code
+        == 403
+    )
+    npc_luck = client.post(
+        url, {"kind": "fall", "feet": 20, "defender_npc": two.pk, "luck_spent": 1}, format="json"
+    )
+    assert npc_luck.status_code == 400
+
+
+def test_smoke_from_the_dice_page_marks_wounds_on_the_npc(world, fight, client):
+    _harry, (_one, _two, three) = fight
+    client.force_login(world.users["gm"])
+    response = client.post(
+        f"/campaigns/{world.campaign.pk}/dice/special/",
+        {
+            "special-kind": "smoke",
+            "special-rounds": "3",
+            "special-defender_npc": str(three.pk),
+            "special-luck_spent": "0",
+        },
+    )
+    assert response.status_code == 200, response.content.decode()
+    assert npc_cond.summary(three)["wounds_marked"] == 6
+    bad = client.post(
+        f"/campaigns/{world.campaign.pk}/dice/special/",
+        {
+            "special-kind": "fall",
+            "special-feet": "5",
+            "special-defender_npc": str(three.pk),
+            "special-luck_spent": "0",
+        },
+    )
+    assert bad.status_code == 400 and "from 11" in bad.content.decode()

@@ -20,6 +20,7 @@ WALKED_ROUTES = {
     "api-character-condition",
     "api-campaign-attacks",
     "api-campaign-holds",  # walked in tests/campaigns/test_npc_fight.py
+    "api-campaign-special-damage",  # walked in tests/campaigns/test_npc_fight.py
     "api-npc-condition",  # walked in tests/campaigns/test_npc_fight.py
     "api-npc-condition-revert",
 }

@@ -102,3 +102,58 @@ def strangle_check(current_stamina: int, roll: int) -> Check:
         f"strangle check {die} vs current Stamina {sta}: {outcome}",
         RULE_STRANGLE,
     )
+
+
+# -- special damage (play §18, L1455-1475; §29 ambiguities 8 and 9) ----------------------------------
+RULE_FIRE = "timemaster-play.md §18 fire and smoke (L1459)"
+RULE_FALL = "timemaster-play.md §18 falling (L1461), §29 ambiguity 9"
+RULE_CATASTROPHE = "timemaster-play.md §18 catastrophes (L1463-1465), §29 ambiguities 8-9"
+RULE_EXPOSURE = "timemaster-play.md §18 exposure (L1467)"
+RULE_POISON = "timemaster-play.md §18 poison (L1473-1475)"
+WOUNDS_PER_ROUND = {"fire": 3, "smoke": 2}  # L1459
+FALL_BASE, FALL_DEADLY_FEET, FALL_SAFE_FEET = 90, 100, 10  # L1461
+CATASTROPHE_BASE = 100  # L1463
+EXPOSURE_STRIKE, EXPOSURE_COLUMN = 99, 5  # L1467
+SPECIAL_KINDS = ("fall", "catastrophe", "fire", "smoke", "exposure", "poison")
+
+
+def _whole(value: Any, field: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise refuse(field, f"{field.replace('_', ' ').capitalize()} is a whole number from {low} to {high}.")
+    return value
+
+
+def fall(feet: int) -> dict[str, Any]:
+    """A fall of more than 10 ft is a missile attack on the faller with SN 90 + feet (he may spend
+    Luck); under 100 ft it never does worse than C; 100 ft or more kills, a PC's Luck check against
+    death aside (L1461)."""
+    feet = _whole(feet, "feet", FALL_SAFE_FEET + 1, 100_000)
+    return {
+        "strike_number": FALL_BASE + feet,
+        "deadly": feet >= FALL_DEADLY_FEET,
+        "text": f"a fall of {feet} ft: strike number {FALL_BASE} + {feet} = {FALL_BASE + feet}",
+        "rule": RULE_FALL,
+    }
+
+
+def burning(kind: str, rounds: int) -> int:
+    """Wounds from fire (3 a round until put out) or smoke (2 a round breathed) (L1459)."""
+    if kind not in WOUNDS_PER_ROUND:
+        raise refuse("kind", "Fire or smoke.", RULE_FIRE)
+    return WOUNDS_PER_ROUND[kind] * _whole(rounds, "rounds", 1, 10_000)
+
+
+def poison_check(current_stamina: int, roll: int) -> Check:
+    """Contact with a poison: a general check vs current Stamina; a failure kills (or does what the
+    scenario says); a PC still makes his Luck check against death (L1473-1475)."""
+    sta, die = _score(current_stamina, "current_stamina"), _percent(roll, "roll")
+    passed = die <= sta
+    outcome = "unaffected" if passed else "the poison kills (Luck check against death for an agent)"
+    return Check(
+        "current STA",
+        sta,
+        die,
+        passed,
+        f"poison check {die} vs current Stamina {sta}: {outcome}",
+        RULE_POISON,
+    )

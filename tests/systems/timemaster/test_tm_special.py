@@ -41,3 +41,24 @@ def test_a_holds_first_round_is_the_attack_and_a_bad_die_is_refused():
 @pytest.mark.parametrize(("stamina", "roll", "passed"), [(30, 30, True), (30, 31, False), (0, 1, False)])
 def test_the_strangle_check_is_against_current_stamina(stamina, roll, passed):
     assert special.strangle_check(stamina, roll).passed is passed
+
+
+def test_the_books_fall_of_15_ft_has_strike_number_105_and_100_ft_kills():
+    # §18 (L1461): 90 + 15 = 105; 11 ft is the least fall that hurts; 99 ft is read, 100 kills
+    assert special.fall(15)["strike_number"] == 105
+    assert special.fall(11)["strike_number"] == 101 and not special.fall(99)["deadly"]
+    assert special.fall(100)["deadly"]
+    with pytest.raises(RuleError, match="from 11"):
+        special.fall(10)
+
+
+@pytest.mark.parametrize(
+    ("kind", "rounds", "wounds"), [("fire", 1, 3), ("fire", 4, 12), ("smoke", 1, 2), ("smoke", 3, 6)]
+)
+def test_fire_costs_3_wounds_a_round_and_smoke_2(kind, rounds, wounds):
+    assert special.burning(kind, rounds) == wounds
+
+
+@pytest.mark.parametrize(("roll", "passed"), [(40, True), (41, False)])
+def test_a_poison_check_is_against_current_stamina(roll, passed):
+    assert special.poison_check(40, roll).passed is passed
