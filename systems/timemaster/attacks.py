@@ -119,6 +119,7 @@ class Plan:
     defender_dex: int | None = None
     defender_willpower: int | None = None
     hold: str | None = None
+    martial_arts: bool = False
 
 
 def _plan(attack: Attack, situation: dict[str, Any], attacker_skill: str | None) -> Plan:
@@ -185,7 +186,10 @@ def _plan(attack: Attack, situation: dict[str, Any], attacker_skill: str | None)
             raise ValidationError(
                 {"missile_weapon": "Name the missile weapon: armor tells a thrown one from a sling or a bow."}
             )
-    return Plan(parts, total, shot, kind, worn, crumpled, bonus, stamina, dex, willpower, hold)
+    martial = attacker_skill == "martial_arts" or (
+        attack.attacker is None and attack.knockout_skill == "martial_arts"
+    )
+    return Plan(parts, total, shot, kind, worn, crumpled, bonus, stamina, dex, willpower, hold, martial)
 
 
 def _attacker(attack: Attack) -> tuple[str, str, int]:
@@ -318,16 +322,21 @@ def _read_hit(
         extra["stamina_applied"] = plan.defender_stamina if plan.shot.knockout else None
         extra["wounds_applied"] = 0
         return dataclasses.replace(outcome, damage=None), extra
+    key = attack.results_key
     if called["granted"]:
         letter = called["letter"]
+        if plan.martial_arts and plan.shot.severity and key == "unarmed":
+            # a Martial Artist's called severity is read on the Armed key: up to 5 wounds (L2667)
+            key = "armed"
+            extra["called"] += " on the Armed key (Martial Arts)"
     assert letter is not None
-    if letter != outcome.letter or outcome.damage is None:
+    if letter != outcome.letter or outcome.damage is None or key != attack.results_key:
         faces = d10(rng, combat.damage_dice(letter)).faces
         outcome = dataclasses.replace(
             outcome,
             letter=letter,
-            result_name=RESULTS_KEYS[attack.results_key][letter]["name"],
-            damage=combat.damage(letter, attack.results_key, faces),
+            result_name=RESULTS_KEYS[key][letter]["name"],
+            damage=combat.damage(letter, key, faces),
         )
     assert outcome.damage is not None
     stamina, wounds = outcome.damage.stamina, outcome.damage.wounds

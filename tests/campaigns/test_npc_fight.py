@@ -247,3 +247,25 @@ def test_smoke_from_the_dice_page_marks_wounds_on_the_npc(world, fight, client):
         },
     )
     assert bad.status_code == 400 and "from 11" in bad.content.decode()
+
+
+def test_a_martial_artists_called_severity_is_read_on_the_armed_key(world, fight):
+    # characters Martial Arts (L2665-2667): a called "H" kick on a C marks the Armed key's 4 wounds
+    # (the Unarmed key's H marks 1); surprised guard, column 1, roll 01 -> CK; (1+1+1)x2 = 6 Stamina
+    harry, (one, _two, _three) = fight
+    harry.build["skills"]["martial_arts"] = {"level": "specialist", "source": "purchase"}
+    type(harry).objects.filter(pk=harry.pk).update(build=harry.build)
+    harry.refresh_from_db()
+    attack = attacks.Attack(
+        form="melee",
+        results_key="unarmed",
+        attacker=harry,
+        attacker_score="skill:martial_arts",
+        defender_npc=one,
+        situation={"surprised": True},
+        called_severity="H",
+    )
+    roll, _ = attacks.resolve(world.membership["gm"], attack, Faces(0, 1, 1, 1, 1))
+    assert roll.detail["called"] == 'called "H": C grants it, read as "H" on the Armed key (Martial Arts)'
+    assert roll.detail["result_name"] == "Heavy Wound"
+    assert npc_cond.summary(one)["wounds_marked"] == 4
