@@ -148,6 +148,9 @@ class AttackSerializer(serializers.Serializer):
     called_knockout = serializers.BooleanField(default=False)
     called_kill = serializers.BooleanField(default=False)
     called_hold = serializers.ChoiceField(required=False, choices=["hold", "strangle"])
+    called_joint = serializers.BooleanField(default=False)
+    called_target = serializers.BooleanField(default=False)
+    into_melee = serializers.BooleanField(default=False)
 
 
 class HoldRoundSerializer(serializers.Serializer):

@@ -86,6 +86,9 @@ class AttackForm(forms.Form):
     )
     called_knockout = forms.BooleanField(label="Called knockout (Boxing or Blackjack, melee)", required=False)
     called_kill = forms.BooleanField(label="Called kill (helpless defender only)", required=False)
+    called_joint = forms.BooleanField(label="Called shot at a joint of the armor (melee)", required=False)
+    into_melee = forms.BooleanField(label="Firing into a melee", required=False)
+    called_target = forms.BooleanField(label="Called: hit the intended target (into a melee)", required=False)
     called_hold = forms.ChoiceField(
         label="Called hold",
         required=False,

@@ -86,6 +86,9 @@ class Attack:
     called_kill: bool = False
     defender_npc: NPC | None = None
     called_hold: str | None = None
+    called_joint: bool = False
+    called_target: bool = False
+    into_melee: bool = False
 
 
 #: The missile weapon names the armor class of the shot (§19) and the shield's missile class (§4).
@@ -136,6 +139,8 @@ def _plan(attack: Attack, situation: dict[str, Any], attacker_skill: str | None)
                 "severity": attack.called_severity,
                 "knockout": attack.called_knockout,
                 "kill": attack.called_kill,
+                "joint": attack.called_joint,
+                "target": attack.called_target,
             },
             form=attack.form,
             results_key=attack.results_key,
@@ -161,6 +166,10 @@ def _plan(attack: Attack, situation: dict[str, Any], attacker_skill: str | None)
         crumpled = list(state.get("crumpled") or crumpled)
         stamina, willpower = state.get("current_stamina"), state.get("current_willpower")
         dex = (attack.defender_npc.abilities or {}).get("DEX")
+    if attack.into_melee and attack.form != "missile":
+        raise ValidationError({"into_melee": "Firing into a melee is a missile attack (TIMEMASTER §13.5)."})
+    if attack.called_target and not attack.into_melee:
+        raise ValidationError({"called_target": "Calling the intended target is for firing into a melee."})
     hold = attack.called_hold or None
     if hold is not None:
         if hold not in ("hold", "strangle"):
@@ -339,6 +348,13 @@ def _read_hit(
             damage=combat.damage(letter, key, faces),
         )
     assert outcome.damage is not None
+    if attack.into_melee:
+        granted_target = called["granted"] and plan.shot.target
+        right, why = armor_rules.into_melee(0 if granted_target else percent(rng).total, granted_target)
+        extra["into_melee"] = why
+        if not right:
+            extra.update(wrong_target=True, stamina_applied=0, wounds_applied=0)
+            return outcome, extra
     stamina, wounds = outcome.damage.stamina, outcome.damage.wounds
     location = called["location"]
     if plan.armor and plan.attack_kind:
@@ -367,6 +383,7 @@ def _read_hit(
             closed_helmet=attack.closed_helmet,
             called=location_roll is None,
             location_roll=location_roll,
+            joint=plan.shot.joint,
         )
         extra.update(
             armor=result.as_dict(),
@@ -682,6 +699,9 @@ def attack_from(data: dict, membership, campaign) -> Attack:
         called_kill=bool(data.get("called_kill")),
         defender_npc=npc,
         called_hold=data.get("called_hold") or None,
+        called_joint=bool(data.get("called_joint")),
+        called_target=bool(data.get("called_target")),
+        into_melee=bool(data.get("into_melee")),
     )
 
 

@@ -299,3 +299,19 @@ def test_the_gm_records_the_armor_an_agent_wears_and_a_new_suit_is_whole_again(w
     assert theirs.entries.filter(kind="armor_worn").count() == 2
     bad = gm.post(url, {"kind": "armor_worn", "armor": ["cardboard"]}, format="json")
     assert bad.status_code == 400
+
+
+def test_a_shot_into_a_melee_that_rolls_51_hits_someone_else_and_the_agent_takes_nothing(world, agents):
+    # §13.5 (L1127): NPC pistol, die 1 (column 1), roll 50 -> CK; C = (1+1+1)x2; into-melee roll 51
+    theirs = agents["theirs"]
+    attack = attacks.Attack(
+        form="missile",
+        strike_base=200,
+        defender=theirs,
+        missile_weapon="firearm",
+        situation={"defense_die": 1},
+        into_melee=True,
+    )
+    roll, entries = attacks.resolve(world.membership["gm"], attack, Faces(5, 0, 1, 1, 1, 5, 1))
+    assert roll.detail["into_melee"] == "into the melee: roll 51 (51-00), someone else is hit (the GM picks)"
+    assert entries == [] and roll.detail["damage"]["stamina"] == 6

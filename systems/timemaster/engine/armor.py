@@ -38,6 +38,21 @@ RULE_COVERAGE = "docs/rulings-timemaster-combat.md ruling 1 (§19 gives no cover
 RULE_CALLED = "timemaster-play.md §11 called shots (L978-984), §19 (L1485, L1568-1570)"
 RULE_KNOCKOUT = "timemaster-play.md §11, §15 (L1403); timemaster-characters.md Blackjack (L2695)"
 RULE_KILL = "timemaster-play.md §11 helpless defenders (L986-990)"
+RULE_INTO_MELEE = "timemaster-play.md §13.5 firing into melee (L1068-1072, L1127-1131), §29 ambiguity 20"
+INTENDED_UP_TO = 50  # 01-50 the intended target, 51-00 someone else in the melee (L1127)
+
+
+def into_melee(roll: int, granted_target: bool = False) -> tuple[bool, str]:
+    """A hit fired into a melee: (the intended target was hit, why). A called "hit my target"
+    granted on a C lands on him (L1131); otherwise 01-50 is him, 51-00 someone else (L1127)."""
+    if granted_target:
+        return True, "into the melee: the called target, granted by the C"
+    if isinstance(roll, bool) or not isinstance(roll, int) or not 1 <= roll <= 100:
+        raise refuse("roll", "The into-melee roll is a percent from 1 to 100.", RULE_INTO_MELEE)
+    if roll <= INTENDED_UP_TO:
+        return True, f"into the melee: roll {roll} (01-{INTENDED_UP_TO}), the intended target"
+    return False, f"into the melee: roll {roll} ({INTENDED_UP_TO + 1}-00), someone else is hit (the GM picks)"
+
 
 #: The Hit Location Chart: (lowest roll, highest roll, key, label) (§19, L1489-1504).
 HIT_LOCATIONS: tuple[tuple[int, int, str, str], ...] = (
@@ -215,10 +230,12 @@ def armor_outcome(
     covers: dict[str, Any] | None = None,
     called: bool = False,
     location_roll: int | None = None,
+    joint: bool = False,
 ) -> ArmorOutcome:
     """The Stamina and wounds a hit of ``stamina``/``wounds`` does at ``location`` (§19).
 
-    * A bare location, or one whose armor is crumpled, takes it all (L1487, L1535-1537).
+    * A bare location, or one whose armor is crumpled, takes it all (L1487, L1535-1537); so does
+      a called shot at a joint of the armor, granted (``joint`` and ``called``, L1568-1570).
     * The head: Stamina always applies (L1562). Under armor that leaves part of the head bare
       (an open helmet, the body suit's face) unless ``closed_helmet``: ``helmet_roll`` 1-50 is
       the bare part, full damage; 51-100 hits the armor (L1564-1566). On the armor: penetrated,
@@ -242,6 +259,11 @@ def armor_outcome(
             stamina=stamina, wounds=wounds, reasons=tuple(reasons), rules=tuple(rules), **keep
         )
     names = ", ".join(ARMOR[p]["name"].lower() for p in pieces)
+    if joint and called:
+        reasons.append(f"between the joints of the {names}: full damage")
+        return ArmorOutcome(
+            stamina=stamina, wounds=wounds, reasons=tuple(reasons), rules=tuple(rules), **keep
+        )
     if location in (crumpled or []):
         reasons.append(f"the {names} there is crumpled: full damage")
         rules.append(RULE_CRUMPLED)
@@ -315,9 +337,11 @@ class CalledShot:
     severity: str | None = None
     knockout: bool = False
     kill: bool = False
+    joint: bool = False
+    target: bool = False
 
     def declared(self) -> bool:
-        return bool(self.location or self.severity or self.knockout or self.kill)
+        return bool(self.location or self.severity or self.knockout or self.kill or self.target)
 
     def text(self) -> str:
         parts = []
@@ -329,6 +353,10 @@ class CalledShot:
             parts.append("knockout")
         if self.kill:
             parts.append("kill")
+        if self.joint:
+            parts.append("at an armor joint")
+        if self.target:
+            parts.append("the intended target")
         return "called " + ", ".join(parts)
 
 
@@ -353,12 +381,18 @@ def check_called(
     severity = called.get("severity") or None
     knockout = bool(called.get("knockout"))
     kill = bool(called.get("kill"))
+    joint = bool(called.get("joint"))
+    target = bool(called.get("target"))
     shot = CalledShot(
         _location(location, "called_location") if location else None,
         severity,
         knockout,
         kill,
+        joint,
+        target,
     )
+    if joint and (form != "melee" or not location):
+        raise refuse("called_joint", "A joint of the armor is called in melee, with a location.", RULE_CALLED)
     if not shot.declared():
         return shot
     if severity is not None and severity not in CALLABLE_SEVERITIES:

@@ -194,3 +194,24 @@ def test_called_shots_are_refused_where_the_rules_forbid_them():
         {"knockout": True}, form="melee", attacker_skill="blackjack", surprised_or_from_behind=True
     ).knockout
     assert armor.check_called({"kill": True}, form="melee", helpless=True).kill
+
+
+# -- joints and firing into a melee (§19 L1568-1570, §13.5 L1127-1131, §29 ambiguity 20) -------------------
+def test_a_granted_called_shot_at_an_armor_joint_takes_full_damage_through_plate():
+    outcome = armor.armor_outcome(
+        8, 2, "upper_torso", ["metal_plates"], "melee_weapon", called=True, joint=True
+    )
+    assert (outcome.stamina, outcome.wounds) == (8, 2) and "joints" in outcome.summary()
+    with pytest.raises(RuleError, match="in melee, with a location"):
+        armor.check_called({"joint": True, "location": "upper_torso"}, form="missile")
+    with pytest.raises(RuleError, match="in melee, with a location"):
+        armor.check_called({"joint": True}, form="melee")
+
+
+@pytest.mark.parametrize(("roll", "right"), [(1, True), (50, True), (51, False), (100, False)])
+def test_firing_into_a_melee_hits_the_intended_target_on_01_to_50(roll, right):
+    assert armor.into_melee(roll)[0] is right
+
+
+def test_a_called_hit_my_target_granted_by_a_c_needs_no_roll():
+    assert armor.into_melee(0, granted_target=True)[0] is True
