@@ -13,7 +13,8 @@ Routes:
   campaigns/<campaign_pk>/special-damage/
         POST  the GM: a fall, catastrophe, exposure, fire, smoke or poison (timemaster-play.md §18)
   campaigns/<campaign_pk>/npcs/<npc_pk>/condition/[<entry_pk>/revert/]
-        GET   the GM: an NPC's condition in a fight and its changes; POST revert one (GM only)
+        GET   the GM: an NPC's condition in a fight and its changes; POST a change (damage, armor
+              worn, came to, rest ...); .../<entry_pk>/revert/ POST reverts one (GM only)
 Reverting an entry is the ledger's own (``.../characters/<pk>/revert/``).
 Thin views: access through characters.access and campaigns.access, writes through
 systems.timemaster.condition_services and systems.timemaster.attacks.
@@ -39,7 +40,7 @@ from systems.timemaster import condition_services as cond
 from systems.timemaster import npc_condition_services as npc_cond
 from systems.timemaster.access import get_timemaster_campaign_for_user
 from systems.timemaster.engine import armor as armor_rules
-from systems.timemaster.engine import combat, recovery, special
+from systems.timemaster.engine import combat, npc_condition, recovery, special
 from systems.timemaster.engine import modifiers as modifier_rules
 from systems.timemaster.engine.play_tables import UNKNOWN_LIMIT
 from systems.timemaster.engine.tables import ARMOR
@@ -299,6 +300,19 @@ class _NPCConditionBase(APIView):
         return npc, membership
 
 
+class NPCEntrySerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=list(npc_condition.NPC_KINDS))
+    stamina = serializers.IntegerField(required=False, min_value=0, max_value=UNKNOWN_LIMIT)
+    wounds = serializers.IntegerField(required=False, min_value=0, max_value=UNKNOWN_LIMIT)
+    rounds = serializers.IntegerField(required=False, min_value=1, max_value=UNKNOWN_LIMIT)
+    how = serializers.ChoiceField(required=False, choices=list(recovery.CRITICAL_TREATMENTS))
+    cause = serializers.ChoiceField(required=False, choices=list(recovery.FATAL_CAUSES))
+    armor = serializers.ListField(
+        child=serializers.ChoiceField(choices=list(ARMOR)), required=False, max_length=len(ARMOR)
+    )
+    source = serializers.CharField(required=False, allow_blank=True, max_length=200, default="")
+
+
 class NPCConditionView(_NPCConditionBase):
     @extend_schema(responses=OpenApiResponse(description="the NPC's condition and its changes (GM only)"))
     def get(self, request, campaign_pk=None, npc_pk=None):
@@ -309,6 +323,25 @@ class NPCConditionView(_NPCConditionBase):
                 "condition": npc_cond.summary(npc),
                 "entries": [npc_cond.describe(row) for row in npc_cond.history(npc)],
             }
+        )
+
+    @extend_schema(
+        request=NPCEntrySerializer, responses={201: OpenApiResponse(description="the NPC's condition")}
+    )
+    def post(self, request, campaign_pk=None, npc_pk=None):
+        """GM only: record a change (damage, armor worn, came to, rest ...) on the NPC's condition."""
+        npc, membership = self.npc()
+        body = NPCEntrySerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        data = dict(body.validated_data)
+        kind, source = data.pop("kind"), data.pop("source", "")
+        npc_cond.record(npc, membership, kind, data, source)
+        return Response(
+            {
+                "condition": npc_cond.summary(npc),
+                "entries": [npc_cond.describe(row) for row in npc_cond.history(npc)],
+            },
+            status=status.HTTP_201_CREATED,
         )
 
 

@@ -164,6 +164,7 @@ def _plan(attack: Attack, situation: dict[str, Any], attacker_skill: str | None)
     elif attack.defender_npc is not None:
         state = npc_condition_services.summary(attack.defender_npc) or {}
         crumpled = list(state.get("crumpled") or crumpled)
+        worn = worn or list(state.get("armor") or [])  # the attack's armor, else what the NPC wears
         stamina, willpower = state.get("current_stamina"), state.get("current_willpower")
         dex = (attack.defender_npc.abilities or {}).get("DEX")
     if attack.into_melee and attack.form != "missile":

@@ -18,6 +18,7 @@ from campaigns.models import NPC
 from characters.systems import RuleError
 from systems.timemaster.engine import npc_condition
 from systems.timemaster.engine.armor import LOCATION_LABELS
+from systems.timemaster.engine.tables import ARMOR
 from systems.timemaster.models import NPCConditionEntry
 
 KIND_LABELS = {
@@ -26,6 +27,7 @@ KIND_LABELS = {
     "came_to": "Came to",
     "critical_treated": "Critical wounds treated",
     "stamina_rested": "Rounds of rest",
+    "armor_worn": "Armor worn",
 }
 STATUS_LABELS = {"conscious": "Conscious", "unconscious": "Unconscious", "dead": "Dead"}
 
@@ -49,6 +51,7 @@ def summary(npc: NPC) -> dict[str, Any] | None:
     data = npc_condition.summary(build)
     data["status_label"] = STATUS_LABELS[data["status"]]
     data["crumpled_labels"] = [LOCATION_LABELS[key] for key in data["crumpled"]]
+    data["armor_names"] = [ARMOR[key]["name"] for key in data["armor"] if key in ARMOR]
     return data
 
 
@@ -64,6 +67,9 @@ def describe(row: NPCConditionEntry) -> dict[str, Any]:
         text = f"{entry.get('stamina', 0)} Stamina, {entry.get('wounds', 0)} wounds"
         if entry.get("crumple"):
             text += f"; armor crumpled at {LOCATION_LABELS.get(entry['crumple'], entry['crumple'])}"
+    elif kind == "armor_worn":
+        worn = ", ".join(ARMOR[a]["name"].lower() for a in entry.get("armor") or [] if a in ARMOR)
+        text = f"Wears {worn or 'no armor'}"
     else:
         text = KIND_LABELS.get(kind, str(kind))
     return {

@@ -269,3 +269,20 @@ def test_a_martial_artists_called_severity_is_read_on_the_armed_key(world, fight
     assert roll.detail["called"] == 'called "H": C grants it, read as "H" on the Armed key (Martial Arts)'
     assert roll.detail["result_name"] == "Heavy Wound"
     assert npc_cond.summary(one)["wounds_marked"] == 4
+
+
+def test_the_gm_puts_armor_on_a_guard_once_and_every_attack_reads_it(world, fight, api, monkeypatch):
+    # the guard wears plate (AR 60) from an entry on his condition; a sword's 14 + 10 = 24 holds
+    harry, (one, _two, _three) = fight
+    client = api(world.users["gm"])
+    url = f"/api/v1/campaigns/{world.campaign.pk}/npcs/{one.pk}/condition/"
+    worn = client.post(url, {"kind": "armor_worn", "armor": ["metal_plates"]}, format="json")
+    assert worn.status_code == 201 and worn.json()["condition"]["armor"] == ["metal_plates"]
+    assert api(world.users["player"]).post(
+        url, {"kind": "armor_worn", "armor": []}, format="json"
+    ).status_code in (403, 404)
+    roll, _ = _hit(world, harry, one, (2, 0, 3, 4, 1, 5))
+    assert "14 + bonus 10 = 24 < AR 60: the metal plates holds" in roll.detail["armor_why"]
+    assert npc_cond.summary(one)["current_stamina"] == 50
+    bad = client.post(url, {"kind": "damage_taken", "wounds": 1}, format="json")
+    assert bad.status_code == 400

@@ -20,7 +20,7 @@ from .formulas import is_critically_wounded, wound_count
 
 RULE_NPC = "timemaster-play.md §16, §16.1 (L623, L1429), §29 ambiguity 37"
 #: What the GM records on an NPC (a Luck check against death is the PCs' alone, L623).
-NPC_KINDS = ("damage_taken", "fatal_blow", "came_to", "critical_treated", "stamina_rested")
+NPC_KINDS = ("damage_taken", "fatal_blow", "came_to", "critical_treated", "stamina_rested", "armor_worn")
 
 
 def npc_build(abilities: Any) -> Build:
@@ -38,7 +38,10 @@ def apply(build: Build, kind: str, fields: dict[str, Any]) -> tuple[Build, dict[
     unknown = sorted(set(fields) - set(names) - {"source"})
     if unknown:
         raise refuse(unknown[0], f"{kind} takes: {', '.join(names) or 'nothing'}.", RULE_NPC)
-    arguments = {name: fields[name] for name in names if name in fields}
+    # a missing required value reaches the rule as None, which refuses it by name
+    arguments = {
+        name: fields.get(name) for name in names if name in fields or name not in recovery.OPTIONAL_FIELDS
+    }
     new, events = function(build, **arguments)
     if condition_of(new)["death_check_due"]:
         new = with_condition(new, death_check_due=False, dead=True)
@@ -77,4 +80,5 @@ def summary(build: Build) -> dict[str, Any]:
         "wounds_left": boxes - c["wounds_marked"],
         "critical": not c["dead"] and is_critically_wounded(abilities["STA"], c["wounds_marked"]),
         "crumpled": c["crumpled"],
+        "armor": c["armor"],
     }

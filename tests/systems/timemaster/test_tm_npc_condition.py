@@ -39,3 +39,8 @@ def test_a_dead_npc_takes_no_more_entries_and_an_npc_makes_no_luck_check():
         npc_condition.apply(npc_condition.npc_build(GUARD), "death_check", {"roll": 5})
     with pytest.raises(RuleError, match="no Stamina"):
         npc_condition.npc_build({})
+
+
+def test_a_missing_value_is_refused_by_name():
+    with pytest.raises(RuleError, match="Stamina lost"):
+        npc_condition.apply(npc_condition.npc_build(GUARD), "damage_taken", {"wounds": 1})
