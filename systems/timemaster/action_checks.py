@@ -246,4 +246,33 @@ def attack_form(campaign, membership: Membership, data: Any = None):
         agents=agents,
         scores=scores,
         missions=campaign.missions.only("id", "title", "campaign"),
+        npcs=campaign.npcs.filter(system=SYSTEM).only("id", "name", "campaign"),
+    )
+
+
+def hold_form(campaign, membership: Membership, data: Any = None):
+    """The GM's hold-round form for the dice page, or None for anyone else."""
+    if campaign.system != SYSTEM or not membership.is_gm:
+        return None
+    from systems.timemaster.attack_forms import HoldForm
+
+    return HoldForm(
+        data,
+        prefix="hold",
+        agents=list(checkable_agents(membership).only("id", "name", "campaign")),
+        npcs=campaign.npcs.filter(system=SYSTEM).only("id", "name", "campaign"),
+    )
+
+
+def special_form(campaign, membership: Membership, data: Any = None):
+    """The GM's special-damage form for the dice page, or None for anyone else."""
+    if campaign.system != SYSTEM or not membership.is_gm:
+        return None
+    from systems.timemaster.attack_forms import SpecialDamageForm
+
+    return SpecialDamageForm(
+        data,
+        prefix="special",
+        agents=list(checkable_agents(membership).only("id", "name", "campaign")),
+        npcs=campaign.npcs.filter(system=SYSTEM).only("id", "name", "campaign"),
     )

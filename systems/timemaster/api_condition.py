@@ -8,6 +8,13 @@ Routes:
               bedrest, sleep, Luck spent): the GM; the agent's player for rest, sleep and Luck
   campaigns/<campaign_pk>/attacks/
         POST  the GM: one attack, its column chosen by the engine (timemaster-play.md §4)
+  campaigns/<campaign_pk>/holds/
+        POST  the GM: a later round of a hold or strangle (timemaster-play.md §15)
+  campaigns/<campaign_pk>/special-damage/
+        POST  the GM: a fall, catastrophe, exposure, fire, smoke or poison (timemaster-play.md §18)
+  campaigns/<campaign_pk>/npcs/<npc_pk>/condition/[<entry_pk>/revert/]
+        GET   the GM: an NPC's condition in a fight and its changes; POST a change (damage, armor
+              worn, came to, rest ...); .../<entry_pk>/revert/ POST reverts one (GM only)
 Reverting an entry is the ledger's own (``.../characters/<pk>/revert/``).
 Thin views: access through characters.access and campaigns.access, writes through
 systems.timemaster.condition_services and systems.timemaster.attacks.
@@ -30,9 +37,13 @@ from systems.timemaster import action_checks as checks
 from systems.timemaster import advancement_services as adv
 from systems.timemaster import attacks
 from systems.timemaster import condition_services as cond
+from systems.timemaster import npc_condition_services as npc_cond
 from systems.timemaster.access import get_timemaster_campaign_for_user
-from systems.timemaster.engine import combat, recovery
+from systems.timemaster.engine import armor as armor_rules
+from systems.timemaster.engine import combat, npc_condition, recovery, special
+from systems.timemaster.engine import modifiers as modifier_rules
 from systems.timemaster.engine.play_tables import UNKNOWN_LIMIT
+from systems.timemaster.engine.tables import ARMOR
 
 MAX_ID = 2**63 - 1
 
@@ -43,6 +54,10 @@ class ConditionEntrySerializer(serializers.Serializer):
     wounds = serializers.IntegerField(required=False, min_value=0, max_value=UNKNOWN_LIMIT)
     willpower = serializers.IntegerField(required=False, min_value=0, max_value=UNKNOWN_LIMIT)
     source = serializers.CharField(required=False, allow_blank=True, max_length=200)
+    crumple = serializers.ChoiceField(required=False, choices=list(armor_rules.LOCATIONS))
+    armor = serializers.ListField(
+        child=serializers.ChoiceField(choices=list(ARMOR)), required=False, max_length=len(ARMOR)
+    )
     cause = serializers.ChoiceField(required=False, choices=list(recovery.FATAL_CAUSES))
     points = serializers.IntegerField(required=False, min_value=1, max_value=2)
     how = serializers.ChoiceField(required=False, choices=list(recovery.CRITICAL_TREATMENTS))
@@ -85,6 +100,7 @@ class AttackSerializer(serializers.Serializer):
     )
     defender = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=MAX_ID)
     defender_skill = serializers.CharField(required=False, allow_blank=True, max_length=80)
+    defender_npc = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=MAX_ID)
     defender_kind = serializers.ChoiceField(choices=["npc", "troops"], default="npc")
     missile_class = serializers.ChoiceField(required=False, choices=list(combat.MISSILE_CLASSES))
     shield = serializers.ChoiceField(required=False, choices=["none", *combat.SHIELDS])
@@ -107,6 +123,57 @@ class AttackSerializer(serializers.Serializer):
     secret = serializers.BooleanField(default=False)
     mission = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=MAX_ID)
     purpose = serializers.CharField(required=False, allow_blank=True, max_length=200, default="")
+    modifiers = serializers.ListField(
+        child=serializers.ChoiceField(choices=list(modifier_rules.MODIFIER_KEYS)),
+        required=False,
+        max_length=40,
+    )
+    range_weapon = serializers.ChoiceField(required=False, choices=list(modifier_rules.RANGE_WEAPONS))
+    range_feet = serializers.IntegerField(
+        required=False, min_value=1, max_value=modifier_rules.MAX_RANGE_FEET
+    )
+    missile_weapon = serializers.ChoiceField(
+        required=False, choices=["thrown", "sling", "short_bow", "fired", "firearm", "beam"]
+    )
+    armor = serializers.ListField(
+        child=serializers.ChoiceField(choices=list(ARMOR)), required=False, max_length=len(ARMOR)
+    )
+    crumpled = serializers.ListField(
+        child=serializers.ChoiceField(choices=list(armor_rules.LOCATIONS)), required=False, max_length=11
+    )
+    closed_helmet = serializers.BooleanField(default=False)
+    attacker_penetration_bonus = serializers.IntegerField(required=False, min_value=0, max_value=100)
+    knockout_skill = serializers.ChoiceField(required=False, choices=list(armor_rules.KNOCKOUT_SKILLS))
+    called_location = serializers.ChoiceField(required=False, choices=list(armor_rules.LOCATIONS))
+    called_severity = serializers.ChoiceField(required=False, choices=list(armor_rules.CALLABLE_SEVERITIES))
+    called_knockout = serializers.BooleanField(default=False)
+    called_kill = serializers.BooleanField(default=False)
+    called_hold = serializers.ChoiceField(required=False, choices=["hold", "strangle"])
+    called_joint = serializers.BooleanField(default=False)
+    called_target = serializers.BooleanField(default=False)
+    into_melee = serializers.BooleanField(default=False)
+
+
+class HoldRoundSerializer(serializers.Serializer):
+    round = serializers.IntegerField(min_value=2, max_value=999)
+    strangle = serializers.BooleanField(default=False)
+    holder = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=MAX_ID)
+    defender = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=MAX_ID)
+    defender_npc = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=MAX_ID)
+    secret = serializers.BooleanField(default=False)
+    mission = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=MAX_ID)
+
+
+class SpecialDamageSerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=list(special.SPECIAL_KINDS))
+    defender = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=MAX_ID)
+    defender_npc = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=MAX_ID)
+    feet = serializers.IntegerField(required=False, min_value=1, max_value=100_000)
+    strike_number = serializers.IntegerField(required=False, min_value=1, max_value=999)
+    rounds = serializers.IntegerField(required=False, min_value=1, max_value=UNKNOWN_LIMIT)
+    luck_spent = serializers.IntegerField(default=0, min_value=0, max_value=2)
+    secret = serializers.BooleanField(default=False)
+    mission = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=MAX_ID)
 
 
 class ConditionView(APIView):
@@ -182,6 +249,116 @@ class AttackView(APIView):
         )
 
 
+class HoldRoundView(APIView):
+    @extend_schema(request=HoldRoundSerializer, responses={201: RollSerializer})
+    def post(self, request, campaign_pk=None):
+        """GM only: one later round of a hold or strangle (1d10 Stamina; the strangle check)."""
+        campaign, membership = get_timemaster_campaign_for_user(request.user, campaign_pk, need="gm")
+        body = HoldRoundSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        roll, entries = attacks.hold_round(
+            membership, **attacks.hold_from(dict(body.validated_data), membership, campaign)
+        )
+        return Response(
+            {
+                **RollSerializer(roll).data,
+                "entries": [EntrySerializer(e, context={"reversed_ids": set()}).data for e in entries],
+            },
+            status=status.HTTP_201_CREATED,
+        )
+
+
+class SpecialDamageView(APIView):
+    @extend_schema(
+        request=SpecialDamageSerializer, responses={201: OpenApiResponse(description="roll and entries")}
+    )
+    def post(self, request, campaign_pk=None):
+        """GM only: a fall, catastrophe, exposure, fire, smoke or poison on an agent or an NPC."""
+        campaign, membership = get_timemaster_campaign_for_user(request.user, campaign_pk, need="gm")
+        body = SpecialDamageSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        roll, entries = attacks.special_damage(
+            membership, **attacks.special_from(dict(body.validated_data), membership, campaign)
+        )
+        return Response(
+            {
+                "roll": RollSerializer(roll).data if roll is not None else None,
+                "entries": [EntrySerializer(e, context={"reversed_ids": set()}).data for e in entries],
+            },
+            status=status.HTTP_201_CREATED,
+        )
+
+
+class _NPCConditionBase(APIView):
+    def npc(self):
+        campaign, membership = get_timemaster_campaign_for_user(
+            self.request.user, self.kwargs["campaign_pk"], need="gm"
+        )
+        npc = campaign.npcs.filter(pk=self.kwargs["npc_pk"]).first()
+        if npc is None:
+            raise Http404("No such NPC.")
+        return npc, membership
+
+
+class NPCEntrySerializer(serializers.Serializer):
+    kind = serializers.ChoiceField(choices=list(npc_condition.NPC_KINDS))
+    stamina = serializers.IntegerField(required=False, min_value=0, max_value=UNKNOWN_LIMIT)
+    wounds = serializers.IntegerField(required=False, min_value=0, max_value=UNKNOWN_LIMIT)
+    rounds = serializers.IntegerField(required=False, min_value=1, max_value=UNKNOWN_LIMIT)
+    how = serializers.ChoiceField(required=False, choices=list(recovery.CRITICAL_TREATMENTS))
+    cause = serializers.ChoiceField(required=False, choices=list(recovery.FATAL_CAUSES))
+    armor = serializers.ListField(
+        child=serializers.ChoiceField(choices=list(ARMOR)), required=False, max_length=len(ARMOR)
+    )
+    source = serializers.CharField(required=False, allow_blank=True, max_length=200, default="")
+
+
+class NPCConditionView(_NPCConditionBase):
+    @extend_schema(responses=OpenApiResponse(description="the NPC's condition and its changes (GM only)"))
+    def get(self, request, campaign_pk=None, npc_pk=None):
+        """GM only: the NPC's condition in a fight and every change to it."""
+        npc, _ = self.npc()
+        return Response(
+            {
+                "condition": npc_cond.summary(npc),
+                "entries": [npc_cond.describe(row) for row in npc_cond.history(npc)],
+            }
+        )
+
+    @extend_schema(
+        request=NPCEntrySerializer, responses={201: OpenApiResponse(description="the NPC's condition")}
+    )
+    def post(self, request, campaign_pk=None, npc_pk=None):
+        """GM only: record a change (damage, armor worn, came to, rest ...) on the NPC's condition."""
+        npc, membership = self.npc()
+        body = NPCEntrySerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        data = dict(body.validated_data)
+        kind, source = data.pop("kind"), data.pop("source", "")
+        npc_cond.record(npc, membership, kind, data, source)
+        return Response(
+            {
+                "condition": npc_cond.summary(npc),
+                "entries": [npc_cond.describe(row) for row in npc_cond.history(npc)],
+            },
+            status=status.HTTP_201_CREATED,
+        )
+
+
+class NPCConditionRevertView(_NPCConditionBase):
+    @extend_schema(request=None, responses=OpenApiResponse(description="the NPC's condition after"))
+    def post(self, request, campaign_pk=None, npc_pk=None, entry_pk=None):
+        """GM only: revert one change to the NPC's condition."""
+        npc, membership = self.npc()
+        npc_cond.revert(npc, membership, int(entry_pk))
+        return Response(
+            {
+                "condition": npc_cond.summary(npc),
+                "entries": [npc_cond.describe(row) for row in npc_cond.history(npc)],
+            }
+        )
+
+
 BASE = r"^campaigns/(?P<campaign_pk>[0-9]{1,18})/"
 urlpatterns = [
     re_path(
@@ -190,4 +367,16 @@ urlpatterns = [
         name="api-character-condition",
     ),
     re_path(BASE + r"attacks/$", AttackView.as_view(), name="api-campaign-attacks"),
+    re_path(BASE + r"holds/$", HoldRoundView.as_view(), name="api-campaign-holds"),
+    re_path(BASE + r"special-damage/$", SpecialDamageView.as_view(), name="api-campaign-special-damage"),
+    re_path(
+        BASE + r"npcs/(?P<npc_pk>[0-9]{1,18})/condition/$",
+        NPCConditionView.as_view(),
+        name="api-npc-condition",
+    ),
+    re_path(
+        BASE + r"npcs/(?P<npc_pk>[0-9]{1,18})/condition/(?P<entry_pk>[0-9]{1,18})/revert/$",
+        NPCConditionRevertView.as_view(),
+        name="api-npc-condition-revert",
+    ),
 ]

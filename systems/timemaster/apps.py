@@ -6,9 +6,9 @@ class TimemasterConfig(SystemAppConfig):
     bonus points), the mission rules and pages (significance tally, close, publish, after-action
     record, audit), its NPC rules, and Action Table checks and attacks from the dice roller.
 
-    It has no models and no migrations: the rows it reads and writes are the platform's
-    (campaigns.models.Mission and SignificanceEntry, characters.models.Character and
-    AdvancementEntry), which stay where their tables are so the move changed no table.
+    Its one model is an NPC's condition in a fight (models.NPCConditionEntry, GM only); the other
+    rows it reads and writes are the platform's (campaigns.models.Mission and SignificanceEntry,
+    characters.models.Character and AdvancementEntry), which stay where their tables are.
     """
 
     name = "systems.timemaster"

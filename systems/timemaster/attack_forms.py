@@ -12,7 +12,23 @@ from typing import Any
 
 from django import forms
 
+from systems.timemaster.engine import armor as armor_rules
+from systems.timemaster.engine import modifiers as modifier_rules
+from systems.timemaster.engine.tables import ARMOR
+
 NPC = ""
+_GROUP_TITLES = {"missile": "Missile attack this round", "melee": "Melee attack this round"}
+
+
+def _modifier_choices() -> list[Any]:
+    """The named modifiers, grouped by attack form, each with its value (§13.3, §15)."""
+    groups: dict[str, list[Any]] = {}
+    for key, (label, value, _group, form, _rule) in modifier_rules.CHOICES.items():
+        groups.setdefault(form, []).append((key, f"{label} ({value:+d})"))
+    return [(_GROUP_TITLES[form], options) for form, options in groups.items()]
+
+
+LOCATION_CHOICES = [(key, label) for key, label in armor_rules.LOCATION_LABELS.items()]
 
 
 class AttackForm(forms.Form):
@@ -37,8 +53,64 @@ class AttackForm(forms.Form):
         max_value=999,
         help_text="When no agent attacks.",
     )
-    modifier = forms.IntegerField(label="Strike number modifier", min_value=-200, max_value=200, initial=0)
+    modifiers = forms.MultipleChoiceField(
+        label="What happened this round (each adds its modifier)",
+        required=False,
+        choices=_modifier_choices(),
+        widget=forms.CheckboxSelectMultiple,
+        help_text="Missile modifiers: TIMEMASTER §13.3; melee modifiers: §15. They add up.",
+    )
+    range_weapon = forms.ChoiceField(
+        label="Missile weapon for the range",
+        required=False,
+        choices=[("", "—")] + [(k, v[0]) for k, v in modifier_rules.RANGE_PER_10_FT.items()],
+    )
+    range_feet = forms.IntegerField(
+        label="Range in feet", required=False, min_value=1, max_value=modifier_rules.MAX_RANGE_FEET
+    )
+    modifier = forms.IntegerField(
+        label="Other modifier (the GM's own ruling)",
+        min_value=-200,
+        max_value=200,
+        initial=0,
+        help_text="Only for what no choice above covers; the log shows it apart.",
+    )
+    called_location = forms.ChoiceField(
+        label="Called shot: location", required=False, choices=[("", "No called location")] + LOCATION_CHOICES
+    )
+    called_severity = forms.ChoiceField(
+        label="Called shot: severity",
+        required=False,
+        choices=[("", "No called severity")] + [(s, s) for s in armor_rules.CALLABLE_SEVERITIES],
+        help_text="Granted only on a C result (TIMEMASTER §11).",
+    )
+    called_knockout = forms.BooleanField(label="Called knockout (Boxing or Blackjack, melee)", required=False)
+    called_kill = forms.BooleanField(label="Called kill (helpless defender only)", required=False)
+    called_joint = forms.BooleanField(label="Called shot at a joint of the armor (melee)", required=False)
+    into_melee = forms.BooleanField(label="Firing into a melee", required=False)
+    called_target = forms.BooleanField(label="Called: hit the intended target (into a melee)", required=False)
+    called_hold = forms.ChoiceField(
+        label="Called hold",
+        required=False,
+        choices=[("", "No hold"), ("hold", "Grab and hold"), ("strangle", "Strangle")],
+        help_text="Made on a C result; later rounds with the hold form below (TIMEMASTER §15).",
+    )
+    knockout_skill = forms.ChoiceField(
+        label="NPC attacker's knockout skill",
+        required=False,
+        choices=[("", "—"), ("boxing", "Boxing"), ("blackjack", "Blackjack")],
+    )
+    attacker_penetration_bonus = forms.IntegerField(
+        label="NPC attacker's penetration bonus (from STR)", required=False, min_value=0, max_value=100
+    )
     defender = forms.TypedChoiceField(label="Defender", coerce=int, required=False, empty_value=None)
+    defender_npc = forms.TypedChoiceField(
+        label="NPC defender from the campaign's NPCs",
+        coerce=int,
+        required=False,
+        empty_value=None,
+        help_text="Its Unskilled Melee and condition come from its record; the hit goes to its condition.",
+    )
     defender_skill = forms.ChoiceField(label="Melee skill the agent defender declared", required=False)
     unskilled_melee = forms.IntegerField(
         label="NPC defender's Unskilled Melee", required=False, min_value=0, max_value=999
@@ -65,6 +137,30 @@ class AttackForm(forms.Form):
             ("catastrophe", "Fall or catastrophe"),
         ],
     )
+    missile_weapon = forms.ChoiceField(
+        label="Missile weapon (against armor)",
+        required=False,
+        choices=[("", "—")]
+        + [
+            (k, armor_rules.ATTACK_KIND_LABELS[k].removeprefix("a ").removeprefix("an "))
+            for k in ("thrown", "sling", "short_bow", "fired", "firearm", "beam")
+        ],
+        help_text="Armor's immunity and the penetration bonus depend on it (TIMEMASTER §19).",
+    )
+    armor = forms.MultipleChoiceField(
+        label="NPC defender's armor",
+        required=False,
+        choices=[(k, f"{v['name']} (AR {v['ar']}, type {v['immunity']})") for k, v in ARMOR.items()],
+        widget=forms.CheckboxSelectMultiple,
+        help_text="An agent defender's armor comes from the agent's condition.",
+    )
+    crumpled = forms.MultipleChoiceField(
+        label="NPC defender's armor already crumpled at",
+        required=False,
+        choices=LOCATION_CHOICES,
+        widget=forms.CheckboxSelectMultiple,
+    )
+    closed_helmet = forms.BooleanField(label="The helmet is closed (no bare part)", required=False)
     luck_spent = forms.TypedChoiceField(
         label="Luck the agent defender spends (missiles)",
         coerce=int,
@@ -105,7 +201,13 @@ class AttackForm(forms.Form):
     secret = forms.BooleanField(label="Secret attack (the table sees only that it was made)", required=False)
 
     def __init__(
-        self, *args: Any, agents: Any = (), scores: Any = None, missions: Any = (), **kwargs: Any
+        self,
+        *args: Any,
+        agents: Any = (),
+        scores: Any = None,
+        missions: Any = (),
+        npcs: Any = (),
+        **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
         scores = scores or {}
@@ -126,6 +228,7 @@ class AttackForm(forms.Form):
         self.fields["defender_skill"].choices = skill_choices
         self.fields["defender"].choices = [("", "An NPC (describe below)")] + [(a.pk, a.name) for a in agents]
         self.fields["mission"].choices = [("", "—")] + [(m.pk, m.title) for m in missions]
+        self.fields["defender_npc"].choices = [("", "—")] + [(n.pk, n.name) for n in npcs]
 
     def attack_fields(self) -> dict[str, Any]:
         """The cleaned data in the shape the API takes (attacks.attack_from)."""
@@ -144,6 +247,71 @@ class AttackForm(forms.Form):
             data["defender_skill"] = key
         if data.get("form") != "missile":
             data.pop("missile_class", None)
+            data.pop("missile_weapon", None)
+        elif data.get("missile_weapon"):
+            data.pop("missile_class", None)  # the weapon names its class (attacks.MISSILE_WEAPON_CLASS)
         if data.get("shield") == "none":
             data.pop("shield")
         return data
+
+
+class HoldForm(forms.Form):
+    """A later round of a hold or strangle made with a called hold (TIMEMASTER §15)."""
+
+    round = forms.IntegerField(label="Round of the hold", min_value=2, max_value=999, initial=2)
+    strangle = forms.BooleanField(label="It is a strangle (check against current Stamina)", required=False)
+    holder = forms.TypedChoiceField(label="Agent holding", coerce=int, required=False, empty_value=None)
+    defender = forms.TypedChoiceField(label="Held agent", coerce=int, required=False, empty_value=None)
+    defender_npc = forms.TypedChoiceField(label="Held NPC", coerce=int, required=False, empty_value=None)
+    secret = forms.BooleanField(label="Secret hold round", required=False)
+
+    def __init__(self, *args: Any, agents: Any = (), npcs: Any = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["holder"].choices = [("", "An NPC")] + [(a.pk, a.name) for a in agents]
+        self.fields["defender"].choices = [("", "—")] + [(a.pk, a.name) for a in agents]
+        self.fields["defender_npc"].choices = [("", "—")] + [(n.pk, n.name) for n in npcs]
+
+
+class SpecialDamageForm(forms.Form):
+    """Damage that is not an attack (TIMEMASTER §18): falls, catastrophes, exposure, fire, smoke, poison."""
+
+    kind = forms.ChoiceField(
+        label="What happened",
+        choices=[
+            ("fall", "A fall (more than 10 ft)"),
+            ("catastrophe", "A catastrophe (explosion, collapse …)"),
+            ("exposure", "A day of exposure"),
+            ("fire", "On fire (3 wounds a round)"),
+            ("smoke", "Breathing smoke (2 wounds a round)"),
+            ("poison", "Contact with a poison"),
+        ],
+    )
+    feet = forms.IntegerField(label="Feet fallen", required=False, min_value=1, max_value=100_000)
+    strike_number = forms.IntegerField(
+        label="Catastrophe's strike number",
+        required=False,
+        min_value=1,
+        max_value=999,
+        help_text="100 if empty.",
+    )
+    rounds = forms.IntegerField(
+        label="Rounds in fire or smoke", required=False, min_value=1, max_value=10_000
+    )
+    defender = forms.TypedChoiceField(
+        label="Agent who takes it", coerce=int, required=False, empty_value=None
+    )
+    defender_npc = forms.TypedChoiceField(
+        label="NPC who takes it", coerce=int, required=False, empty_value=None
+    )
+    luck_spent = forms.TypedChoiceField(
+        label="Luck the agent spends (falls, catastrophes)",
+        coerce=int,
+        choices=[(0, "0"), (1, "1"), (2, "2")],
+        initial=0,
+    )
+    secret = forms.BooleanField(label="Secret", required=False)
+
+    def __init__(self, *args: Any, agents: Any = (), npcs: Any = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["defender"].choices = [("", "—")] + [(a.pk, a.name) for a in agents]
+        self.fields["defender_npc"].choices = [("", "—")] + [(n.pk, n.name) for n in npcs]

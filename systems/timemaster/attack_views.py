@@ -41,3 +41,56 @@ def dice_attack(request, pk):
         status=status,
         last_attack=last_attack,
     )
+
+
+@login_required
+@require_POST
+def dice_hold(request, pk):
+    """A later round of a hold or strangle from the dice page (attacks.hold_round)."""
+    campaign, membership = get_timemaster_campaign_for_user(request.user, pk, need="gm")
+    form = checks.hold_form(campaign, membership, request.POST)
+    last_hold = None
+    if form is not None and form.is_valid():
+        try:
+            last_hold, _ = attacks.hold_round(
+                membership, **attacks.hold_from(dict(form.cleaned_data), membership, campaign)
+            )
+        except ValidationError as error:
+            for field, problems in error.message_dict.items():
+                for problem in problems:
+                    form.add_error(field if field in form.fields else None, problem)
+    return dice_page(
+        request,
+        campaign,
+        membership,
+        hold_form=None if last_hold else form,
+        status=200 if last_hold else 400,
+        last_hold=last_hold,
+    )
+
+
+@login_required
+@require_POST
+def dice_special(request, pk):
+    """A fall, catastrophe, exposure, fire, smoke or poison from the dice page (attacks.special_damage)."""
+    campaign, membership = get_timemaster_campaign_for_user(request.user, pk, need="gm")
+    form = checks.special_form(campaign, membership, request.POST)
+    done, last_special = False, None
+    if form is not None and form.is_valid():
+        try:
+            last_special, _ = attacks.special_damage(
+                membership, **attacks.special_from(dict(form.cleaned_data), membership, campaign)
+            )
+            done = True
+        except ValidationError as error:
+            for field, problems in error.message_dict.items():
+                for problem in problems:
+                    form.add_error(field if field in form.fields else None, problem)
+    return dice_page(
+        request,
+        campaign,
+        membership,
+        special_form=None if done else form,
+        status=200 if done else 400,
+        last_special=last_special,
+    )

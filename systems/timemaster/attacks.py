@@ -7,10 +7,17 @@ The engine (systems.timemaster.engine.combat) chooses the column and gives its r
 the roll and rolls the damage; the roll goes into the dice log with all of that in its detail.
 A PC's Luck spent is a ledger entry made before the roll (lost even on a miss), and the damage
 a ledger entry on the agent (timemaster-play.md §4, §5.2-§5.3, §11, §16, §16.1).
+
+The round's modifiers are named choices the engine values (engine/modifiers.py, §13.3, §13.7,
+§15); a called shot is declared with the attack and a C grants it (§11); on a hit the defender's
+armor is read (engine/armor.py, §19): the location (called, or rolled on the chart), the
+penetration test with the attacker's bonus, the head and partial helmets, crumpled armor. An
+agent's armor and crumpled locations come from its condition; an NPC's the GM gives.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import random
 import re
 from dataclasses import dataclass, field
@@ -20,14 +27,19 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 
 from campaigns import services as campaign_services
-from campaigns.models import Membership, Mission, Roll
+from campaigns.models import NPC, Membership, Mission, Roll
 from characters.models import AdvancementEntry, Character
 from characters.systems import RuleError, get_system
-from characters.systems.dice import d10, system_rng
+from characters.systems.dice import d10, percent, system_rng
 from systems.timemaster import action_checks as checks
-from systems.timemaster import condition_services
-from systems.timemaster.engine import combat
+from systems.timemaster import condition_services, npc_condition_services
+from systems.timemaster.engine import armor as armor_rules
+from systems.timemaster.engine import combat, special
+from systems.timemaster.engine import modifiers as modifier_rules
 from systems.timemaster.engine.condition import condition_of
+from systems.timemaster.engine.formulas import penetration_bonus
+from systems.timemaster.engine.tables import RESULTS_KEYS
+from systems.timemaster.npc_rules import RULES as NPC_RULES
 
 #: Situation fields the agent itself supplies when the defender is an agent.
 AGENT_SUPPLIED = (
@@ -59,6 +71,135 @@ class Attack:
     secret: bool = False
     mission: Mission | None = None
     purpose: str = ""
+    modifiers: list[str] = field(default_factory=list)
+    range_weapon: str | None = None
+    range_feet: int | None = None
+    missile_weapon: str | None = None
+    armor: list[str] | None = None
+    crumpled: list[str] | None = None
+    closed_helmet: bool = False
+    attacker_penetration_bonus: int | None = None
+    knockout_skill: str | None = None
+    called_location: str | None = None
+    called_severity: str | None = None
+    called_knockout: bool = False
+    called_kill: bool = False
+    defender_npc: NPC | None = None
+    called_hold: str | None = None
+    called_joint: bool = False
+    called_target: bool = False
+    into_melee: bool = False
+
+
+#: The missile weapon names the armor class of the shot (§19) and the shield's missile class (§4).
+MISSILE_WEAPON_CLASS = {
+    "thrown": "missiles_a",
+    "sling": "missiles_a",
+    "short_bow": "missiles_a",
+    "fired": "missiles_b",
+    "firearm": "firearm",
+    "beam": "firearm",
+}
+CLASS_ATTACK_KIND = {"firearm": "firearm", "missiles_b": "fired"}
+
+
+def _invalid(error: RuleError) -> ValidationError:
+    return ValidationError({v.field: v.message for v in error.violations})
+
+
+@dataclass
+class Plan:
+    """What is settled before any die is rolled: the modifiers, the called shot, the armor."""
+
+    parts: list[modifier_rules.Modifier]
+    named_total: int
+    shot: armor_rules.CalledShot
+    attack_kind: str | None
+    armor: list[str]
+    crumpled: list[str]
+    bonus: int
+    defender_stamina: int | None
+    defender_dex: int | None = None
+    defender_willpower: int | None = None
+    hold: str | None = None
+    martial_arts: bool = False
+
+
+def _plan(attack: Attack, situation: dict[str, Any], attacker_skill: str | None) -> Plan:
+    """Check the named modifiers, the called shot and the armor before rolling (a bad choice is a
+    400 that rolls nothing)."""
+    try:
+        parts, total = modifier_rules.strike_modifiers(
+            attack.modifiers, form=attack.form, range_weapon=attack.range_weapon, range_feet=attack.range_feet
+        )
+        skill = attacker_skill if attack.attacker is not None else attack.knockout_skill
+        shot = armor_rules.check_called(
+            {
+                "location": attack.called_location,
+                "severity": attack.called_severity,
+                "knockout": attack.called_knockout,
+                "kill": attack.called_kill,
+                "joint": attack.called_joint,
+                "target": attack.called_target,
+            },
+            form=attack.form,
+            results_key=attack.results_key,
+            attacker_skill=skill,
+            helpless=bool(situation.get("helpless")),
+            surprised_or_from_behind=bool(situation.get("surprised")) or "from_behind" in attack.modifiers,
+        )
+        worn = armor_rules.check_armor(attack.armor)
+    except RuleError as error:
+        raise _invalid(error) from None
+    crumpled = list(attack.crumpled or [])
+    stamina = dex = willpower = None
+    if attack.defender is not None:
+        condition = condition_of(attack.defender.build)
+        worn, crumpled, stamina = (
+            list(condition["armor"]),
+            list(condition["crumpled"]),
+            condition["current_stamina"],
+        )
+        dex, willpower = attack.defender.build["abilities"]["DEX"], condition["current_willpower"]
+    elif attack.defender_npc is not None:
+        state = npc_condition_services.summary(attack.defender_npc) or {}
+        crumpled = list(state.get("crumpled") or crumpled)
+        worn = worn or list(state.get("armor") or [])  # the attack's armor, else what the NPC wears
+        stamina, willpower = state.get("current_stamina"), state.get("current_willpower")
+        dex = (attack.defender_npc.abilities or {}).get("DEX")
+    if attack.into_melee and attack.form != "missile":
+        raise ValidationError({"into_melee": "Firing into a melee is a missile attack (TIMEMASTER §13.5)."})
+    if attack.called_target and not attack.into_melee:
+        raise ValidationError({"called_target": "Calling the intended target is for firing into a melee."})
+    hold = attack.called_hold or None
+    if hold is not None:
+        if hold not in ("hold", "strangle"):
+            raise ValidationError({"called_hold": "A called hold is a hold or a strangle."})
+        if attack.form != "melee":
+            raise ValidationError({"called_hold": "A hold is made in melee (TIMEMASTER §15)."})
+        if shot.knockout or shot.kill:
+            raise ValidationError({"called_hold": "Call a hold, a knockout or a kill, one at a time."})
+    if attack.attacker is not None:
+        bonus = penetration_bonus(attack.attacker.build["abilities"]["STR"])
+    else:
+        bonus = attack.attacker_penetration_bonus or 0
+    kind = None
+    if attack.form == "paranormal" or situation.get("missile_class") == "catastrophe":
+        worn = []  # talents and falls are not read against armor (docs/rulings-timemaster-combat.md 6)
+    elif attack.results_key == "unarmed":
+        kind = "unarmed"
+    elif attack.form == "melee":
+        kind = "melee_weapon"
+    else:
+        kind = attack.missile_weapon or CLASS_ATTACK_KIND.get(situation.get("missile_class") or "")
+        if kind is None and (worn or shot.location):
+            raise ValidationError(
+                {"missile_weapon": "Name the missile weapon: armor tells a thrown one from a sling or a bow."}
+            )
+    martial = attacker_skill == "martial_arts" or (
+        attack.attacker is None and attack.knockout_skill == "martial_arts"
+    )
+    return Plan(parts, total, shot, kind, worn, crumpled, bonus, stamina, dex, willpower, hold, martial)
 
 
 def _attacker(attack: Attack) -> tuple[str, str, int]:
@@ -82,6 +223,14 @@ def _attacker(attack: Attack) -> tuple[str, str, int]:
 def _situation(attack: Attack) -> tuple[dict[str, Any], str, list[str]]:
     """The engine's situation, the defender's name, and notes about what the agent supplied."""
     situation = {"form": attack.form, **attack.situation}
+    if attack.form == "missile" and attack.missile_weapon:
+        derived_class = MISSILE_WEAPON_CLASS[attack.missile_weapon]
+        given = situation.get("missile_class")
+        if given and given != derived_class:
+            raise ValidationError(
+                {"missile_class": "The missile class does not fit the missile weapon chosen."}
+            )
+        situation["missile_class"] = derived_class
     if attack.attacker is not None:
         held = attack.attacker.build.get("skills") or {}
         if ADVANCED_SELF_DEFENSE in held:
@@ -91,6 +240,8 @@ def _situation(attack: Attack) -> tuple[dict[str, Any], str, list[str]]:
     if attack.form != "missile":
         situation.pop("missile_class", None)
     defender = attack.defender
+    if defender is None and attack.defender_npc is not None:
+        return _npc_situation(attack.defender_npc, situation)
     if defender is None:
         return situation, "NPC", []
     for name in AGENT_SUPPLIED:
@@ -131,10 +282,171 @@ def _situation(attack: Attack) -> tuple[dict[str, Any], str, list[str]]:
     return situation, defender.name, notes
 
 
+def _npc_situation(npc: NPC, situation: dict[str, Any]) -> tuple[dict[str, Any], str, list[str]]:
+    """An NPC of the campaign defends: its Unskilled Melee and current Willpower come from its
+    record and condition unless the GM gave them; an unconscious NPC is helpless (§11, §16).
+    The log names it only once the GM has revealed it."""
+    state = npc_condition_services.summary(npc)
+    if state is None:
+        raise ValidationError({"defender_npc": "This NPC has no Stamina score to track."})
+    name = npc.name if npc.revealed else "NPC"
+    if state["status"] == "dead":
+        raise ValidationError({"defender_npc": f"{npc.name} is dead."})
+    situation["defender_kind"] = "npc"
+    if situation.get("unskilled_melee") is None and situation.get("declared_skill_score") is None:
+        try:
+            situation["unskilled_melee"] = NPC_RULES.derive(npc)["unskilled_melee"]
+        except RuleError:
+            raise ValidationError({"unskilled_melee": "Give the NPC's Unskilled Melee."}) from None
+    if situation.get("current_willpower") is None:
+        situation["current_willpower"] = state["current_willpower"]
+    notes = []
+    if state["status"] == "unconscious":
+        situation["helpless"] = True
+        notes.append(f"{name} is unconscious: helpless")
+    return situation, name, notes
+
+
 #: An NPC's scores in a reason ("Unskilled Melee 61: column 5"), left out of what the log keeps.
 _NPC_SCORE = re.compile(r"(declared melee skill|Unskilled Melee|current Willpower|AR) \d+")
 #: What the log must not keep of an NPC attacker: its base chance and what gives it away.
 _NPC_ATTACKER_NUMBERS = ("base", "modifier", "strike_number", "margin", "row")
+#: An NPC attacker's penetration bonus gives away its Strength: the log says only that it counted.
+#: An NPC defender's scores in a check's line ("DEX check 45 vs 50"): the roll stays, the score goes.
+_NPC_CHECK = re.compile(r" vs (current Stamina )?\d+")
+_NPC_BONUS = re.compile(r"\d+ \+ bonus \d+ = \d+")
+
+
+def _read_hit(
+    outcome: combat.AttackOutcome, plan: Plan, attack: Attack, rng: random.Random
+) -> tuple[combat.AttackOutcome, dict[str, Any]]:
+    """A hit after the called shot (§11) and the armor (§19): the result read, and what the
+    defender takes (``stamina_applied``, ``wounds_applied``), the location and why."""
+    extra: dict[str, Any] = {}
+    called = armor_rules.called_result(outcome.code or "", plan.shot)
+    if called["text"]:
+        extra["called"] = called["text"]
+    letter = outcome.letter
+    if called["granted"] and (plan.shot.kill or plan.shot.knockout):
+        extra["kill" if plan.shot.kill else "knockout"] = True
+        extra["stamina_applied"] = plan.defender_stamina if plan.shot.knockout else None
+        extra["wounds_applied"] = 0
+        return dataclasses.replace(outcome, damage=None), extra
+    key = attack.results_key
+    if called["granted"]:
+        letter = called["letter"]
+        if plan.martial_arts and plan.shot.severity and key == "unarmed":
+            # a Martial Artist's called severity is read on the Armed key: up to 5 wounds (L2667)
+            key = "armed"
+            extra["called"] += " on the Armed key (Martial Arts)"
+    assert letter is not None
+    if letter != outcome.letter or outcome.damage is None or key != attack.results_key:
+        faces = d10(rng, combat.damage_dice(letter)).faces
+        outcome = dataclasses.replace(
+            outcome,
+            letter=letter,
+            result_name=RESULTS_KEYS[key][letter]["name"],
+            damage=combat.damage(letter, key, faces),
+        )
+    assert outcome.damage is not None
+    if attack.into_melee:
+        granted_target = called["granted"] and plan.shot.target
+        right, why = armor_rules.into_melee(0 if granted_target else percent(rng).total, granted_target)
+        extra["into_melee"] = why
+        if not right:
+            extra.update(wrong_target=True, stamina_applied=0, wounds_applied=0)
+            return outcome, extra
+    stamina, wounds = outcome.damage.stamina, outcome.damage.wounds
+    location = called["location"]
+    if plan.armor and plan.attack_kind:
+        location_roll = None
+        if location is None:
+            location_roll = percent(rng).total
+            location = armor_rules.hit_location(location_roll)
+        pieces = armor_rules.covering(plan.armor, location)
+        helmet_roll = None
+        if (
+            location == "head"
+            and location not in plan.crumpled
+            and not attack.closed_helmet
+            and any(p in armor_rules.PARTIAL_ON_HEAD for p in pieces)
+        ):
+            helmet_roll = percent(rng).total
+        result = armor_rules.armor_outcome(
+            stamina,
+            wounds,
+            location,
+            plan.armor,
+            plan.attack_kind,
+            penetration_bonus=plan.bonus,
+            crumpled=plan.crumpled,
+            helmet_roll=helmet_roll,
+            closed_helmet=attack.closed_helmet,
+            called=location_roll is None,
+            location_roll=location_roll,
+            joint=plan.shot.joint,
+        )
+        extra.update(
+            armor=result.as_dict(),
+            location=armor_rules.LOCATION_LABELS[location],
+            armor_why=result.summary(),
+            crumple=result.crumples,
+        )
+        stamina, wounds = result.stamina, result.wounds
+        if outcome.knockdown and result.penetrated is False:
+            extra["knockdown_note"] = "the Knockdown still applies (armor stops damage, not a K)"
+    elif location:
+        extra.update(location=armor_rules.LOCATION_LABELS[location], armor_why="no armor there: full damage")
+    extra["stamina_applied"], extra["wounds_applied"] = stamina, wounds
+    _special(outcome, plan, attack, rng, extra)
+    return outcome, extra
+
+
+def _special(
+    outcome: combat.AttackOutcome, plan: Plan, attack: Attack, rng: random.Random, extra: dict[str, Any]
+) -> None:
+    """The special results of a hit (engine/special.py): the Knockdown and its DEX check, the
+    weapon arm or hand check, a hold or strangle granted on a C and strangling's check."""
+    notes: list[str] = extra.setdefault("special", [])
+    if outcome.knockdown:
+        effect, check = (
+            special.knockdown(attack.results_key, plan.defender_dex, percent(rng).total)
+            if attack.results_key == "armed" and plan.defender_dex is not None
+            else special.knockdown("unarmed")
+        )
+        notes.append(f"Knockdown: {effect}")
+        if check is not None:
+            notes.append(check.text)
+        elif attack.results_key == "armed":
+            notes.append("the GM makes the DEX check to keep held items")
+    location = (extra.get("armor") or {}).get("location") or (
+        plan.shot.location if extra.get("called") else None
+    )
+    if location in armor_rules.WEAPON_LIMBS and extra.get("wounds_applied"):
+        if plan.defender_dex is not None and plan.defender_willpower is not None:
+            check = special.weapon_hand(
+                outcome.letter or "",
+                attack.results_key,
+                plan.defender_dex,
+                plan.defender_willpower,
+                percent(rng).total,
+            )
+            notes.append(f"if that hand holds a weapon, {check.text}")
+        else:
+            notes.append("if that hand holds a weapon, the GM makes the DEX check (WPR if crippled)")
+    if plan.hold and str(outcome.code or "").startswith("C"):
+        extra["hold"] = plan.hold
+        notes.append(
+            "strangle hold made: 1d10 Stamina each later round, a current-Stamina check at each round's end"
+            if plan.hold == "strangle"
+            else "hold made: the defender can only try to break it; 1d10 Stamina each later round"
+        )
+        if plan.hold == "strangle" and plan.defender_stamina is not None:
+            left = max(0, plan.defender_stamina - (extra.get("stamina_applied") or 0))
+            check = special.strangle_check(left, percent(rng).total)
+            notes.append(check.text)
+            if not check.passed and left:
+                extra["strangled_out"] = left
 
 
 def _detail(
@@ -143,6 +455,7 @@ def _detail(
     notes: list[str],
     npc_attacker: bool,
     npc_defender: bool,
+    extra: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The roll's detail. NPC statistics are the GM's (ARCHITECTURE.md, "Who may see what"): an
     NPC's scores stay out of the log, which players read; the column and the result stay in."""
@@ -153,14 +466,30 @@ def _detail(
         reasons = [_NPC_SCORE.sub(r"\1", text) for text in reasons]
     data["reasons"] = reasons
     data["why"] = "; ".join(reasons)
+    extra = dict(extra or {})
     if npc_attacker:
         for name in _NPC_ATTACKER_NUMBERS:
             data.pop(name, None)
             names.pop(name, None)
+        if "armor" in extra:
+            extra["armor"] = {
+                **extra["armor"],
+                "reasons": [
+                    _NPC_BONUS.sub("with the attacker's bonus", r) for r in extra["armor"]["reasons"]
+                ],
+            }
+            extra["armor_why"] = _NPC_BONUS.sub("with the attacker's bonus", extra["armor_why"])
+    if npc_defender and extra.get("knockout"):
+        extra.pop("stamina_applied", None)  # an NPC's current Stamina is the GM's
+    if npc_defender and extra.get("special"):
+        extra["special"] = [_NPC_CHECK.sub("", text) for text in extra["special"]]
+    extra.pop("strangled_out", None)
     data["defense_die"] = outcome.defense.defense_die
     data["luck_spent"] = outcome.defense.luck_spent
     data["notes"] = [*notes, *data["notes"]]
-    return {"attack": True, **names, **data}
+    if extra.get("knockdown_note"):
+        data["notes"].append(extra.pop("knockdown_note"))
+    return {"attack": True, **names, **data, **extra}
 
 
 def resolve(
@@ -176,8 +505,10 @@ def resolve(
         if who is not None and who.campaign_id != membership.campaign_id:
             raise checks.NoSuchAgent()
     attacker, score_name, base = _attacker(attack)
-    strike_number = base + attack.modifier
     situation, defender, notes = _situation(attack)
+    skill = (attack.attacker_score or "").partition("skill:")[2] or None
+    plan = _plan(attack, situation, skill)
+    strike_number = base + plan.named_total + attack.modifier
     rng = rng or system_rng()
     if (
         situation.get("form") == "missile"
@@ -189,13 +520,16 @@ def resolve(
     try:
         defense = combat.defense_column(situation, settings)
     except RuleError as error:
-        raise ValidationError({v.field: v.message for v in error.violations}) from None
+        raise _invalid(error) from None
     names = {
         "form": attack.form,
         "attacker": attacker,
         "score_name": score_name,
         "base": base,
+        "modifiers": [m.text for m in plan.parts],
+        "modifier_rules": sorted({m.rule for m in plan.parts}),
         "modifier": attack.modifier,
+        "strike_number": strike_number,
         "defender": defender,
     }
     purpose = (attack.purpose or f"{FORM_LABELS[attack.form]} attack: {attacker} on {defender}")[:200]
@@ -210,7 +544,7 @@ def resolve(
                 mission=attack.mission,
             )
             entries.append(row)
-        outcomes: list[combat.AttackOutcome] = []
+        outcomes: list[tuple[combat.AttackOutcome, dict[str, Any]]] = []
 
         def read(dice: Any) -> dict[str, Any]:
             if defense.automatic_hit:
@@ -221,13 +555,13 @@ def resolve(
                 outcome = combat.resolve_attack(
                     strike_number, dice.total, defense, attack.results_key, None, settings
                 )
-                if outcome.hit and outcome.letter:
-                    faces = d10(rng, combat.damage_dice(outcome.letter)).faces
-                    outcome = combat.resolve_attack(
-                        strike_number, dice.total, defense, attack.results_key, faces, settings
-                    )
-            outcomes.append(outcome)
-            return _detail(outcome, dict(names), notes, attack.attacker is None, attack.defender is None)
+            extra: dict[str, Any] = {}
+            if outcome.hit and outcome.letter:
+                outcome, extra = _read_hit(outcome, plan, attack, rng)
+            outcomes.append((outcome, extra))
+            return _detail(
+                outcome, dict(names), notes, attack.attacker is None, attack.defender is None, extra
+            )
 
         helpless_dice = combat.damage_dice(combat.helpless_letter(settings)) if defense.automatic_hit else 1
         roll = campaign_services.record_roll(
@@ -241,20 +575,73 @@ def resolve(
             rng=rng,
             detail=read,
         )
-        outcome = outcomes[-1]
-        if attack.defender is not None and attack.apply_damage and outcome.hit and outcome.damage:
-            source = (
-                f"{KEY_LABELS[attack.results_key]} {outcome.code} ({outcome.result_name}) from {attacker}"
-            )
-            row, _ = condition_services.record(
-                attack.defender,
-                membership,
-                "damage_taken",
-                {"stamina": outcome.damage.stamina, "wounds": outcome.damage.wounds, "source": source},
-                mission=attack.mission,
-            )
-            entries.append(row)
+        outcome, extra = outcomes[-1]
+        if attack.defender is not None and attack.apply_damage and outcome.hit:
+            entries += _apply_to_agent(attack, membership, attacker, outcome, extra)
+        if attack.defender_npc is not None and attack.apply_damage and outcome.hit:
+            _apply_to_npc(attack, membership, attacker, outcome, extra, roll)
     return roll, entries
+
+
+def _hit_fields(attack: Attack, attacker: str, outcome: combat.AttackOutcome, extra: dict[str, Any]):
+    """(entry kind, fields, source) of a hit on the defender, or None when the armor held."""
+    if extra.get("kill"):
+        return "fatal_blow", {"cause": "killing_shot"}, f"Killing called shot from {attacker}"
+    if extra.get("knockout"):
+        source = f"Called knockout from {attacker}"
+    else:
+        source = f"{KEY_LABELS[attack.results_key]} {outcome.code} ({outcome.result_name}) from {attacker}"
+        if extra.get("location"):
+            source += f", {extra['location']}"
+    fields: dict[str, Any] = {
+        "stamina": extra.get("stamina_applied") or 0,
+        "wounds": extra.get("wounds_applied") or 0,
+    }
+    if extra.get("crumple"):
+        fields["crumple"] = extra["crumple"]
+    if extra.get("strangled_out"):
+        fields["stamina"] += extra["strangled_out"]
+        source += "; strangled unconscious"
+    if not (fields["stamina"] or fields["wounds"] or "crumple" in fields):
+        return None
+    return "damage_taken", fields, source[:200]
+
+
+def _apply_to_npc(
+    attack: Attack,
+    membership: Membership,
+    attacker: str,
+    outcome: combat.AttackOutcome,
+    extra: dict[str, Any],
+    roll: Roll,
+) -> None:
+    """The hit on the NPC's GM-only condition (revertible on the NPC's page)."""
+    assert attack.defender_npc is not None
+    hit = _hit_fields(attack, attacker, outcome, extra)
+    if hit is not None:
+        kind, fields, source = hit
+        npc_condition_services.record(attack.defender_npc, membership, kind, fields, source, roll)
+
+
+def _apply_to_agent(
+    attack: Attack,
+    membership: Membership,
+    attacker: str,
+    outcome: combat.AttackOutcome,
+    extra: dict[str, Any],
+) -> list[AdvancementEntry]:
+    """The hit on the agent's ledger: a killing called shot is a fatal blow (the Luck check
+    against death is due, L990), a called knockout takes current Stamina to 0 (L1403, L2695),
+    any other hit its Stamina and wounds after armor, and the location where armor crumpled."""
+    assert attack.defender is not None
+    hit = _hit_fields(attack, attacker, outcome, extra)
+    if hit is None:
+        return []  # the armor held: nothing to record
+    kind, fields, source = hit
+    if kind == "damage_taken":
+        fields = {**fields, "source": source}
+    row, _ = condition_services.record(attack.defender, membership, kind, fields, mission=attack.mission)
+    return [row]
 
 
 SITUATION_NAMES = tuple(name for name in combat.SITUATION_FIELDS if name != "form")
@@ -276,6 +663,13 @@ def attack_from(data: dict, membership, campaign) -> Attack:
         mission = campaign.missions.filter(pk=data["mission"]).first()
         if mission is None:
             raise ValidationError({"mission": "No mission with this id in this campaign."})
+    npc = None
+    if data.get("defender_npc"):
+        npc = campaign.npcs.filter(pk=data["defender_npc"]).first()
+        if npc is None:
+            raise ValidationError({"defender_npc": "No NPC with this id in this campaign."})
+        if data.get("defender"):
+            raise ValidationError({"defender_npc": "Choose an agent or an NPC as the defender, not both."})
     situation = {name: data[name] for name in SITUATION_NAMES if data.get(name) not in (None, "")}
     return Attack(
         form=data["form"],
@@ -291,4 +685,365 @@ def attack_from(data: dict, membership, campaign) -> Attack:
         secret=data.get("secret", False),
         mission=mission,
         purpose=data.get("purpose") or "",
+        modifiers=list(data.get("modifiers") or []),
+        range_weapon=data.get("range_weapon") or None,
+        range_feet=data.get("range_feet"),
+        missile_weapon=data.get("missile_weapon") or None,
+        armor=list(data.get("armor") or []),
+        crumpled=list(data.get("crumpled") or []),
+        closed_helmet=bool(data.get("closed_helmet")),
+        attacker_penetration_bonus=data.get("attacker_penetration_bonus"),
+        knockout_skill=data.get("knockout_skill") or None,
+        called_location=data.get("called_location") or None,
+        called_severity=data.get("called_severity") or None,
+        called_knockout=bool(data.get("called_knockout")),
+        called_kill=bool(data.get("called_kill")),
+        defender_npc=npc,
+        called_hold=data.get("called_hold") or None,
+        called_joint=bool(data.get("called_joint")),
+        called_target=bool(data.get("called_target")),
+        into_melee=bool(data.get("into_melee")),
     )
+
+
+def hold_round(
+    membership: Membership,
+    *,
+    round_number: int,
+    strangle: bool = False,
+    holder: str = "NPC",
+    defender: Character | None = None,
+    defender_npc: NPC | None = None,
+    secret: bool = False,
+    mission: Mission | None = None,
+    rng: random.Random | None = None,
+) -> tuple[Roll, list[AdvancementEntry]]:
+    """One later round of a hold made with a called hold (§15, L1334-1346): 1d10 Stamina; for a
+    strangle, the check against current Stamina at the round's end, a failure knocking the
+    defender out (current Stamina 0). The damage goes to the agent's ledger or the NPC's
+    condition; the log line says the round, the damage and the check."""
+    if not membership.is_gm:
+        raise PermissionDenied("Only the game master resolves holds.")
+    if (defender is None) == (defender_npc is None):
+        raise ValidationError({"defender": "Choose the held agent or the held NPC."})
+    if defender is not None:
+        if defender.campaign_id != membership.campaign_id:
+            raise checks.NoSuchAgent()
+        condition = condition_of(defender.build)
+        if condition["dead"]:
+            raise ValidationError({"defender": f"{defender.name} is dead."})
+        current, name = condition["current_stamina"], defender.name
+    else:
+        assert defender_npc is not None
+        state = npc_condition_services.summary(defender_npc)
+        if state is None or state["status"] == "dead":
+            raise ValidationError({"defender_npc": "This NPC cannot be held: dead, or no Stamina to track."})
+        current, name = state["current_stamina"], defender_npc.name if defender_npc.revealed else "NPC"
+    try:
+        special.hold_damage(round_number, 1)
+    except RuleError as error:
+        raise _invalid(error) from None
+    rng = rng or system_rng()
+    taken: dict[str, Any] = {}
+
+    def read(dice: Any) -> dict[str, Any]:
+        stamina = special.hold_damage(round_number, dice.total)
+        lines = [
+            f"round {round_number} of the {'strangle' if strangle else 'hold'}: 1d10 = {stamina} Stamina"
+        ]
+        left = max(0, current - stamina)
+        if strangle:
+            check = special.strangle_check(left, percent(rng).total)
+            text = check.text if defender is not None else _NPC_CHECK.sub("", check.text)
+            lines.append(text)
+            if not check.passed:
+                stamina += left
+        taken["stamina"] = stamina
+        return {
+            "hold": True,
+            "attacker": holder,
+            "defender": name,
+            "round": round_number,
+            "strangle": strangle,
+            "lines": lines,
+            "rules": [special.RULE_STRANGLE if strangle else special.RULE_HOLD],
+        }
+
+    entries: list[AdvancementEntry] = []
+    with transaction.atomic():
+        roll = campaign_services.record_roll(
+            membership,
+            kind="d10",
+            purpose=f"{'Strangle' if strangle else 'Hold'}, round {round_number}: {holder} on {name}"[:200],
+            secret=secret,
+            mission=mission,
+            character=defender,
+            rng=rng,
+            detail=read,
+        )
+        source = f"{'Strangle' if strangle else 'Hold'} by {holder}, round {round_number}"
+        fields = {"stamina": taken["stamina"], "wounds": 0}
+        if defender is not None:
+            row, _ = condition_services.record(
+                defender, membership, "damage_taken", {**fields, "source": source}, mission=mission
+            )
+            entries.append(row)
+        else:
+            assert defender_npc is not None
+            npc_condition_services.record(defender_npc, membership, "damage_taken", fields, source, roll)
+    return roll, entries
+
+
+def hold_from(data: dict, membership, campaign) -> dict[str, Any]:
+    """hold_round's arguments from validated fields (the API's or the dice page form's)."""
+    out: dict[str, Any] = {
+        "round_number": data["round"],
+        "strangle": bool(data.get("strangle")),
+        "secret": bool(data.get("secret")),
+    }
+    for name in ("holder", "defender"):
+        if data.get(name):
+            try:
+                agent = checks.agent_for_check(membership, data[name])
+            except checks.NoSuchAgent:
+                raise ValidationError({name: "No agent with this id in this campaign."}) from None
+            if name == "holder":
+                out["holder"] = agent.name
+            else:
+                out["defender"] = agent
+    if data.get("defender_npc"):
+        npc = campaign.npcs.filter(pk=data["defender_npc"]).first()
+        if npc is None:
+            raise ValidationError({"defender_npc": "No NPC with this id in this campaign."})
+        out["defender_npc"] = npc
+    if data.get("mission"):
+        mission = campaign.missions.filter(pk=data["mission"]).first()
+        if mission is None:
+            raise ValidationError({"mission": "No mission with this id in this campaign."})
+        out["mission"] = mission
+    return out
+
+
+SPECIAL_LABELS = {
+    "fall": "Fall",
+    "catastrophe": "Catastrophe",
+    "fire": "On fire",
+    "smoke": "Smoke",
+    "exposure": "Exposure",
+    "poison": "Poison",
+}
+
+
+def special_damage(
+    membership: Membership,
+    kind: str,
+    *,
+    defender: Character | None = None,
+    defender_npc: NPC | None = None,
+    feet: int | None = None,
+    strike_number: int | None = None,
+    rounds: int | None = None,
+    luck_spent: int = 0,
+    secret: bool = False,
+    mission: Mission | None = None,
+    rng: random.Random | None = None,
+) -> tuple[Roll | None, list[AdvancementEntry]]:
+    """Damage that is not an attack (§18, engine/special.py): a fall (SN 90 + feet, a missile-type
+    roll with Luck; 100 ft or more kills), a catastrophe (SN 100 unless the GM sets it), exposure
+    (SN 99 on column 5), fire and smoke (wounds a round), poison (a check against current
+    Stamina, a failure kills). The result goes to the agent's ledger or the NPC's condition."""
+    if not membership.is_gm:
+        raise PermissionDenied("Only the game master applies special damage.")
+    if kind not in special.SPECIAL_KINDS:
+        raise ValidationError({"kind": f"Special damage is one of: {', '.join(special.SPECIAL_KINDS)}."})
+    if (defender is None) == (defender_npc is None):
+        raise ValidationError({"defender": "Choose the agent or the NPC who takes it."})
+    if defender is not None and defender.campaign_id != membership.campaign_id:
+        raise checks.NoSuchAgent()
+    if defender is not None:
+        condition = condition_of(defender.build)
+        if condition["dead"]:
+            raise ValidationError({"defender": f"{defender.name} is dead."})
+        name, current, luck = defender.name, condition["current_stamina"], defender.build["abilities"]["LUCK"]
+    else:
+        assert defender_npc is not None
+        state = npc_condition_services.summary(defender_npc)
+        if state is None or state["status"] == "dead":
+            raise ValidationError({"defender_npc": "This NPC is dead, or has no Stamina to track."})
+        name = defender_npc.name if defender_npc.revealed else "NPC"
+        current, luck = state["current_stamina"], None
+    if luck_spent and (defender is None or kind not in ("fall", "catastrophe")):
+        raise ValidationError(
+            {"luck_spent": "Only an agent spends Luck, and only against a fall or a catastrophe."}
+        )
+    rng = rng or system_rng()
+    label = SPECIAL_LABELS[kind]
+    try:
+        if kind in ("fire", "smoke"):
+            wounds = special.burning(kind, rounds if rounds is not None else 1)
+            return None, _special_entry(
+                membership,
+                defender,
+                defender_npc,
+                "damage_taken",
+                {"stamina": 0, "wounds": wounds},
+                f"{label}, {rounds or 1} round(s)",
+                mission,
+            )
+        if kind == "fall":
+            fall = special.fall(feet)  # type: ignore[arg-type]
+            if fall["deadly"]:
+                return None, _special_entry(
+                    membership,
+                    defender,
+                    defender_npc,
+                    "fatal_blow",
+                    {"cause": "fall_100_ft"},
+                    fall["text"],
+                    mission,
+                )
+            strike, title = fall["strike_number"], f"a fall of {feet} ft"
+        elif kind == "catastrophe":
+            strike = special.CATASTROPHE_BASE if strike_number is None else strike_number
+            title = f"a catastrophe (SN {strike})"
+        elif kind == "exposure":
+            strike, title = special.EXPOSURE_STRIKE, "exposure"
+        else:
+            strike, title = 0, "poison"
+    except RuleError as error:
+        raise _invalid(error) from None
+    entries: list[AdvancementEntry] = []
+    with transaction.atomic():
+        if kind == "poison":
+            outcome_box: dict[str, Any] = {}
+
+            def read_poison(dice: Any) -> dict[str, Any]:
+                check = special.poison_check(current, dice.total)
+                outcome_box["passed"] = check.passed
+                text = check.text if defender is not None else _NPC_CHECK.sub("", check.text)
+                return {
+                    "hold": True,
+                    "attacker": "Poison",
+                    "defender": name,
+                    "lines": [text],
+                    "rules": [check.rule],
+                }
+
+            roll = campaign_services.record_roll(
+                membership,
+                kind="percent",
+                purpose=f"Poison: {name}",
+                secret=secret,
+                mission=mission,
+                character=defender,
+                rng=rng,
+                detail=read_poison,
+            )
+            if not outcome_box["passed"]:
+                entries = _special_entry(
+                    membership, defender, defender_npc, "fatal_blow", {"cause": "poison"}, "Poison", mission
+                )
+            return roll, entries
+        if defender is not None and luck_spent:
+            row, _ = condition_services.record(
+                defender, membership, "luck_spent", {"points": luck_spent}, mission=mission
+            )
+            entries.append(row)
+        if kind == "exposure":
+            defense = combat.DefenseColumn(
+                special.EXPOSURE_COLUMN,
+                (
+                    combat.Reason(
+                        f"exposure: column {special.EXPOSURE_COLUMN}",
+                        special.EXPOSURE_COLUMN,
+                        special.RULE_EXPOSURE,
+                    ),
+                ),
+            )
+        else:
+            situation = {
+                "form": "missile",
+                "missile_class": "catastrophe",
+                "defender_kind": "pc" if defender is not None else "npc",
+                "defense_die": d10(rng).total,
+                "luck_spent": luck_spent,
+                "luck_available": luck,
+            }
+            try:
+                defense = combat.defense_column(situation, membership.campaign.settings)
+            except RuleError as error:
+                raise _invalid(error) from None
+        outcomes: list[combat.AttackOutcome] = []
+
+        def read(dice: Any) -> dict[str, Any]:
+            outcome = combat.resolve_attack(strike, dice.total, defense, "armed")
+            if outcome.hit and outcome.letter:
+                faces = d10(rng, combat.damage_dice(outcome.letter)).faces
+                outcome = combat.resolve_attack(strike, dice.total, defense, "armed", faces)
+            outcomes.append(outcome)
+            names = {
+                "form": "missile",
+                "attacker": title[0].upper() + title[1:],
+                "score_name": "strike number",
+                "base": strike,
+                "modifiers": [],
+                "modifier": 0,
+                "strike_number": strike,
+                "defender": name,
+            }
+            return _detail(outcome, names, [], False, defender is None)
+
+        roll = campaign_services.record_roll(
+            membership,
+            kind="percent",
+            purpose=f"{label}: {name}"[:200],
+            secret=secret,
+            mission=mission,
+            character=defender,
+            rng=rng,
+            detail=read,
+        )
+        outcome = outcomes[-1]
+        if outcome.hit and outcome.damage:
+            entries += _special_entry(
+                membership,
+                defender,
+                defender_npc,
+                "damage_taken",
+                {"stamina": outcome.damage.stamina, "wounds": outcome.damage.wounds},
+                f"{label} {outcome.code} ({outcome.result_name})",
+                mission,
+                roll,
+            )
+    return roll, entries
+
+
+def _special_entry(membership, defender, defender_npc, kind, fields, source, mission, roll=None):
+    if defender is not None:
+        if kind == "damage_taken":
+            fields = {**fields, "source": source[:200]}
+        row, _ = condition_services.record(defender, membership, kind, fields, mission=mission)
+        return [row]
+    npc_condition_services.record(defender_npc, membership, kind, fields, source, roll)
+    return []
+
+
+def special_from(data: dict, membership, campaign) -> dict[str, Any]:
+    """special_damage's arguments from validated fields (the API's or the dice page form's)."""
+    out: dict[str, Any] = {
+        "kind": data["kind"],
+        "feet": data.get("feet"),
+        "strike_number": data.get("strike_number"),
+        "rounds": data.get("rounds"),
+        "luck_spent": data.get("luck_spent") or 0,
+        "secret": bool(data.get("secret")),
+    }
+    held = hold_from(
+        {"round": 2, **{k: data.get(k) for k in ("defender", "defender_npc", "mission")}},
+        membership,
+        campaign,
+    )
+    for name in ("defender", "defender_npc", "mission"):
+        if name in held:
+            out[name] = held[name]
+    return out

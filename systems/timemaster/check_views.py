@@ -99,6 +99,10 @@ def dice_panels(request, campaign, membership, given: dict[str, Any]) -> DiceExt
     context = {
         "check_form": given.get("check_form") or check_form(campaign, membership, request),
         "attack_form": given.get("attack_form") or checks.attack_form(campaign, membership),
+        "hold_form": given.get("hold_form") or checks.hold_form(campaign, membership),
+        "last_hold": given.get("last_hold"),
+        "special_form": given.get("special_form") or checks.special_form(campaign, membership),
+        "last_special": given.get("last_special"),
     }
     return DiceExtras(templates=PANELS, context=context)
 

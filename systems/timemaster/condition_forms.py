@@ -9,7 +9,7 @@ from django import forms
 from systems.timemaster import condition_services as cond
 from systems.timemaster.engine import recovery
 from systems.timemaster.engine.play_tables import UNKNOWN_LIMIT
-from systems.timemaster.engine.tables import TALENTS
+from systems.timemaster.engine.tables import ARMOR, TALENTS
 
 HOW = {"medical": "Two rounds of Medical treatment", "ignore_pain": "Ignore Pain succeeded"}
 CAUSES = {
@@ -35,6 +35,12 @@ class ConditionEntryForm(forms.Form):
     wounds = _count("Wounds to mark")
     willpower = _count("Willpower lost")
     source = forms.CharField(label="Source of the damage", max_length=200, required=False)
+    armor = forms.MultipleChoiceField(
+        label="Armor worn (a fresh suit: nothing crumpled)",
+        required=False,
+        choices=[(k, f"{v['name']} (AR {v['ar']})") for k, v in ARMOR.items()],
+        widget=forms.CheckboxSelectMultiple,
+    )
     points = forms.TypedChoiceField(
         label="Luck points", coerce=int, required=False, choices=[(1, "1"), (2, "2")]
     )
@@ -50,6 +56,15 @@ class ConditionEntryForm(forms.Form):
     def __init__(self, *args: Any, kinds: Any = (), talents: Any = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["kind"].choices = [(kind, cond.LABELS[kind]) for kind in kinds]
+        # Only the fields of the kinds this member may record: a player's form shows no GM choice
+        # (treatment, cause, damage and its source) it could not send (issue 49, point 6).
+        used = {"kind", "reason", "revision"}
+        for kind in kinds:
+            used.update(recovery.FUNCTIONS[kind][1])
+            if kind == "damage_taken":
+                used.add("source")
+        for name in [name for name in self.fields if name not in used]:
+            del self.fields[name]
         self.fields["talent"].choices = [("", "—")] + [
             (key, TALENTS[key]["name"]) for key in talents if key in TALENTS
         ]
@@ -60,9 +75,11 @@ class ConditionEntryForm(forms.Form):
         names = recovery.FUNCTIONS[kind][1] + (("source",) if kind == "damage_taken" else ())
         out = {}
         for name in names:
-            value = self.cleaned_data.get(name)
+            value = self.cleaned_data.get(name)  # None for a field this form does not have
             if value not in (None, ""):
                 out[name] = value
+        if kind == "armor_worn":
+            out["armor"] = list(self.cleaned_data.get("armor") or [])
         if kind == "damage_taken":
             out.setdefault("stamina", 0)
             out.setdefault("wounds", 0)

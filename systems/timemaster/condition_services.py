@@ -31,6 +31,7 @@ PLAYER_KINDS = ("stamina_rested", "willpower_slept", "luck_spent", "death_check"
 LABELS = {
     "damage_taken": "Damage taken",
     "fatal_blow": "A fatal blow (Luck check against death due)",
+    "armor_worn": "Armor worn from now on",
     "death_check": "Luck check against death",
     "luck_spent": "Luck spent on a missile defense",
     "came_to": "Came to",

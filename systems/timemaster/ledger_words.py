@@ -12,7 +12,7 @@ from typing import Any
 
 from systems.timemaster.engine.advancement import skill_name
 from systems.timemaster.engine.advancement_tables import PUNISHMENTS
-from systems.timemaster.engine.tables import ABILITY_NAMES, TALENTS
+from systems.timemaster.engine.tables import ABILITY_NAMES, ARMOR, TALENTS
 from systems.timemaster.engine.years import year_label
 
 #: Why a regular award is what it is, as the end of a sentence (significance.close_mission).
@@ -146,6 +146,9 @@ def _condition_sentence(kind: str, p: dict[str, Any]) -> str:
         return f"Took {' and '.join(parts)} of damage{source}."
     if kind == "fatal_blow":
         return f"Struck down by {FATAL_CAUSE_WORDS.get(str(p.get('cause')), 'a fatal blow')}."
+    if kind == "armor_worn":
+        worn = [ARMOR[a]["name"].lower() for a in p.get("armor") or [] if a in ARMOR]
+        return f"Wears {', '.join(worn)}." if worn else "Wears no armor."
     if kind == "death_check":
         return f"Made the Luck check against death (rolled {p.get('roll')})."
     if kind == "luck_spent":

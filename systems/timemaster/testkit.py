@@ -32,5 +32,28 @@ def check_demo(campaign) -> None:
 def api_route_ids(campaign, members, character) -> dict[str, dict]:
     """The URL ids of TIMEMASTER's own API routes in ``campaign`` (the personas are its members,
     ``character`` a player's agent), for the walks over every API route."""
+    from campaigns.models import NPC
+    from systems.timemaster.models import NPCConditionEntry
+
     own = {"campaign_pk": campaign.pk, "character_pk": character.pk}
-    return {"api-check": own, "api-campaign-attacks": own, "api-check-scores": own}
+    guard = NPC.objects.create(
+        campaign=campaign,
+        system=campaign.system,
+        name="Walked Guard",
+        kind="human",
+        abilities=dict.fromkeys(("STR", "DEX", "AGL", "PCN", "STA", "WPR", "PER"), 50),
+        significance_rating=1,
+    )
+    entry = NPCConditionEntry.objects.create(
+        npc=guard, entry={"kind": "damage_taken", "stamina": 2, "wounds": 1}
+    )
+    npc = {"campaign_pk": campaign.pk, "npc_pk": guard.pk}
+    return {
+        "api-check": own,
+        "api-campaign-attacks": own,
+        "api-campaign-holds": own,
+        "api-campaign-special-damage": own,
+        "api-check-scores": own,
+        "api-npc-condition": npc,
+        "api-npc-condition-revert": {**npc, "entry_pk": entry.pk},
+    }

@@ -5,13 +5,26 @@ from django.urls import path
 
 import campaigns.urls  # noqa: F401  (registers "id": ids that fit 64 bits, longer ones 404)
 import characters.urls  # noqa: F401  (registers "chid", the same for character ids)
-from systems.timemaster import advancement_views, attack_views, check_views, condition_views
+from systems.timemaster import (
+    advancement_views,
+    attack_views,
+    check_views,
+    condition_views,
+    npc_condition_views,
+)
 from systems.timemaster import mission_views as mv
 
 MISSION = "campaigns/<id:pk>/missions/<id:mission_pk>/"
 urlpatterns: list = [
     path("campaigns/<id:pk>/dice/check/", check_views.dice_check, name="campaign-dice-check"),
     path("campaigns/<id:pk>/dice/attack/", attack_views.dice_attack, name="campaign-dice-attack"),
+    path("campaigns/<id:pk>/dice/hold/", attack_views.dice_hold, name="campaign-dice-hold"),
+    path("campaigns/<id:pk>/dice/special/", attack_views.dice_special, name="campaign-dice-special"),
+    path(
+        "campaigns/<id:pk>/npcs/<id:npc_pk>/condition/<id:entry_pk>/revert/",
+        npc_condition_views.npc_condition_revert,
+        name="timemaster-npc-condition-revert",
+    ),
     path("campaigns/<id:pk>/missions/", mv.mission_list, name="missions-list"),
     path("campaigns/<id:pk>/missions/new/", mv.mission_create, name="missions-new"),
     path("campaigns/<id:pk>/missions/audit/", mv.campaign_mission_audit, name="missions-campaign-audit"),

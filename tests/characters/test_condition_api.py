@@ -16,7 +16,14 @@ from systems.timemaster.engine.condition import condition_of
 ROLES = ("gm", "player", "other_player", "observer", "outsider", "anonymous")
 
 #: Read by the route-coverage test in tests/campaigns/test_api_roles.py.
-WALKED_ROUTES = {"api-character-condition", "api-campaign-attacks"}
+WALKED_ROUTES = {
+    "api-character-condition",
+    "api-campaign-attacks",
+    "api-campaign-holds",  # walked in tests/campaigns/test_npc_fight.py
+    "api-campaign-special-damage",  # walked in tests/campaigns/test_npc_fight.py
+    "api-npc-condition",  # walked in tests/campaigns/test_npc_fight.py
+    "api-npc-condition-revert",
+}
 
 READ = {"default": 200, "outsider": 404, "anonymous": 401}
 OWNER_OR_GM = {

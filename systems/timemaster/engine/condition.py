@@ -3,9 +3,12 @@
 Kept in the optional build key ``condition``; a build without it is unhurt and unarmored:
 
     {"current_stamina": int, "current_willpower": int, "wounds_marked": int, "armor": [armor key, ...],
-     "unconscious": bool, "coma": bool, "death_check_due": bool, "dead": bool, "critical_treated": bool}
+     "unconscious": bool, "coma": bool, "death_check_due": bool, "dead": bool, "critical_treated": bool,
+     "crumpled": [hit location, ...]}
 
-The last five are written by the play entries of ``recovery.py`` (timemaster-play.md §16, §17).
+The state flags are written by the play entries of ``recovery.py`` (timemaster-play.md §16, §17);
+``crumpled`` lists the hit locations where the worn armor was penetrated and is worthless from
+then on (timemaster-play.md §19, L1535-1537), written by a damage entry's ``crumple``.
 
 timemaster-characters.md §9.1-9.4, §5.1, §10 rules 14, 15 and 17.
 """
@@ -18,6 +21,7 @@ from typing import Any
 from characters.systems.base import Build, RuleError, RuleViolation, refuse
 from characters.systems.base import is_int as _is_int
 
+from .armor import LOCATIONS
 from .formulas import wound_count
 from .tables import (
     ABILITY_NAMES,
@@ -33,7 +37,8 @@ RULE_TALENT_USE = "timemaster-characters.md §10 rule 17"
 RULE_ARMOR = "timemaster-characters.md §9.1"
 
 STATE_FLAGS = ("unconscious", "coma", "death_check_due", "dead", "critical_treated")
-CONDITION_KEYS = ("current_stamina", "current_willpower", "wounds_marked", "armor", *STATE_FLAGS)
+CONDITION_KEYS = ("current_stamina", "current_willpower", "wounds_marked", "armor", *STATE_FLAGS, "crumpled")
+RULE_CRUMPLED = "timemaster-play.md §19 (L1535-1537)"
 
 
 def condition_of(build: Build) -> dict[str, Any]:
@@ -43,12 +48,14 @@ def condition_of(build: Build) -> dict[str, Any]:
     stored = build.get("condition")
     stored = stored if isinstance(stored, dict) else {}
     armor = stored.get("armor", [])
+    crumpled = stored.get("crumpled", [])
     return {
         "current_stamina": stored.get("current_stamina", abilities.get("STA")),
         "current_willpower": stored.get("current_willpower", abilities.get("WPR")),
         "wounds_marked": stored.get("wounds_marked", 0),
         "armor": list(armor) if isinstance(armor, list) else [armor],
         **{flag: stored.get(flag, False) for flag in STATE_FLAGS},
+        "crumpled": list(crumpled) if isinstance(crumpled, list) else [crumpled],
     }
 
 
@@ -114,6 +121,14 @@ def check_condition(build: Build) -> list[RuleViolation]:
     if not all(isinstance(key, str) and key in ARMOR for key in armor):
         problems.append(
             RuleViolation("condition.armor", f"Armor must be chosen from: {', '.join(ARMOR)}.", RULE_ARMOR)
+        )
+    if not all(isinstance(key, str) and key in LOCATIONS for key in condition["crumpled"]):
+        problems.append(
+            RuleViolation(
+                "condition.crumpled",
+                f"Crumpled armor is at hit locations: {', '.join(LOCATIONS)}.",
+                RULE_CRUMPLED,
+            )
         )
     return problems
 

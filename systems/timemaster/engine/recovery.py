@@ -21,6 +21,7 @@ from typing import Any
 from characters.systems.base import Build, SettingSpec, refuse
 
 from . import action_table
+from .armor import LOCATIONS
 from .condition import STATE_FLAGS, condition_of, use_talent, with_condition
 from .formulas import is_critically_wounded, stamina_recovery_rate, wound_count
 from .play_tables import (
@@ -38,7 +39,7 @@ from .play_tables import (
     UNSKILLED_SWIM_MILES,
     WILLPOWER_PER_HOUR_OF_SLEEP,
 )
-from .tables import CRITICAL_WOUND_BOXES_LEFT, SKILL_LEVELS
+from .tables import ARMOR, CRITICAL_WOUND_BOXES_LEFT, SKILL_LEVELS
 
 RULE_DAMAGE = "timemaster-play.md §16 (L1411-1419)"
 RULE_UNCONSCIOUS = "timemaster-play.md §16 (L1425-1427), §29 ambiguities 12-13"
@@ -50,6 +51,7 @@ RULE_HEALING = "timemaster-play.md §17 (L1453, L3183, L3187), §29 ambiguity 3"
 RULE_SLEEP = "timemaster-play.md §12 (L3297)"
 RULE_RUNNING = "timemaster-characters.md §4 skill 46 (L3007-3009)"
 RULE_SWIMMING = "timemaster-characters.md §4 skill 60 (L3235-3243)"
+RULE_CRUMPLED = "timemaster-play.md §19 crumpled armor (L1535-1537)"
 
 FATAL_CAUSES = ("killing_shot", "fall_100_ft", "poison", "spacecraft", "other")
 CRITICAL_TREATMENTS = ("medical", "ignore_pain")
@@ -103,11 +105,15 @@ def _boxes(build: Build) -> int:
 
 
 # -- damage and death (play §16) ---------------------------------------------------------------------
-def take_damage(build: Build, stamina: int, wounds: int, willpower: int = 0) -> tuple[Build, dict[str, Any]]:
+def take_damage(
+    build: Build, stamina: int, wounds: int, willpower: int = 0, crumple: str | None = None
+) -> tuple[Build, dict[str, Any]]:
     """Stamina off current Stamina (never below 0), wound boxes marked (never more than the
     boxes), Willpower off current Willpower (Demoralize, §5.3). At 0 Stamina the agent passes
     out; with no box left he dies unless his Luck check succeeds (the check is due now); at 3 or
-    fewer boxes left he is critically wounded and makes a Willpower check at once."""
+    fewer boxes left he is critically wounded and makes a Willpower check at once. ``crumple``
+    names the hit location where this hit penetrated the armor: worthless there from now on
+    (§19, L1535-1537)."""
     stamina = _count(stamina, "stamina", what="Stamina lost")
     wounds = _count(wounds, "wounds", what="Wounds")
     willpower = _count(willpower, "willpower", what="Willpower lost")
@@ -133,6 +139,14 @@ def take_damage(build: Build, stamina: int, wounds: int, willpower: int = 0) -> 
         "wounds_marked": marked,
         "current_willpower": c["current_willpower"] - events["willpower_lost"],
     }
+    if crumple is not None:
+        if crumple not in LOCATIONS:
+            raise refuse(
+                "crumple", f"Armor crumples at a hit location: {', '.join(LOCATIONS)}.", RULE_CRUMPLED
+            )
+        if crumple not in c["crumpled"]:
+            changes["crumpled"] = [*c["crumpled"], crumple]
+        events["crumpled"] = crumple
     if current == 0:
         changes["unconscious"] = True
     if events["death_check_due"]:
@@ -153,6 +167,15 @@ def fatal_blow(build: Build, cause: str) -> tuple[Build, dict[str, Any]]:
         build, wounds_marked=_boxes(build), current_stamina=0, unconscious=True, death_check_due=True
     )
     return new, {"cause": cause, "death_check_due": True}
+
+
+def wear_armor(build: Build, armor: Any) -> tuple[Build, dict[str, Any]]:
+    """The armor the agent wears from now on (keys of the armor guide, §19, L1510-1533); a fresh
+    suit is whole again, so the crumpled locations are cleared (L1535-1537)."""
+    if not isinstance(armor, list | tuple) or not all(isinstance(a, str) and a in ARMOR for a in armor):
+        raise refuse("armor", f"Armor is chosen from: {', '.join(ARMOR)}.", RULE_CRUMPLED)
+    worn = list(dict.fromkeys(armor))
+    return with_condition(build, armor=worn, crumpled=[]), {"armor": worn}
 
 
 def luck_check_against_death(build: Build, roll: int) -> tuple[Build, dict[str, Any]]:
@@ -379,6 +402,7 @@ def condition_summary(build: Build, settings: dict[str, Any] | None = None) -> d
         "distance_running": distance_running(build),
         "swimming": swimming(build),
         **{flag: c[flag] for flag in STATE_FLAGS},
+        "crumpled": c["crumpled"],
         "unconscious_minutes_die": UNCONSCIOUS_MINUTES_DIE,
     }
 
@@ -393,8 +417,10 @@ def is_dead(build: Build) -> bool | None:
 
 # -- ledger entries ----------------------------------------------------------------------------------
 ENTRY_SHAPES: dict[str, str] = {
-    "damage_taken": '{"stamina": int, "wounds": int, "willpower": int (optional), "source": str (optional)}',
+    "damage_taken": '{"stamina": int, "wounds": int, "willpower": int (optional), '
+    '"crumple": hit location (optional), "source": str (optional)}',
     "fatal_blow": '{"cause": one of FATAL_CAUSES}',
+    "armor_worn": '{"armor": [armor key, ...]} (clears crumpled locations)',
     "death_check": '{"roll": 1..100} (a general check vs LUCK)',
     "luck_spent": '{"points": 1|2}',
     "came_to": "{}",
@@ -421,8 +447,9 @@ def _fold(
 
 
 HANDLERS: dict[str, Callable[[dict[str, Any], dict[str, Any]], None]] = {
-    "damage_taken": _fold(take_damage, "stamina", "wounds", "willpower", willpower=0),
+    "damage_taken": _fold(take_damage, "stamina", "wounds", "willpower", "crumple", willpower=0),
     "fatal_blow": _fold(fatal_blow, "cause"),
+    "armor_worn": _fold(wear_armor, "armor"),
     "death_check": _fold(luck_check_against_death, "roll"),
     "luck_spent": _fold(spend_luck, "points"),
     "came_to": _fold(come_to),
@@ -433,8 +460,9 @@ HANDLERS: dict[str, Callable[[dict[str, Any], dict[str, Any]], None]] = {
     "talent_used": _fold(pay_for_talent, "talent", "extra_willpower", extra_willpower=0),
 }
 FUNCTIONS: dict[str, tuple[Callable[..., tuple[Build, dict[str, Any]]], tuple[str, ...]]] = {
-    "damage_taken": (take_damage, ("stamina", "wounds", "willpower")),
+    "damage_taken": (take_damage, ("stamina", "wounds", "willpower", "crumple")),
     "fatal_blow": (fatal_blow, ("cause",)),
+    "armor_worn": (wear_armor, ("armor",)),
     "death_check": (luck_check_against_death, ("roll",)),
     "luck_spent": (spend_luck, ("points",)),
     "came_to": (come_to, ()),
@@ -445,7 +473,7 @@ FUNCTIONS: dict[str, tuple[Callable[..., tuple[Build, dict[str, Any]]], tuple[st
     "talent_used": (pay_for_talent, ("talent", "extra_willpower")),
 }
 ENTRY_KINDS: tuple[str, ...] = tuple(ENTRY_SHAPES)
-OPTIONAL_FIELDS = ("willpower", "medical_days", "extra_willpower")  # default 0
+OPTIONAL_FIELDS = ("willpower", "medical_days", "extra_willpower", "crumple")  # default 0 (crumple: none)
 
 
 def play_entry(build: Build, kind: str, **fields: Any) -> tuple[dict[str, Any], dict[str, Any]]:
