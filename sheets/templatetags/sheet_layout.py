@@ -105,11 +105,11 @@ def sheet_name(name) -> str:
 @register.filter
 def share_rows(items, spec) -> dict:
     """Groups (an attribute with its skills: ``spec`` is "rows,key", the key holding a group's items)
-    laid out in two table columns of ``rows`` rows each, for a
-    list of groups that may be long (D6 takes up to 40 attributes, issue 45): each group is its head
-    row and the same number of item rows (``pad_rows``: its items, then empty rows to fill in play),
-    as many as the column's rows allow, at least one; when even one item row each does not fit, the
-    groups that do are shown and ``more`` says how many are left out, on the last pair of rows.
+    laid out in two table columns of ``rows`` rows each, for a list of groups that may be long (D6
+    takes up to 40 attributes, issue 45): each group is its head row and the same number of item rows
+    (``pad_rows``: its items, then empty rows to fill in play), as many as the column's rows allow, at
+    least one; when even one item row each does not fit, the groups that do are shown and ``more``
+    says how many are left out, on the last pair of rows.
 
     Two table cells, not CSS columns: WeasyPrint balances columns by laying their content out again
     and again, which cost most of one system's sheet render (it replaces ``split_share``, which cut
