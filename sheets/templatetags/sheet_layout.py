@@ -105,11 +105,11 @@ def sheet_name(name) -> str:
 @register.filter
 def share_rows(items, spec) -> dict:
     """Groups (an attribute with its skills: ``spec`` is "rows,key", the key holding a group's items)
-    laid out in two table columns of ``rows`` rows each, for a
-    list of groups that may be long (D6 takes up to 40 attributes, issue 45): each group is its head
-    row and the same number of item rows (``pad_rows``: its items, then empty rows to fill in play),
-    as many as the column's rows allow, at least one; when even one item row each does not fit, the
-    groups that do are shown and ``more`` says how many are left out, on the last pair of rows.
+    laid out in two table columns of ``rows`` rows each, for a list of groups that may be long (D6
+    takes up to 40 attributes, issue 45): each group is its head row and the same number of item rows
+    (``pad_rows``: its items, then empty rows to fill in play), as many as the column's rows allow, at
+    least one; when even one item row each does not fit, the groups that do are shown and ``more``
+    says how many are left out, on the last pair of rows.
 
     Two table cells, not CSS columns: WeasyPrint balances columns by laying their content out again
     and again, which cost most of one system's sheet render (it replaces ``split_share``, which cut
@@ -130,3 +130,20 @@ def share_rows(items, spec) -> dict:
         for group in groups
     ]
     return {"columns": [laid[:per_column], laid[per_column:]], "more": more}
+
+
+@register.filter
+def fold_leading(rows, key) -> list[dict]:
+    """A reference strip's rows with the leading run whose ``key`` is 0 (or empty) folded into one
+    column, its last row, which carries the run's ``first`` row (issue 45: D6's multi-action strip
+    runs from 1 to the allotment + 5, and an allotment of 30, the form's limit, made 35 columns that
+    ran off the page; "1-30 none" then 31..35 hold it in six, as an allotment of 1 always printed).
+
+    Returns ``[{"row": row, "first": the run's first row or None}, ...]``."""
+    rows = list(rows or [])
+    run = 0
+    while run < len(rows) and not rows[run].get(key):
+        run += 1
+    if run <= 1:
+        return [{"row": row, "first": None} for row in rows]
+    return [{"row": rows[run - 1], "first": rows[0]}] + [{"row": row, "first": None} for row in rows[run:]]

@@ -226,6 +226,9 @@ def d6_build(variant: str) -> dict:
         ],
         notes=_text(_limit(IdentityForm, "notes")),
         move=largest_move,
+        character_points=IdentityForm.base_fields["character_points"].max_value,
+        action_allotment=IdentityForm.base_fields["action_allotment"].max_value,
+        fate_points=IdentityForm.base_fields["fate_points"].max_value,
     )
 
 

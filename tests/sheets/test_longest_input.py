@@ -15,7 +15,7 @@ import pytest
 from django import forms
 
 from characters import registry
-from sheets.templatetags.sheet_layout import share_rows, sheet_name
+from sheets.templatetags.sheet_layout import fold_leading, share_rows, sheet_name
 from tests import system_kit
 from tests.sheets import samples
 
@@ -50,6 +50,10 @@ def test_the_long_d6_sample_has_every_attribute_and_skill_the_engine_takes():
     build = samples.build_of("d6", "long")
     assert len(build["attributes"]) == tables.MAX_ATTRIBUTES
     assert len(build["skills"]) == tables.MAX_SKILLS
+    from systems.d6.wizard import IdentityForm
+
+    for number in ("action_allotment", "character_points", "fate_points", "move"):
+        assert build[number] == IdentityForm.base_fields[number].max_value, number
 
 
 def test_the_long_timemaster_sample_is_wounded_critically_in_armor():
@@ -104,3 +108,14 @@ def test_share_rows_gives_each_group_the_rows_the_column_has():
     for column in many["columns"]:
         assert sum(1 + slot["rows"]["blank"] for slot in column) <= 18
     assert share_rows([], "18,skills") == {"columns": [[], []], "more": 0}
+
+
+def test_fold_leading_keeps_a_strip_of_six_columns_whatever_the_allotment():
+    from systems.d6.engine.derived import map_strip
+
+    one = fold_leading(map_strip(1), "penalty_dice")
+    assert [(c["first"], c["row"]["actions"]) for c in one] == [(None, n) for n in range(1, 7)]
+    many = fold_leading(map_strip(30), "penalty_dice")
+    assert len(many) == 6
+    assert many[0]["first"]["actions"] == 1 and many[0]["row"]["actions"] == 30
+    assert [c["row"]["penalty"] for c in many] == ["none", "-1D", "-2D", "-3D", "-4D", "-5D"]
