@@ -196,9 +196,7 @@ def _plan(attack: Attack, situation: dict[str, Any], attacker_skill: str | None)
             raise ValidationError(
                 {"missile_weapon": "Name the missile weapon: armor tells a thrown one from a sling or a bow."}
             )
-    martial = attacker_skill == "martial_arts" or (
-        attack.attacker is None and attack.knockout_skill == "martial_arts"
-    )
+    martial = attack.attacker is not None and attacker_skill == "martial_arts"
     return Plan(parts, total, shot, kind, worn, crumpled, bonus, stamina, dex, willpower, hold, martial)
 
 

@@ -286,3 +286,16 @@ def test_the_gm_puts_armor_on_a_guard_once_and_every_attack_reads_it(world, figh
     assert npc_cond.summary(one)["current_stamina"] == 50
     bad = client.post(url, {"kind": "damage_taken", "wounds": 1}, format="json")
     assert bad.status_code == 400
+
+
+def test_a_day_of_exposure_is_read_at_sn_99_on_column_5_and_a_catastrophe_at_the_gms_sn(world, fight):
+    # §18 (L1463-1467): exposure SN 99, column 5, Armed key; a catastrophe's SN is the GM's (100 by default)
+    harry, (_one, two, _three) = fight
+    gm = world.membership["gm"]
+    roll, _ = attacks.special_damage(gm, "exposure", defender_npc=two, rng=Faces(9, 9, 1, 1, 1))
+    assert (roll.detail["strike_number"], roll.detail["column"], roll.detail["margin"]) == (99, 5, 0)
+    assert roll.detail["why"] == "exposure: column 5"
+    roll, entries = attacks.special_damage(
+        gm, "catastrophe", defender=harry, strike_number=175, rng=Faces(4, 5, 0, 1, 1, 1)
+    )
+    assert roll.detail["strike_number"] == 175 and roll.detail["column"] == 4 and roll.detail["hit"]
