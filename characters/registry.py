@@ -113,6 +113,10 @@ class SystemApp:
     # "module:function" (character) -> RollContext | None: the play under way that a roll made from
     # the character's page belongs to (a mission, run, conflict or encounter)
     roll_context: str = ""
+    # (component name, dotted path of the choices) for a choice set several of the system's API
+    # fields share (drf-spectacular names a set by its field, and warns when one set gets several
+    # names): e.g. ("TimemasterHitLocationEnum", "systems.timemaster.engine.armor.LOCATIONS")
+    openapi_enums: tuple[tuple[str, str], ...] = ()
 
     def print_kinds(self) -> tuple[SheetKindSpec, ...]:
         """Its sheet kinds as declarations (register() turns a bare key into one)."""

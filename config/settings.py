@@ -317,6 +317,8 @@ REST_FRAMEWORK = {
         "config.parsers.MultiPartParser",
     ],
 }
+from config.openapi_enums import EnumNames  # noqa: E402
+
 SPECTACULAR_SETTINGS = {
     "TITLE": "Dossier API",
     "DESCRIPTION": "Campaigns, characters, dice and sheets for tabletop role-playing groups.",
@@ -327,13 +329,16 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
-    # Several choice sets are called "kind": each gets its own name in the schema.
-    "ENUM_NAME_OVERRIDES": {
-        "SheetKindEnum": "sheets.services.REQUESTABLE_KIND_CHOICES",
-        "SignificanceEntryKindEnum": "campaigns.models.SIGNIFICANCE_ENTRY_KIND_CHOICES",
-        "WebhookKindEnum": "campaigns.models.WebhookKind",
-        "DiceKindEnum": "campaigns.api_fair.DICE_KINDS",
-    },
+    # Several choice sets are called "kind": each gets its own name in the schema. A system's own
+    # come from the registry (SystemApp.openapi_enums), read when the schema is made.
+    "ENUM_NAME_OVERRIDES": EnumNames(
+        {
+            "SheetKindEnum": "sheets.services.REQUESTABLE_KIND_CHOICES",
+            "SignificanceEntryKindEnum": "campaigns.models.SIGNIFICANCE_ENTRY_KIND_CHOICES",
+            "WebhookKindEnum": "campaigns.models.WebhookKind",
+            "DiceKindEnum": "campaigns.api_fair.DICE_KINDS",
+        }
+    ),
 }
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
 

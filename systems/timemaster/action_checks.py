@@ -9,7 +9,6 @@ values, decides who may roll for which agent, and appends the roll, with its rea
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
@@ -19,7 +18,7 @@ from campaigns import services
 from campaigns.models import Membership, Mission, Roll
 from characters.models import Character
 from characters.systems import RuleError, get_system
-from systems.timemaster.engine import action_table
+from systems.timemaster.check_scores import Score, reading  # noqa: F401 (this module's API)
 from systems.timemaster.engine import rolls as roll_rules
 from systems.timemaster.engine.condition import condition_of
 from systems.timemaster.engine.tables import RESULTS_KEYS
@@ -43,36 +42,6 @@ class NoSuchAgent(ValidationError):
 
     def __init__(self):
         super().__init__({"character": "No agent with this id in this campaign."})
-
-
-@dataclass(frozen=True)
-class Score:
-    """One score an agent can be checked against, as offered in the dice roller."""
-
-    key: str  # "ability:DEX", "skill:pistol", "talent:telepathic_probe", "other:unskilled_melee"
-    group: str  # "Abilities", "Skills", "Talents", "Other scores"
-    name: str
-    value: int
-    column: int | None  # default defense column of a specific check, None when the rule names none
-    # The rules make this check the game master's to roll in secret (timemaster-characters.md §4.2,
-    # the chart's secret marker): whoever asks for it, only the GM sees the result.
-    secret: bool = False
-
-    @property
-    def label(self) -> str:
-        return f"{self.name} ({self.value})" + (
-            ", secret check: the game master sees the result" if self.secret else ""
-        )
-
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "key": self.key,
-            "group": self.group,
-            "name": self.name,
-            "score": self.value,
-            "default_column": self.column,
-            "secret_check": self.secret,
-        }
 
 
 def scores_of(derived: dict[str, Any]) -> list[Score]:
@@ -138,17 +107,6 @@ def _choose(scores: list[Score], score_key: str) -> Score:
             return score
     offered = ", ".join(s.key for s in scores)
     raise ValidationError({"score": f"This agent has no score {score_key!r}; choose one of: {offered}."})
-
-
-def reading(
-    score: Score, kind: str, target: int, roll: int, defense_column: int | None, results_key: str
-) -> dict[str, Any]:
-    """What goes into ``Roll.detail``: the engine's result for this roll, with the score named."""
-    if kind == "general":
-        result = action_table.general_check(target, roll)
-    else:
-        result = action_table.specific_check(target, roll, defense_column, results_key)
-    return roll_rules.check_detail(result, score.key, score.name, score.value, target, roll)
 
 
 def _check_arguments(

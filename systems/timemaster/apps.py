@@ -35,4 +35,6 @@ class TimemasterConfig(SystemAppConfig):
         dice_panels="systems.timemaster.check_views:dice_panels",
         roll_detail_template="timemaster/_roll_detail.html",
         roll_context="systems.timemaster.sheet_rolls:context",
+        # the hit locations: a called shot's, a crumpled one's, an armor's coverage (api_condition)
+        openapi_enums=(("TimemasterHitLocationEnum", "systems.timemaster.engine.armor.LOCATIONS"),),
     )

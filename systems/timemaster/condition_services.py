@@ -19,8 +19,8 @@ from campaigns.models import Membership, Role, Roll
 from characters import access
 from characters.models import AdvancementEntry, Character
 from characters.systems import RuleError
-from systems.timemaster import action_checks as checks
 from systems.timemaster import advancement_services as adv
+from systems.timemaster import check_scores as checks
 from systems.timemaster.engine import recovery
 
 KINDS = recovery.ENTRY_KINDS
