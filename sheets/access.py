@@ -64,9 +64,9 @@ def readers(render: SheetRender) -> list[int]:
     return [m.user_id for m in members if may_read(render, m.user, m)]
 
 
-def tell_readers(sender, render_id: int, **kwargs) -> None:
+def tell_readers(sender, render_id: int, asked: bool = False, **kwargs) -> None:
     """sheets.models.render_moved, sent by the worker and by request_render: the render moved
-    (done, failed, or asked for). A live event for each member who may read it
+    (done, failed, or ``asked`` for). A live event for each member who may read it
     (sheets.access.readers), in the caller's transaction, naming the render and, for a character's
     sheet, the character (its page's print box). The worker writes it; the web processes' hub
     brings it to open pages (Redis pub/sub, or its poll of the newest event: docs/live.md)."""
@@ -74,7 +74,8 @@ def tell_readers(sender, render_id: int, **kwargs) -> None:
     if render is None:
         return
     told = readers(render)
-    live.publish_ready(render.campaign_id, live.topic_of("sheet-render", render.pk), told)
+    if not asked:  # a render just asked for has no page open on it yet: only the print box waits
+        live.publish_ready(render.campaign_id, live.topic_of("sheet-render", render.pk), told)
     if render.character_id:
         live.publish_ready(render.campaign_id, live.topic_of("character-sheet", render.character_id), told)
 

@@ -40,9 +40,9 @@ def gm_only_kinds() -> frozenset[str]:
     return frozenset(kind.key for _, kind in kinds.system_kinds() if kind.readers == "gm")
 
 
-#: A render was asked for, finished or failed (``render_id``): sent in the transaction that says so,
-#: by the worker (sheets/tasks.py) and by services.request_render. sheets.access.tell_readers
-#: puts it on the live feed for those who may read the render (issue 44).
+#: A render (``render_id``) was asked for (``asked``), finished or failed: sent in the transaction
+#: that says so, by the worker (sheets/tasks.py) and by services.request_render.
+#: sheets.access.tell_readers puts it on the live feed for those who may read it (issue 44).
 render_moved = Signal()
 
 

@@ -305,7 +305,7 @@ def request_render(
             )
             enqueue(render.pk)
             if character is not None:  # a print box waiting for it ("being prepared") shows it
-                render_moved.send(sender=SheetRender, render_id=render.pk)
+                render_moved.send(sender=SheetRender, render_id=render.pk, asked=True)
     except IntegrityError:
         # Someone asked for the same content a moment earlier: theirs is the one.
         return SheetRender.objects.get(**lookup), False
