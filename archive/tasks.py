@@ -59,16 +59,28 @@ def run_export(export_id: int) -> str:
             )
     except Exception as error:
         log.exception("campaign export %s failed", export_id)
-        CampaignExport.objects.filter(pk=export_id).update(
-            status=ExportStatus.FAILED,
-            error=f"The archive could not be written: {type(error).__name__}: {error}"[:500],
-            finished_at=timezone.now(),
-        )
+        with transaction.atomic():
+            CampaignExport.objects.filter(pk=export_id).update(
+                status=ExportStatus.FAILED,
+                error=f"The archive could not be written: {type(error).__name__}: {error}"[:500],
+                finished_at=timezone.now(),
+            )
+            _tell(export)
         return "failed"
-    CampaignExport.objects.filter(pk=export_id).update(
-        status=ExportStatus.DONE, file=name, size=size, finished_at=timezone.now()
-    )
+    with transaction.atomic():
+        CampaignExport.objects.filter(pk=export_id).update(
+            status=ExportStatus.DONE, file=name, size=size, finished_at=timezone.now()
+        )
+        _tell(export)
     return "done"
+
+
+def _tell(export: CampaignExport) -> None:
+    """ "Export ready" (or failed) on the live feed, for the one who asked for it alone
+    (LiveEvent.recipient): their open job page shows the download (issue 44)."""
+    from campaigns import live
+
+    live.publish_ready(export.campaign_id, live.topic_of("export", export.pk), [export.requested_by_id])
 
 
 @shared_task(

@@ -8,7 +8,7 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from archive import access, services, uploads
@@ -124,9 +124,11 @@ def campaign_export_start(request, pk):
 @require_GET
 def campaign_export_job(request, pk, export_pk):
     """An export job's progress (the page reloads itself while it runs) and its download when done."""
-    campaign, export = services.export_for_gm(request.user, pk, export_pk)
+    campaign, membership = access.campaign_for_gm(request.user, pk)
+    export = get_object_or_404(CampaignExport, campaign=campaign, pk=export_pk)
     template = "archive/_export_job.html" if request.headers.get("HX-Request") else "archive/export_job.html"
-    return render(request, template, {"campaign": campaign, "export": export})
+    # the membership connects the page to the live feed: "export ready" (issue 44)
+    return render(request, template, {"campaign": campaign, "membership": membership, "export": export})
 
 
 @login_required

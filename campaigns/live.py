@@ -34,6 +34,7 @@ from campaigns.models import (
     Campaign,
     LiveEvent,
     Membership,
+    Role,
     Roll,
     seen_by_members,
 )
@@ -65,18 +66,44 @@ def roll_made(roll: Roll) -> Roll:
 
 
 def publish_change(campaign_id: int, topic: str) -> None:
-    """A play record changed (a turn passed, an event was recorded): its panels refresh."""
+    """A play record changed (a turn passed, an event was recorded, a mission was published, a
+    draft finalised): its panels refresh, for every member who may see the topic."""
     _publish(campaign_id, LiveEvent.Kind.CHANGE, topic=topic)
 
 
-def _publish(campaign_id: int, kind: str, *, roll: Roll | None = None, topic: str = "") -> None:
-    if connection.vendor == "postgresql":
-        # Events of one campaign commit in the order of their ids (held to the commit), so a reader
-        # that saw id n never later finds a smaller one appear. SQLite writes one at a time anyway.
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [LOCK_SPACE, campaign_id % 2**31])
-    event = LiveEvent.objects.create(campaign_id=campaign_id, kind=kind, roll=roll, topic=topic)
-    transaction.on_commit(lambda: notify(campaign_id, event.id))
+def publish_ready(campaign_id: int, topic: str, recipients) -> None:
+    """Something one member asked for is ready (a sheet rendered, an export written; usually told
+    by a Celery worker): each recipient's pages listening for the topic refresh, and no one else
+    is sent the event, the GM included (an event of one's own: LiveEvent.recipient). ``recipients``:
+    user ids; None and repeats are dropped."""
+    for user_id in sorted({pk for pk in recipients if pk is not None}):
+        _publish(campaign_id, LiveEvent.Kind.READY, topic=topic, recipient_id=user_id)
+
+
+def character_finalized(sender, character, **kwargs) -> None:
+    """characters.signals.finalized: a draft page open on the character reloads as its sheet. The
+    draft's page is its owner's and the GMs' (characters.access.can_see), so they alone are told."""
+    gms = Membership.objects.filter(campaign_id=character.campaign_id, role=Role.GM).values_list(
+        "user_id", flat=True
+    )
+    readers = [character.owner_id, *gms]
+    publish_ready(character.campaign_id, topic_of("character", character.pk), readers)
+
+
+def _publish(
+    campaign_id: int, kind: str, *, roll: Roll | None = None, topic: str = "", recipient_id: int | None = None
+) -> None:
+    with transaction.atomic(savepoint=False):  # a worker's write has no transaction around it
+        if connection.vendor == "postgresql":
+            # Events of one campaign commit in the order of their ids (held to the commit), so a
+            # reader that saw id n never later finds a smaller one appear. SQLite writes one at a
+            # time anyway.
+            with connection.cursor() as cursor:
+                cursor.execute("SELECT pg_advisory_xact_lock(%s, %s)", [LOCK_SPACE, campaign_id % 2**31])
+        event = LiveEvent.objects.create(
+            campaign_id=campaign_id, kind=kind, roll=roll, topic=topic, recipient_id=recipient_id
+        )
+        transaction.on_commit(lambda: notify(campaign_id, event.id))
 
 
 #: The Redis pub/sub channel every node's hub listens on (campaigns/live_hub.py).
@@ -207,12 +234,12 @@ def render_for(campaign_id: int, readers: list[Reader]) -> list[Batch]:
     events = list(
         LiveEvent.objects.filter(campaign_id=campaign_id, id__gt=min(present))
         .order_by("id")
-        .values_list("id", "public_id", "roll_id", "topic")[:BATCH]
+        .values_list("id", "public_id", "roll_id", "topic", "recipient_id")[:BATCH]
     )
     more = len(events) == BATCH
     last_seq = events[-1][0] if events else 0
-    roll_ids = {roll_id for _, _, roll_id, _ in events if roll_id}
-    last_of_roll = {roll_id: seq for seq, _, roll_id, _ in events if roll_id}
+    roll_ids = {roll_id for _, _, roll_id, _, _ in events if roll_id}
+    last_of_roll = {roll_id: seq for seq, _, roll_id, _, _ in events if roll_id}
     # The batch's rolls as the GM sees them, read once: the members' audience takes those the
     # roll log's rule shows them (seen_by_members, SEEN_BY_MEMBERS's twin for a roll in hand).
     every_roll: dict[int, Roll] | None = None
@@ -239,8 +266,8 @@ def render_for(campaign_id: int, readers: list[Reader]) -> list[Batch]:
                 shown = _by_pk(log_lines(reader.user, membership), roll_ids)
             audience = audiences[key] = _Audience(reader.user, membership, shown, events)
         parts = []
-        for seq, public_id, roll_id, topic in events:
-            if seq <= reader.seq:
+        for seq, public_id, roll_id, topic, recipient_id in events:
+            if seq <= reader.seq or (recipient_id is not None and recipient_id != reader.user.pk):
                 continue
             if roll_id:
                 if last_of_roll[roll_id] == seq and roll_id in audience.rolls:
@@ -294,7 +321,7 @@ class _Audience:
         self.membership = membership
         self.rolls = rolls
         self.hidden: set[str] = set()
-        if not membership.is_gm and any(topic for _, _, roll_id, topic in events if not roll_id):
+        if not membership.is_gm and any(topic for _, _, roll_id, topic, _ in events if not roll_id):
             rule = HIDDEN_TOPICS.get(membership.campaign.system)
             self.hidden = set((rule(user, membership) if rule is not None else None) or ())
         self.lines: dict[int, str] = {}

@@ -25,7 +25,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from campaigns import fairness, webhooks
+from campaigns import fairness, live, webhooks
 from campaigns.models import Mission, Roll, SignificanceEntry
 from characters import registry
 
@@ -60,6 +60,14 @@ def _rules_or_refuse(campaign) -> ModuleType:
     if rules is None:
         raise _error(NON_FIELD, NO_RULES)
     return rules
+
+
+def announce(mission: Mission) -> None:
+    """Tell the campaign's open pages that the mission changed in a way its players see (started,
+    closed, its result published or its published awards corrected): its topic on the live feed,
+    in the caller's transaction. Never for what players do not see (the tally, a correction before
+    publishing): a topic's message says only that the record moved (docs/live.md)."""
+    live.publish_change(mission.campaign_id, live.topic_of("mission", mission.pk))
 
 
 def lock(mission: Mission) -> Mission:
@@ -154,6 +162,7 @@ def start_mission(mission: Mission, by) -> list[str]:
     locked.status = Mission.Status.ACTIVE
     locked.started_at = timezone.now()
     locked.save(update_fields=["status", "started_at"])
+    announce(locked)
     return warnings
 
 
@@ -179,6 +188,7 @@ def publish_mission(mission: Mission, by) -> Mission:
         )
     fairness.release_secret_keys(locked.campaign)
     webhooks.after_commit_mission(locked, str(rules.verdict_label(locked.outcome)))
+    announce(locked)
     mission.refresh_from_db()
     return locked
 

@@ -595,6 +595,9 @@ class LiveEventQuerySet(models.QuerySet):
         qs = self.filter(campaign_id=membership.campaign_id)
         if not user.is_authenticated:
             return self.none()
+        # An event meant for one member (their render finished, their export is ready) is theirs
+        # alone, the GM's included: no one else learns that it happened (issue 44).
+        qs = qs.filter(models.Q(recipient__isnull=True) | models.Q(recipient_id=user.pk))
         if membership.is_gm:
             return qs
         # Roll.objects.visible_to's rule read on each event's own roll (joined by its primary key),
@@ -623,6 +626,7 @@ class LiveEvent(models.Model):
         ROLL = "roll", "Roll made"
         REVEAL = "reveal", "Secret roll shared"
         CHANGE = "change", "Play record changed"
+        READY = "ready", "A member's sheet or export is ready"
 
     id = models.BigAutoField(primary_key=True)
     public_id = models.BigIntegerField(unique=True, default=random_public_id, editable=False)
@@ -630,6 +634,11 @@ class LiveEvent(models.Model):
     kind = models.CharField(max_length=10, choices=Kind.choices)
     roll = models.ForeignKey(Roll, on_delete=models.CASCADE, null=True, blank=True, related_name="+")
     topic = models.CharField(max_length=60, blank=True, default="")
+    # The one member this event is for (a sheet they asked for is ready, their export is written):
+    # no one else is sent it, nor counts it. Blank: whoever may see the roll or the topic.
+    recipient = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL, on_delete=models.CASCADE, null=True, blank=True, related_name="+"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     objects = LiveEventQuerySet.as_manager()

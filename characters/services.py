@@ -16,6 +16,7 @@ from typing import Any, NoReturn
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
+from characters import signals
 from characters.models import AdvancementEntry, Character
 from characters.systems import Engine, RuleError, RuleViolation, UnknownSystem, get_system
 from characters.systems.base import fold_ledger
@@ -198,6 +199,7 @@ def finalize(character: Character, is_gm: bool = False, rng: random.Random | Non
         locked.revision = 1
         locked.name = _draft_name(build, locked.name)
         locked.save()
+        signals.finalized.send(sender=Character, character=locked)
     return locked
 
 

@@ -32,8 +32,8 @@ pids+=($!)
   --loglevel="${LOG_LEVEL:-WARNING}" &
 pids+=($!)
 # The ASGI server (config/asgi.py): each open campaign page holds its live feed (docs/live.md).
-# Without Redis the feed polls the newest event id, so the worker's events (a sheet finished)
-# still reach the pages. No access log, as runserver's quiet mode before it.
+# Without Redis the feed polls the newest event id, so the worker's events ("sheet finished",
+# "export ready": sheets/access.py tell_readers, archive/tasks.py) still reach the pages. No access log, as runserver's quiet mode before it.
 .venv/bin/uvicorn config.asgi:application --host "$HOST" --port "$PORT" --no-access-log \
   --log-level "$(echo "${LOG_LEVEL:-WARNING}" | tr '[:upper:]' '[:lower:]')" --timeout-graceful-shutdown 3 &
 pids+=($!)

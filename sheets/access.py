@@ -17,10 +17,12 @@
 from __future__ import annotations
 
 from django.core.exceptions import PermissionDenied
+from django.db.models import Q
 from django.http import Http404
 
+from campaigns import live
 from campaigns.access import get_campaign_for_user, get_membership
-from campaigns.models import Membership
+from campaigns.models import Membership, Role
 from characters import registry
 from characters.access import get_character_for_user
 from sheets import kinds
@@ -47,6 +49,35 @@ def may_read(render: SheetRender, user, membership: Membership) -> bool:
     if render.kind == SheetKind.CAMPAIGN_REPORT or kinds.spec(render.kind) is not None:
         return render.requested_by_id == user.id  # a player's copy holds what is theirs
     return render.kind == SheetKind.BLANK
+
+
+def readers(render: SheetRender) -> list[int]:
+    """The users told on the live feed that this render moved (issue 44: "sheet finished"): the
+    members who may read it (may_read) among the GMs, who asked for it and the character's
+    owner. Each is sent an event of their own (LiveEvent.recipient): no one else learns of it."""
+    asked = [render.requested_by_id, render.character.owner_id if render.character_id else None]
+    members = (
+        Membership.objects.filter(campaign_id=render.campaign_id)
+        .filter(Q(role=Role.GM) | Q(user_id__in=[pk for pk in asked if pk is not None]))
+        .select_related("user", "campaign")
+    )
+    return [m.user_id for m in members if may_read(render, m.user, m)]
+
+
+def tell_readers(sender, render_id: int, asked: bool = False, **kwargs) -> None:
+    """sheets.models.render_moved, sent by the worker and by request_render: the render moved
+    (done, failed, or ``asked`` for). A live event for each member who may read it
+    (sheets.access.readers), in the caller's transaction, naming the render and, for a character's
+    sheet, the character (its page's print box). The worker writes it; the web processes' hub
+    brings it to open pages (Redis pub/sub, or its poll of the newest event: docs/live.md)."""
+    render = SheetRender.objects.select_related("character").filter(pk=render_id).first()
+    if render is None:
+        return
+    told = readers(render)
+    if not asked:  # a render just asked for has no page open on it yet: only the print box waits
+        live.publish_ready(render.campaign_id, live.topic_of("sheet-render", render.pk), told)
+    if render.character_id:
+        live.publish_ready(render.campaign_id, live.topic_of("character-sheet", render.character_id), told)
 
 
 def _owns_all(user, render: SheetRender) -> bool:

@@ -15,6 +15,12 @@ class SheetsConfig(AppConfig):
 
         post_save.connect(prerender.character_saved, sender=Character, dispatch_uid="sheets-prerender")
 
+        # A render done, failed or asked for reaches its readers' open pages (issue 44).
+        from sheets import access
+        from sheets.models import render_moved
+
+        render_moved.connect(access.tell_readers, dispatch_uid="sheets-live")
+
         # The campaign page's "Waiting for you": sheets still rendering.
         from campaigns import pending
         from sheets.services import pending_renders

@@ -11,6 +11,7 @@ from django.conf import settings
 from django.contrib.contenttypes.fields import GenericForeignKey
 from django.db import models
 from django.db.models import Q
+from django.dispatch import Signal
 from django.utils import timezone
 
 from config.fields import ReadSafeJSONField, random_public_id
@@ -38,6 +39,12 @@ def gm_only_kinds() -> frozenset[str]:
     from sheets import kinds
 
     return frozenset(kind.key for _, kind in kinds.system_kinds() if kind.readers == "gm")
+
+
+#: A render (``render_id``) was asked for (``asked``), finished or failed: sent in the transaction
+#: that says so, by the worker (sheets/tasks.py) and by services.request_render.
+#: sheets.access.tell_readers puts it on the live feed for those who may read it (issue 44).
+render_moved = Signal()
 
 
 class RenderStatus(models.TextChoices):

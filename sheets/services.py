@@ -22,7 +22,7 @@ from characters.models import Character
 from sheets import archival, kinds, queue, storage
 from sheets.blanks import NO_BLANK_SHEET, has_blank_sheet
 from sheets.kinds import SheetRequestError
-from sheets.models import RenderStatus, SheetKind, SheetRender, kind_choices
+from sheets.models import RenderStatus, SheetKind, SheetRender, kind_choices, render_moved
 from sheets.pages import (
     PageSource,
     attached_characters,
@@ -304,6 +304,8 @@ def request_render(
                 queued_at=timezone.now(),
             )
             enqueue(render.pk)
+            if character is not None:  # a print box waiting for it ("being prepared") shows it
+                render_moved.send(sender=SheetRender, render_id=render.pk, asked=True)
     except IntegrityError:
         # Someone asked for the same content a moment earlier: theirs is the one.
         return SheetRender.objects.get(**lookup), False

@@ -23,7 +23,7 @@ from django.utils import timezone
 
 from config.metrics import RENDER_SECONDS
 from sheets import storage
-from sheets.models import RenderStatus, SheetKind, SheetRender
+from sheets.models import RenderStatus, SheetKind, SheetRender, render_moved
 from sheets.pages import embedded_files, file_name, page_sources, title_of
 
 log = logging.getLogger(__name__)
@@ -56,9 +56,14 @@ def _claim(render_id: int) -> SheetRender | None:
 
 
 def _fail(render_id: int, message: str) -> None:
-    SheetRender.objects.filter(pk=render_id).exclude(status=RenderStatus.DONE).update(
-        status=RenderStatus.FAILED, error=message[:500], finished_at=timezone.now()
-    )
+    with transaction.atomic():
+        failed = (
+            SheetRender.objects.filter(pk=render_id)
+            .exclude(status=RenderStatus.DONE)
+            .update(status=RenderStatus.FAILED, error=message[:500], finished_at=timezone.now())
+        )
+        if failed:
+            render_moved.send(sender=SheetRender, render_id=render_id)
 
 
 def _finish(render_id: int, stored_name: str, size: int, pages: int) -> str:
@@ -79,6 +84,7 @@ def _finish(render_id: int, stored_name: str, size: int, pages: int) -> str:
                 error="",
                 finished_at=timezone.now(),
             )
+            render_moved.send(sender=SheetRender, render_id=render_id)
     if superseded:
         storage.delete(superseded)
     return "done" if render is not None else "skipped"

@@ -132,8 +132,11 @@ def campaign_sheets(request, campaign_pk):
 @login_required
 @require_GET
 def render_page(request, render_pk):
-    sheet, _ = access.get_render_for_user(request.user, render_pk)
-    return render(request, "sheets/render.html", {"render": sheet, "poll_seconds": POLL_SECONDS})
+    sheet, membership = access.get_render_for_user(request.user, render_pk)
+    # the campaign and membership connect the page to its live feed ("sheet finished": base.html)
+    context = {"render": sheet, "poll_seconds": POLL_SECONDS}
+    context.update(campaign=sheet.campaign, membership=membership)
+    return render(request, "sheets/render.html", context)
 
 
 @login_required

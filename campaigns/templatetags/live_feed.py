@@ -32,3 +32,29 @@ def live_attrs(context) -> str:
 def live_topic(kind: str, pk) -> str:
     """A play record's topic in the live feed: ``{{ "d6-encounter"|live_topic:encounter.pk }}``."""
     return live.topic_of(kind, int(pk))
+
+
+@register.simple_tag(takes_context=True)
+def live_section(context, element_id: str, *topics) -> str:
+    """The attributes of a part of a page that is drawn again, from the page's own URL, when the
+    live feed names one of its topics (issue 44: a mission's page when its result is published):
+    ``<section id="x" {% live_section "x" topic ... %}>``. Several topics, or a list of them, may be
+    given; with none it is an ordinary part of the page. The page's view decides again what this
+    reader sees: the message only says that something moved."""
+    request = context.get("request")
+    names = [t for topic in topics for t in ([topic] if isinstance(topic, str) else topic) if t]
+    if request is None or not names:
+        return ""
+    trigger = ", ".join(f"sse:{name}" for name in names)
+    return format_html(
+        'hx-get="{}" hx-trigger="{}" hx-select="#{}" hx-swap="outerHTML"',
+        request.get_full_path(),
+        trigger,
+        element_id,
+    )
+
+
+@register.filter
+def live_topics(records, kind: str) -> list[str]:
+    """The topics of several records: ``{% live_section "x" missions|live_topics:"mission" %}``."""
+    return [live.topic_of(kind, record.pk) for record in records]

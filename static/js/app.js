@@ -80,8 +80,15 @@ function changedField(box) {
       return field.checked !== field.defaultChecked;
     }
     if (field.tagName === "SELECT") {
-      return Array.prototype.some.call(field.options, function (o) {
-        return o.selected !== o.defaultSelected;
+      // A select none of whose options is marked selected shows its first one (a single choice):
+      // that is its default, not a change (issue 44: every tracker with such a select never
+      // refreshed, neither on its topic in the live feed nor on its poll).
+      var marked = Array.prototype.some.call(field.options, function (o) {
+        return o.defaultSelected;
+      });
+      return Array.prototype.some.call(field.options, function (o, index) {
+        var byDefault = marked ? o.defaultSelected : !field.multiple && field.size <= 1 && index === 0;
+        return o.selected !== byDefault;
       });
     }
     return field.value !== field.defaultValue;

@@ -8,6 +8,13 @@
 var LIVE_LOG_SIZE = 50; // as many lines as the page draws (campaigns.views.ROLL_LOG_SIZE)
 
 document.addEventListener("htmx:sseBeforeMessage", function (event) {
+  // A page that becomes another page when its record moves (a draft finalised: its page is now the
+  // character's sheet, with its own scripts) reloads whole: <span hidden sse-swap="topic" data-live-reload>.
+  if (event.target && event.target.matches && event.target.matches("[data-live-reload]")) {
+    event.preventDefault();
+    window.location.reload();
+    return;
+  }
   var log = event.target;
   if (!log || !log.matches || !log.matches("[data-live-log]")) {
     return;

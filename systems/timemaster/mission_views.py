@@ -146,7 +146,14 @@ def mission_list(request, pk):
             row["verdict"] = tm_missions.verdict_label(mission.outcome)
         rows.append(row)
     return render(
-        request, "campaigns/mission_list.html", {"campaign": campaign, "membership": membership, "rows": rows}
+        request,
+        "campaigns/mission_list.html",
+        {
+            "campaign": campaign,
+            "membership": membership,
+            "rows": rows,
+            "missions": [row["mission"] for row in rows],  # their live topics
+        },
     )
 
 

@@ -23,7 +23,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from campaigns.missions import lock, visible_tally
+from campaigns.missions import announce, lock, visible_tally
 from campaigns.models import NPC, Membership, Mission, SignificanceEntry
 from campaigns.services import record_roll
 from characters import services as character_services
@@ -407,6 +407,9 @@ def close_mission(membership: Membership, mission: Mission, result: str, rng=Non
         raise _error("status", "This mission is already closed.")
     if locked.status != Mission.Status.ACTIVE:
         raise _error("status", "Start the mission (send the agents) before closing it.")
+    # Players see it closed, its result not yet published. Told before the check is rolled, so the
+    # event is the same whether or not a secret roll follows it (tests/secrets: the worlds).
+    announce(locked)
     agents = list(Character.objects.select_for_update(of=("self",)).filter(missions=locked).order_by("pk"))
     entries = list(locked.tally_entries.all())
     try:
@@ -462,6 +465,7 @@ def _recompute_after_correction(mission: Mission, entries: list[SignificanceEntr
     except RuleError as error:
         raise _rule_error(error) from None
     new_awards = {a["agent"]: a for a in new["awards"]}
+    reawarded = False
     for agent in agents if mission.is_published else []:
         before = next(a for a in old["awards"] if a["agent"] == str(agent.pk))
         after = new_awards[str(agent.pk)]
@@ -473,6 +477,9 @@ def _recompute_after_correction(mission: Mission, entries: list[SignificanceEntr
         ):
             continue
         _reaward(mission, agent, new["ledger"][str(agent.pk)], by, reason)
+        reawarded = True
+    if reawarded:  # the players' records show the corrected awards (nothing else of it)
+        announce(mission)
     mission.previous_outcomes = [*mission.previous_outcomes, old]
     mission.outcome = new
     mission.save(update_fields=["outcome", "previous_outcomes"])

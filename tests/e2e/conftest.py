@@ -84,3 +84,59 @@ def shot():
         page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
     return take
+
+
+# -- the live table (tests/e2e/test_live.py, test_live_pages.py): the demo, served by uvicorn ------
+@pytest.fixture
+def demo(transactional_db):
+    import io
+
+    from django.core.management import call_command
+
+    call_command("seed_demo", stdout=io.StringIO())
+
+
+@pytest.fixture
+def asgi_url(transactional_db):
+    """uvicorn serving config.asgi in a thread of this process (so on the test database)."""
+    import socket
+    import threading
+    import time
+
+    import uvicorn
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = uvicorn.Server(
+        uvicorn.Config("config.asgi:application", host="127.0.0.1", port=port, log_level="warning")
+    )
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started:
+        assert time.monotonic() < deadline, "uvicorn did not start"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(15)
+
+
+@pytest.fixture
+def table(browser, asgi_url):
+    """Open a page logged in as a user, each in a browser context of its own, on the ASGI server."""
+    from tests.e2e.test_every_page import log_in
+
+    contexts = []
+
+    def open_as(username: str):
+        context = browser.new_context(viewport={"width": 1280, "height": 900}, base_url=asgi_url)
+        context.set_default_timeout(15_000)
+        contexts.append(context)
+        page = context.new_page()
+        log_in(page, username)
+        return page
+
+    yield open_as
+    for context in contexts:
+        context.close()

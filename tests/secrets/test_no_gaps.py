@@ -22,7 +22,7 @@ import re
 import pytest
 from django.db import connection
 
-from campaigns.models import NPC, Invitation, Roll, SignificanceEntry
+from campaigns.models import NPC, Invitation, LiveEvent, Roll, SignificanceEntry
 from config.fields import PUBLIC_ID_MIN
 from sheets.models import SheetRender
 from tests.secrets import worlds
@@ -61,6 +61,11 @@ def test_no_answer_to_a_player_names_a_row_of_a_table_with_hidden_rows(make_user
         > NEVER_NAMED["campaigns_significanceentry"]
     )
     assert Invitation.objects.exists()
+    # the worker told the GM alone that the GM's export (an id of its moved sequence) is ready:
+    # the players' feeds, read below, must not name it (issue 44)
+    export_ready = LiveEvent.objects.get(topic=f"export-{ids['hidden']['export']}")
+    assert export_ready.recipient == users["gm"]
+    assert ids["hidden"]["export"] > NEVER_NAMED["archive_campaignexport"]
     seen = observe(client, users, ids)
     named = re.compile(r"\b7[1234]\d{5}\b")  # 7100001 ... 7499999
     found = [(key, match.group()) for key, (_, body) in seen.items() for match in named.finditer(body)]

@@ -34,6 +34,7 @@ from django.db import transaction
 from django.urls import URLPattern, URLResolver, get_resolver
 
 from campaigns import live
+from campaigns.models import LiveEvent
 from characters.systems import fair_dice
 from tests import system_kit
 from tests.secrets import worlds
@@ -222,6 +223,11 @@ def world_view(client, users, variant, monkeypatch, ids_of_a=None):
             result["ids"] = ids
             live.forget()  # the other world's lines, under the same ids, must not be served from memory
             result["seen"] = observe(client, users, ids)
+            result["gm_only_events"] = list(
+                LiveEvent.objects.filter(recipient=users["gm"], kind=LiveEvent.Kind.READY).values_list(
+                    "topic", flat=True
+                )
+            )
             raise _Rollback
     except _Rollback:
         pass
@@ -265,6 +271,11 @@ def test_what_players_and_observers_see_does_not_depend_on_what_the_gm_hid(
     feeds = [body for (_, path), (_, body) in a["seen"].items() if path.endswith("/live/?after=0")]
     assert len(feeds) == len(_campaigns(a["ids"])) * len(READERS) >= 2 * len(READERS)
     assert all("event: roll" in body for body in feeds)
+    # world A's events for the GM alone (the worker's "sheet finished" of the GM's copy, "export
+    # ready") are in world A only: the feeds above are the same without them (issue 44)
+    hidden = a["ids"]["hidden"]
+    told_in_a_only = set(a["gm_only_events"]) - set(b["gm_only_events"])
+    assert {f"export-{hidden['export']}", f"sheet-render-{hidden['renders'][-1]}"} <= told_in_a_only
     assert len(answered) > 150, "the walk reached too few pages to mean anything"
     leaks = [key for key in a["seen"] if a["seen"][key] != b["seen"][key]]
     details = "\n".join(

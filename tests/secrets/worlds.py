@@ -20,7 +20,9 @@ depends on ``variant`` ("A" or "B"):
 - GM-only sheet kinds: the Fate Record Sheet and the GM's copy of an after-action report,
   rendered (A only);
 - what the audit of the models found besides: an invitation and a campaign export (A only; the
-  GM's), a Historical Changes Chart (differs).
+  GM's), a Historical Changes Chart (differs);
+- the live feed's events for one member (issue 44): the worker's "sheet finished" of the GM's
+  copy of the after-action report and "export ready" of the GM's export (A only: the GM's own).
 
 Rows that exist in one world only are made last, after every row a player sees, so the rows a
 player sees get the same ids in both worlds (SQLite hands ids out again after a rollback; random
@@ -201,12 +203,15 @@ def build(users: dict, variant: str) -> dict[str, Any]:
         for key, module in secret_worlds():
             hidden_ids["renders"] += module.hidden(parts[key]["made"], users).get("renders", [])
         gm_report, _ = sheet_services.request_render(gm, "after_action", tm, tm_members["gm"], target=vienna)
+        run_render(gm_report.pk)  # the worker tells the GM it is done (a live event for the GM alone)
         hidden_ids["renders"].append(gm_report.pk)
         hidden_ids["invitation"] = campaign_services.create_invitation(tm, gm).pk
         hidden_ids["webhook"] = Webhook.objects.create(campaign=tm, url="https://chat.example.com/h").pk
         from archive.models import CampaignExport
+        from archive.tasks import run_export
 
         hidden_ids["export"] = CampaignExport.objects.create(campaign=tm, requested_by=gm).pk
+        run_export(hidden_ids["export"])  # "export ready", for the GM alone
     else:
         tm_missions.close_mission(tm_members["gm"], rome, "failure")
     return {
