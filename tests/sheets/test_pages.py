@@ -28,7 +28,8 @@ def test_a_player_prints_their_sheet_and_downloads_it(world, party, web):
     render = SheetRender.objects.get()
     assert response.status_code == 302 and response["Location"] == f"/sheets/{render.pk}/"
     progress = client.get(f"/sheets/{render.pk}/status/")
-    assert 'hx-trigger="every' in progress.content.decode()
+    # it reloads on the render's live event (issue 44), and on a slow poll should the feed be down
+    assert f'hx-trigger="sse:sheet-render-{render.pk}, every ' in progress.content.decode()
     run_render(render.pk)
     done = client.get(f"/sheets/{render.pk}/status/").content.decode()
     assert "hx-trigger" not in done and f"/sheets/{render.pk}/download/" in done
