@@ -85,7 +85,8 @@ SETTINGS: tuple[SettingSpec, ...] = (
         "bool",
         False,
         meaning="Whether players see the totals the game master's sides roll.",
-        help="Off: players see only the margin and the change of tempo for GM-run sides.",
+        help="Off: players see who won each round and the change of tempo, not the GM-run sides' "
+        "totals nor the margin (their own total less the margin would give the other away).",
         rule="tempo-flashpoints.md hidden information",
     ),
 )

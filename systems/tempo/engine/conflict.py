@@ -502,12 +502,15 @@ def replay(state: dict[str, Any], events: Iterable[dict[str, Any]]) -> dict[str,
 def public_view(state: dict[str, Any], reveal_sides: Iterable[str] = ()) -> dict[str, Any]:
     """The state as players may see it (hidden information): the raw rolls and totals of GM-run
     sides are removed unless listed in ``reveal_sides`` (the reveal_npc_rolls setting, or Faces Are
-    an Open Book after a deception roll). Margins, winners and tempo stay visible."""
+    an Open Book after a deception roll), and with them the rounds' margins, from which a player's
+    own total would give the hidden one away (docs/rulings-tempo.md). Winners and tempo stay visible."""
     if isinstance(reveal_sides, str) or not isinstance(reveal_sides, Iterable):
         raise refuse("reveal_sides", "The sides to reveal are a list of side keys.")
     shown = {side for side in reveal_sides if isinstance(side, str)}
     view = copy.deepcopy(state)
     hidden = [s for s in view["order"] if view["sides"][s]["controlled_by"] == "gm" and s not in shown]
+    if not hidden:
+        return view
     for record in view["log"]:
         if record["type"] != "roll":
             continue
@@ -515,6 +518,15 @@ def public_view(state: dict[str, Any], reveal_sides: Iterable[str] = ()) -> dict
             record["results"][side] = {"hidden": True}
             record["totals"][side] = None
             record["scores"][side] = None
+        # The margin less a side's own score is the other side's: with a side hidden, its margin
+        # goes too, and the round reads as its outcome and the change of tempo (docs/rulings-tempo.md).
+        if record.get("winner") is not None and record.get("margin") is not None:
+            record["summary"] = str(record.get("summary", "")).replace(
+                f" wins by {record['margin']}.", " wins."
+            )
+        record["margin"] = None
+    for entry in view["margins"]:
+        entry["margin"] = None
     return view
 
 

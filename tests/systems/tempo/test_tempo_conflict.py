@@ -333,13 +333,24 @@ def test_illegal_events_name_what_is_wrong():
     assert error.value.violations[0].field == "events.0"
 
 
-def test_players_see_margins_but_not_the_gm_sides_rolls():
+def test_players_see_the_winner_and_the_tempo_but_not_the_gm_sides_rolls_nor_the_margin():
+    """The margin less the team's own total is the hidden side's: it goes with the total (a new
+    user worked a hidden roll of 8 out of "wins by 5" beside their team's 13)."""
     state = rolled(start(), 14, 11)
     view = conflict.public_view(state)
     assert view["log"][0]["results"]["b"] == {"hidden": True}
     assert view["log"][0]["totals"] == {"a": 14, "b": None}
-    assert view["log"][0]["margin"] == 3
-    assert conflict.public_view(state, reveal_sides=["b"])["log"][0]["totals"]["b"] == 11
+    assert view["log"][0]["margin"] is None and view["margins"][0]["margin"] is None
+    assert view["log"][0]["winner"] == "a" and "wins." in view["log"][0]["summary"]
+    assert "3" not in view["log"][0]["summary"].split(".")[0]
+    revealed = conflict.public_view(state, reveal_sides=["b"])["log"][0]
+    assert revealed["totals"]["b"] == 11 and revealed["margin"] == 3
+
+
+def test_a_players_view_of_a_round_does_not_change_with_the_hidden_roll_behind_the_same_outcome():
+    # 14 against 11 or against 12: the team wins, and from even either margin reaches the edge
+    seen = [conflict.public_view(rolled(start(), 14, hidden)) for hidden in (11, 12)]
+    assert seen[0] == seen[1]
 
 
 @settings(max_examples=80, deadline=None)
