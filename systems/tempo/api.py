@@ -90,7 +90,7 @@ def event_data(event, state: dict) -> dict:
         "id": event.pk,
         "seq": event.seq,
         "kind": event.kind,
-        "summary": event.summary,
+        "summary": services.reader_summary(event, state),
         "recorded_by": event.recorded_by.username if event.recorded_by else None,
         "created_at": event.created_at,
         "record": log[event.seq - 1] if 0 < event.seq <= len(log) else None,

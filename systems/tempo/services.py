@@ -585,6 +585,15 @@ def add_event(
     return row
 
 
+def reader_summary(event, state: dict) -> str:
+    """The event's one line as the reader's view of the state tells it (access.view_of): the
+    stored summary is the GM's, and a round's margin is not the players' while a side is hidden
+    from them (docs/rulings-tempo.md)."""
+    log = state.get("log", [])
+    record = log[event.seq - 1] if 0 < event.seq <= len(log) else None
+    return summary_of(state, record)[:300] if record else event.summary
+
+
 def summary_of(state: dict, record: dict) -> str:
     """A one-line account of a log record, naming sides but never a GM side's raw roll."""
     names = {key: side["name"] for key, side in state["sides"].items()}

@@ -227,7 +227,8 @@ def tracker_context(conflict, membership, user, errors=()):
             }
         )
     events = [
-        {"event": e, "totals": _totals(state, e.seq)} for e in conflict.events.select_related("recorded_by")
+        {"event": e, "summary": services.reader_summary(e, state), "totals": _totals(state, e.seq)}
+        for e in conflict.events.select_related("recorded_by")
     ]
     return {
         "conflict": conflict,

@@ -288,8 +288,10 @@ def test_players_never_see_the_gm_sides_rolls(world, api, ids):
     assert gm.post(url, body, format="json").status_code == 201
     gm_view = gm.get(url).json()["results"][0]["record"]
     assert isinstance(gm_view["totals"]["b"], int) and "kept" in gm_view["results"]["b"]
-    player_view = api(world.users["player"]).get(url).json()["results"][0]["record"]
+    player_event = api(world.users["player"]).get(url).json()["results"][0]
+    player_view = player_event["record"]
     assert player_view["totals"]["b"] is None and player_view["results"]["b"] == {"hidden": True}
+    assert player_view["margin"] is None and "wins by" not in player_event["summary"]
     assert isinstance(player_view["totals"]["a"], int)
     detail = (
         api(world.users["player"]).get(f"/api/v1/campaigns/{ids['c']}/conflicts/{ids['conflict']}/").json()

@@ -218,3 +218,7 @@ def test_the_gm_sees_both_totals_and_the_player_only_their_own(world, conflict, 
     player_html = client.get(f"/conflicts/{conflict.pk}/").content.decode()
     assert "Stasi hidden" in player_html
     assert f"Kestrel {record['totals']['a']}" in player_html
+    # the margin beside the player's own total would be the hidden one (docs/rulings-tempo.md)
+    assert "wins by" not in player_html
+    if record["winner"]:
+        assert f"wins by {record['margin']}" in gm_html
