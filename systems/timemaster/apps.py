@@ -6,7 +6,8 @@ class TimemasterConfig(SystemAppConfig):
     bonus points), the mission rules and pages (significance tally, close, publish, after-action
     record, audit), its NPC rules, and Action Table checks and attacks from the dice roller.
 
-    Its one model is an NPC's condition in a fight (models.NPCConditionEntry, GM only); the other
+    Its one model is an NPC's condition in a fight (models.NPCConditionEntry, GM only; carried in
+    the campaign archive by its section, archive.py, found by the folder's convention); the other
     rows it reads and writes are the platform's (campaigns.models.Mission and SignificanceEntry,
     characters.models.Character and AdvancementEntry), which stay where their tables are.
     """

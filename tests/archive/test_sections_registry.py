@@ -20,6 +20,8 @@ ORDER = (
     "d6_encounters",
     "rolls",
     "mission_records",
+    # TIMEMASTER's section (issue 49): first of the systems', as systems.timemaster is installed first
+    "timemaster_npc_condition",
     "ttk_runs",
     "tempo_conflicts",
     # the platform's sections after every system's (archive.sections.PLATFORM_TAIL_SECTIONS)
@@ -42,11 +44,13 @@ def test_the_sections_keep_their_order_with_the_systems_sections_from_their_fold
         for section in archive_sections.system_sections()
         if section.__name__.startswith("systems.")
     ] == [
+        "systems.timemaster.archive",
         "systems.time_to_kill.archive",
         "systems.tempo.archive",
         "systems.d6.archive",
     ]
     assert tuple(key for key in archive_sections.OPTIONAL_SECTIONS if key in ORDER) == (
+        "timemaster_npc_condition",
         "ttk_runs",
         "tempo_conflicts",
         "d6_encounters",
@@ -59,8 +63,9 @@ def test_the_sections_keep_their_order_with_the_systems_sections_from_their_fold
 
 def test_a_system_names_its_section_by_the_folders_convention():
     assert registry.get("tempo").archive_sections == ("systems.tempo.archive",)
-    # TIMEMASTER's mission records are still the platform's section.
-    assert registry.get("timemaster").archive_sections == ()
+    # TIMEMASTER's NPC condition entries are its own section; its mission records are still the
+    # platform's.
+    assert registry.get("timemaster").archive_sections == ("systems.timemaster.archive",)
 
 
 def _install(monkeypatch, key: str, **attributes) -> types.ModuleType:
