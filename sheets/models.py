@@ -168,7 +168,13 @@ class SheetRender(models.Model):
             name = slugify(self.snapshot.get("campaign", "") or "campaign")[:60].strip("-") or "campaign"
             day = timezone.localdate(self.queued_at) if self.queued_at else timezone.localdate()
             return f"{name}-report-{day:%Y-%m-%d}.pdf"
-        return download_name(self.kind, self.snapshot.get("subject", ""), self.system, self.revision)
+        return download_name(
+            self.kind,
+            self.snapshot.get("subject", ""),
+            self.system,
+            self.revision,
+            self.snapshot.get("paper", ""),
+        )
 
 
 #: What the file name calls each of the platform's kinds (a character's sheet is just "sheet"); a
@@ -187,10 +193,11 @@ def _kind_word(kind: str) -> str:
     return spec.file_word if spec is not None else _KIND_WORDS.get(kind, "sheet")
 
 
-def download_name(kind: str, subject: str, system: str, revision: int) -> str:
-    """The PDF's file name: ``harry-adams-timemaster-sheet-r7.pdf``; for sheets that are not one
+def download_name(kind: str, subject: str, system: str, revision: int, paper: str = "") -> str:
+    """The PDF's file name: ``harry-adams-timemaster-sheet-r7-a4.pdf``; for sheets that are not one
     character's, what they show takes the character's place
-    (``the-bell-tower-time-to-kill-fate-record-r12.pdf``).
+    (``the-bell-tower-time-to-kill-fate-record-r12-letter.pdf``). The paper is in the name: the A4
+    and the Letter print of one revision no longer land on one file in a Downloads folder.
 
     Markup in a name is dropped, accents are folded to ASCII, and nothing but letters, digits and
     hyphens remains, so the name is safe in every browser and file system.
@@ -210,4 +217,5 @@ def download_name(kind: str, subject: str, system: str, revision: int) -> str:
     system_slug = slugify(system.replace("_", "-"))
     name = name[:60].strip("-")
     parts = [part for part in (name, system_slug, word) if part]
-    return f"{'-'.join(parts)}-r{revision}.pdf"
+    paper_slug = f"-{slugify(paper)}" if paper else ""
+    return f"{'-'.join(parts)}-r{revision}{paper_slug}.pdf"

@@ -172,5 +172,5 @@ def test_the_download_is_named_after_the_subject_and_system(world, api, closed_m
     response = api(world.users["player"]).get(f"/api/v1/sheets/{render_id}/download/")
     assert response.status_code == 200
     disposition = response["Content-Disposition"]
-    assert "-timemaster-after-action-report-r0.pdf" in disposition
+    assert "-timemaster-after-action-report-r0-letter.pdf" in disposition
     assert "after_action" not in disposition

@@ -174,7 +174,8 @@ def test_status_and_download_of_a_character_sheet(world, party, api, persona, ex
         assert body.startswith(b"%PDF")
         assert response["Content-Type"] == "application/pdf"
         assert response["Content-Disposition"].startswith("attachment;")
-        assert 'filename="harry-adams-timemaster-sheet-r1.pdf"' in response["Content-Disposition"]
+        # the paper is in the name: an A4 and a Letter print of one revision are two files
+        assert 'filename="harry-adams-timemaster-sheet-r1-letter.pdf"' in response["Content-Disposition"]
 
 
 # A GM-only print answers anyone else as an id nobody holds (404): that the GM printed one is the

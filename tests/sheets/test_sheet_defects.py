@@ -169,3 +169,16 @@ def test_download_names_are_character_system_sheet_revision_slugs(kind, subject,
     from sheets.models import download_name
 
     assert download_name(kind, subject, system, revision) == expected
+
+
+def test_the_a4_and_the_letter_print_of_one_revision_have_two_names():
+    """A new user's A4 and Letter downloads were both harriet-adams-timemaster-sheet-r8.pdf: the
+    second overwrote the first in the Downloads folder."""
+    from sheets.models import download_name
+
+    a4 = download_name(SheetKind.CHARACTER, "Harriet Adams", "timemaster", 8, "a4")
+    letter = download_name(SheetKind.CHARACTER, "Harriet Adams", "timemaster", 8, "letter")
+    assert (a4, letter) == (
+        "harriet-adams-timemaster-sheet-r8-a4.pdf",
+        "harriet-adams-timemaster-sheet-r8-letter.pdf",
+    )
