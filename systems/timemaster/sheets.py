@@ -23,6 +23,7 @@ from characters.systems import SheetData
 from sheets.blanks import TITLE, rows
 from sheets.kinds import KindPage, KindPlan, Offer, SheetOrder, SheetRequestError, content_digest
 from systems.timemaster import missions as tm_missions
+from systems.timemaster.engine import counterfactual
 from systems.timemaster.engine.tables import ABILITY_NAMES, SHEET_ABILITY_ORDER, WOUND_BOXES_ON_SHEET
 
 
@@ -132,7 +133,11 @@ def report(mission: Mission, user, is_gm: bool) -> dict[str, Any] | None:
         check = outcome.get("check") or {}
         fields["gm"] = {
             "significance": outcome.get("significance", mission.significance_rating),
-            "difference": check.get("difference"),
+            # one Difference, the audit's and the chart's (issue 46): mistakes − roll, below 0 when
+            # history held; the check itself keeps one only for a change of history (§6.2)
+            "difference": counterfactual.difference(
+                outcome.get("mistakes_total", record["mistakes_total"]), check.get("roll")
+            ),
             "faces": check.get("faces") or [],
             "mistakes_by_kind": [
                 {

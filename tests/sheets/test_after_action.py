@@ -70,6 +70,8 @@ def test_the_gms_copy_has_the_tally_the_check_the_verdict_and_every_award(world,
         assert name in text
     assert "170" in text and "510" in text  # share and pool
     assert "GM COPY" in text.upper()
+    # the Verdict table's Difference, 190 - 391, is the audit's (it was blank while history held)
+    assert "Difference -201" in flat or "Difference −201" in flat
 
 
 @pytest.mark.parametrize("persona", ["player", "other_player", "observer"])
