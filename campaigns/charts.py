@@ -378,7 +378,11 @@ def draw(chart: Chart, medium: str = "screen", font: str = "") -> str:
             options.update(stroke=False, dots_size=4 if many else 7)
             shapes[index] = shape
         elif style == "line":
-            options.update(show_dots=False, stroke_style={"width": width, "dasharray": dash or "8, 4"})
+            # a line of one point draws nothing: it shows as its dot until a second one comes
+            single = sum(value is not None for value in series.values) < 2
+            options.update(
+                show_dots=single, dots_size=5, stroke_style={"width": width, "dasharray": dash or "8, 4"}
+            )
         elif chart.kind == "line":
             options.update(dots_size=5, stroke_style={"width": width, "dasharray": dash})
             shapes[index] = shape

@@ -69,6 +69,23 @@ def test_an_axis_of_counts_ticks_on_whole_numbers():
     assert charts.whole_ticks(chart) == [0, 1, 2, 3]
 
 
+def test_a_dashed_line_of_one_point_is_drawn_as_its_dot():
+    """A new user's campaign with one closed mission showed the mistakes' dot and no significance
+    rating, which the legend and the caption promise: a line of one point draws nothing."""
+    chart = Chart(
+        "c",
+        "Mistakes per mission against significance",
+        "One mission.",
+        "line",
+        ("1",),
+        (Series("Mistakes", (50,), style="dots"), Series("Significance rating", (700,), style="line")),
+        ("No.",),
+        (),
+    )
+    groups = dict(re.findall(r'<g class="series serie-(\d+)[^"]*">(.*?)</g></g>', charts.draw(chart), re.S))
+    assert 'class="dot' in groups["1"], "the significance rating's one point is not drawn"
+
+
 def test_an_axis_with_its_own_ticks_shows_only_those():
     chart = Chart(
         "c",
