@@ -67,7 +67,7 @@ KINDS = ("stacked_bar", "horizontal_stacked_bar", "bar", "line", "dots")
 AUDIENCES = ("gm", "player")
 CACHE_SECONDS = 7 * 24 * 3600
 #: Bump when the drawing code changes: older cached pictures are not reused.
-DRAWING_VERSION = "10"
+DRAWING_VERSION = "11"
 
 
 @dataclass(frozen=True)
