@@ -93,7 +93,8 @@ def player_view(encounter: Encounter, keys: set[str]) -> dict[str, Any]:
             "kind": p["kind"],
             "kind_label": KIND_LABELS.get(p["kind"], p["kind"]),
             "mine": mine,
-            "initiative_total": totals.get(pid) if mine else None,
+            # every total the public view keeps (a GM-run one is gone): the log says each anyway
+            "initiative_total": totals.get(pid),
             "reason": _note_text(notes_ahead.get(pid), names),
             "incapacitated": p["incapacitated"],
             "is_turn": engine.whose_turn(encounter.state) == pid,

@@ -140,6 +140,13 @@ def test_player_pages_hold_no_npc_statistics(d6, running, client, role):
         assert secret not in html, secret
     thugs_total = running.state["initiative"]["totals"]["group-1"]
     assert f'data-testid="total-group-1">{thugs_total}<' not in html
+    # a player-run character's total is the table's: the order shows what the log says (a new
+    # user saw "—" beside a character whose log line read "rolls 4 for initiative")
+    state = Encounter.objects.get(pk=running.pk).state
+    for pid, participant in state["participants"].items():
+        if participant["controlled_by"] != "gm":
+            total = state["initiative"]["totals"][pid]
+            assert f'data-testid="total-{pid}">{total}<' in html, pid
 
 
 def test_the_panel_costs_the_same_queries_for_more_participants(d6, client, django_assert_max_num_queries):
