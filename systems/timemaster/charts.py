@@ -19,6 +19,7 @@ from campaigns.charts import PALETTE, Chart, Series
 from campaigns.models import Mission, SignificanceEntry
 from characters.models import AdvancementEntry, Character
 from characters.systems import RuleError
+from characters.systems.wording import counted
 from systems.timemaster import missions as tm_missions
 from systems.timemaster.engine import counterfactual, regulations
 from systems.timemaster.engine.advancement_tables import TALLY_KINDS
@@ -192,8 +193,8 @@ def missions_chart(closed: list[Mission], is_gm: bool) -> Chart:
     return Chart(
         key="campaign-missions",
         title="Mistakes per mission" + (" against significance" if is_gm else ""),
-        summary=f"{len(closed)} closed missions; each dot is a mission's mistakes total, shaded by "
-        "its verdict" + (", the dashed line its significance rating." if is_gm else "."),
+        summary=f"{counted(len(closed), 'closed mission')}; each dot is a mission's mistakes total, "
+        "shaded by its verdict" + (", the dashed line its significance rating." if is_gm else "."),
         kind="line",
         x_labels=numbers,
         series=tuple(series),
