@@ -176,3 +176,27 @@ def test_the_download_is_named_after_the_subject_and_system(world, api, closed_m
     disposition = response["Content-Disposition"]
     assert "-timemaster-after-action-report-r0-letter.pdf" in disposition
     assert "after_action" not in disposition
+
+
+def test_every_document_on_the_sheets_page_is_offered_on_either_paper(world, client, closed_mission):
+    """A new user found no paper choice for the after-action report (and the Fate Record Sheet):
+    they always came out on the campaign's paper. Each print form has its paper, and A4 is A4."""
+    import re
+
+    import pypdfium2
+
+    client.force_login(world.users["gm"])
+    page = client.get(f"/campaigns/{world.campaign.pk}/sheets/").content.decode()
+    forms = re.findall(r'<form method="post"[^>]*>(.*?)</form>', page, re.S)
+    printing = [form for form in forms if 'name="kind"' in form]
+    assert printing and all('name="paper"' in form for form in printing)
+    response = client.post(
+        f"/campaigns/{world.campaign.pk}/sheets/",
+        {"kind": "after_action", "mission": closed_mission.pk, "paper": "a4"},
+    )
+    assert response.status_code == 302
+    render = SheetRender.objects.get(kind="after_action")
+    assert run_render(render.pk) == "done"
+    render.refresh_from_db()
+    width, height = pypdfium2.PdfDocument(Path(render.file.path).read_bytes())[0].get_size()
+    assert (round(width), round(height)) == (595, 842)
