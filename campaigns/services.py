@@ -233,8 +233,25 @@ def reveal_roll(membership: Membership, roll: Roll) -> Roll:
         raise ValidationError({"roll": "This roll's result is already shared."})
     locked.revealed_at = timezone.now()
     locked.save(update_fields=["revealed_at"], _allow_update=True)
+    # the rolls made for it (a TIMEMASTER missile attack's defense die, named in its detail's
+    # ``with_rolls``): its result tells theirs, and a sealed one would hold the seed's key back
+    named = locked.detail.get("with_rolls") if isinstance(locked.detail, dict) else None
+    named = named if isinstance(named, list) else []
+    ids = [pk for pk in named if isinstance(pk, int) and not isinstance(pk, bool)]
+    companions: list[Roll] = []
+    if ids:
+        companions = list(
+            Roll.objects.select_for_update().filter(
+                campaign_id=membership.campaign_id, pk__in=ids, secret=True, revealed_at__isnull=True
+            )
+        )
+    for companion in companions:
+        companion.revealed_at = locked.revealed_at
+        companion.save(update_fields=["revealed_at"], _allow_update=True)
     fairness.release_secret_keys(membership.campaign)
     live.publish_roll(locked, revealed=True)
+    for companion in companions:
+        live.publish_roll(companion, revealed=True)
     return locked
 
 

@@ -505,15 +505,20 @@ def _fair_draw(membership: Membership, secret: bool, mission: Mission | None) ->
     return fairness.draw(membership.campaign, secret=secret, announced=True, mission=mission)
 
 
-def _defense_die(membership: Membership, rng: random.Random | None, defender: str, **fields: Any) -> int:
-    """A missile defense die (timemaster-combat.md §5.3): scripted when the caller gives the dice,
-    else a fair roll of its own in the log, proved like any other (it is read before the attack's
-    roll, so it cannot follow that roll's dice)."""
+def _defense_die(
+    membership: Membership, rng: random.Random | None, defender: str, **fields: Any
+) -> tuple[int, list[int]]:
+    """A missile defense die (timemaster-combat.md §5.3) and the rolls the attack's row names as
+    made with it: scripted when the caller gives the dice (none), else a fair roll of its own in the
+    log, proved like any other (it is read before the attack's roll, so it cannot follow that roll's
+    dice). A secret attack's die is secret too, and is shared with the attack's roll (its detail's
+    ``with_rolls``: services.reveal_roll), so the seed's key is not held back by it."""
     if rng is not None:
-        return d10(rng).total
-    return campaign_services.record_roll(
+        return d10(rng).total, []
+    roll = campaign_services.record_roll(
         membership, kind="d10", purpose=f"Defense die: {defender}"[:200], **fields
-    ).total
+    )
+    return roll.total, [roll.pk]
 
 
 def resolve(
@@ -554,7 +559,7 @@ def resolve(
             and not situation.get("helpless")
             and situation.get("defense_die") is None
         ):
-            situation["defense_die"] = _defense_die(
+            situation["defense_die"], with_rolls = _defense_die(
                 membership,
                 scripted,
                 defender,
@@ -562,6 +567,8 @@ def resolve(
                 mission=attack.mission,
                 character=attack.defender,
             )
+            if with_rolls:
+                names["with_rolls"] = with_rolls
         try:
             defense = combat.defense_column(situation, settings)
         except RuleError as error:
@@ -986,6 +993,7 @@ def special_damage(
                 defender, membership, "luck_spent", {"points": luck_spent}, mission=mission
             )
             entries.append(row)
+        with_rolls: list[int] = []
         if kind == "exposure":
             defense = combat.DefenseColumn(
                 special.EXPOSURE_COLUMN,
@@ -998,13 +1006,14 @@ def special_damage(
                 ),
             )
         else:
+            die, with_rolls = _defense_die(
+                membership, scripted, name, secret=secret, mission=mission, character=defender
+            )
             situation = {
                 "form": "missile",
                 "missile_class": "catastrophe",
                 "defender_kind": "pc" if defender is not None else "npc",
-                "defense_die": _defense_die(
-                    membership, scripted, name, secret=secret, mission=mission, character=defender
-                ),
+                "defense_die": die,
                 "luck_spent": luck_spent,
                 "luck_available": luck,
             }
@@ -1032,6 +1041,8 @@ def special_damage(
                 "strike_number": strike,
                 "defender": name,
             }
+            if with_rolls:
+                names["with_rolls"] = with_rolls
             return _detail(outcome, names, [], False, defender is None)
 
         roll = campaign_services.record_roll(

@@ -127,3 +127,34 @@ def test_a_strangles_round_a_fall_and_poison_are_proved_and_verify(world, agents
     fairness.rotate(gm)
     document = fairness.proof_document(world.campaign, gm.user, gm, seed=1)
     assert {v["verdict"] for v in fairness.verify_document(document)} == {"verified"}
+
+
+def test_a_secret_missile_attacks_defense_die_is_shared_with_it_so_the_seeds_key_comes_out(
+    world,
+    agents,  # noqa: F811
+):
+    """The defense die of a secret attack is a secret roll of its own: sharing the attack shares
+    it too, or it would stay the GM's and hold seed 1's secret key back for good."""
+    from systems.timemaster import attacks
+
+    gm = world.membership["gm"]
+    attack = attacks.Attack(
+        form="missile",
+        situation={"missile_class": "firearm"},
+        strike_base=72,
+        defender=agents["mine"],
+        secret=True,
+    )
+    roll, _ = attacks.resolve(gm, attack)
+    die = Roll.objects.get(campaign=world.campaign, purpose__startswith="Defense die")
+    assert die.secret and roll.detail["with_rolls"] == [die.pk]
+    services.reveal_roll(gm, roll)
+    die.refresh_from_db()
+    assert die.revealed_at is not None
+    for other in Roll.objects.filter(campaign=world.campaign, secret=True, revealed_at__isnull=True):
+        services.reveal_roll(gm, other)  # a check a blow called for
+    seed = fairness.rotate(gm)
+    assert seed.secret_released_at is not None
+    m = world.membership["player"]
+    document = fairness.proof_document(world.campaign, m.user, m, seed=1)
+    assert {v["verdict"] for v in fairness.verify_document(document)} == {"verified"}
