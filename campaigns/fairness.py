@@ -483,6 +483,24 @@ def proof_view(roll: Roll, proof: RollProof | None, sealed: bool) -> dict[str, A
     return view
 
 
+def _unproven_in_time_of(campaign: Campaign, number: int) -> models.Q:
+    """The rolls no seed made (entered by hand, or made without the fair dice: before them, or by
+    scripted dice) while seed ``number`` was the one in use: from the reveal of the seed before it
+    (the first seed: from the start) to its own reveal (while in use: to now). The page checking a
+    seed lists them with the reason they cannot be checked, instead of leaving them out."""
+    unproven = models.Q(proof__isnull=True) | models.Q(proof__by_hand=True)
+    seeds = RollSeed.objects.filter(campaign=campaign)
+    this = seeds.filter(number=number).first()
+    if this is None:
+        return models.Q(pk__in=[])
+    before = seeds.filter(number__lt=number, rotated_at__isnull=False).order_by("-number").first()
+    if before is not None:
+        unproven &= models.Q(created_at__gte=before.rotated_at)
+    if this.rotated_at is not None:
+        unproven &= models.Q(created_at__lt=this.rotated_at)
+    return unproven
+
+
 def proof_document(
     campaign: Campaign, user, membership: Membership, seed: int | None = None
 ) -> dict[str, Any]:
@@ -493,7 +511,10 @@ def proof_document(
         Roll.objects.visible_to(user, membership).select_related("proof__seed").order_by("created_at", "id")
     )
     if seed is not None:
-        rolls = rolls.filter(proof__seed__campaign=campaign, proof__seed__number=seed)
+        rolls = rolls.filter(
+            models.Q(proof__seed__campaign=campaign, proof__seed__number=seed)
+            | _unproven_in_time_of(campaign, seed)
+        )
     rolls = rolls.select_related("roller")
     entries = []
     labels: set[str] = set()
@@ -546,9 +567,10 @@ def verify_document(document: dict[str, Any]) -> list[dict[str, Any]]:
     for index, entry in enumerate(document.get("rolls", [])):
         proof = entry.get("proof")
         if entry.get("sealed"):
-            verdict, reason = "sealed", ""
+            verdict, reason = "sealed", fair_dice.why_not(entry)
         elif not proof or not proof.get("verifiable"):
-            verdict, reason = ("by hand" if proof and proof.get("by_hand") else "not verifiable"), ""
+            verdict = "by hand" if proof and proof.get("by_hand") else "not verifiable"
+            reason = fair_dice.why_not(entry)
         else:
             seed = seeds.get(proof["seed"])
             key = (proof["seed"], proof["lane"], proof["counter"])

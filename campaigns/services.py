@@ -161,6 +161,7 @@ def record_roll(
     rng=None,
     detail=None,
     scope: str = "",
+    draw: fairness.Draw | None = None,
 ) -> Roll:
     """Roll dice and append the result to the campaign's log.
 
@@ -169,7 +170,11 @@ def record_roll(
     make this roll the GM's whoever asks for it (a secret check, timemaster-characters.md §4.2), so
     a player may make it and gets no result. ``announced=False`` keeps a secret roll out of
     everyone else's log until the GM reveals it (the significance check). ``scope``: the roll is
-    seen by some members only; the fair dice number it within that scope (fairness.draw)."""
+    seen by some members only; the fair dice number it within that scope (fairness.draw).
+    ``draw``: a fair draw the caller made in this transaction (fairness.draw), when the roll's
+    reading goes on to take more dice from the same stream after the roll's own (a TIMEMASTER
+    attack's damage and hit location): the roll's dice come first, as every checker recomputes
+    them, and it is proved with that draw."""
     secret = secret or secret_by_rule
     if secret and not secret_by_rule and not membership.is_gm:
         raise PermissionDenied("Only the game master can roll in secret.")
@@ -185,8 +190,9 @@ def record_roll(
             {"count": f"{spec['label']} takes a count from {spec['min_count']} to {spec['max_count']}."}
         )
     announced = announced or not secret
-    draw = None
-    if rng is None:
+    if draw is not None:
+        rng = draw.rng
+    elif rng is None:
         draw = fairness.draw(
             membership.campaign, secret=secret, announced=announced, mission=mission, scope=scope
         )
@@ -227,8 +233,25 @@ def reveal_roll(membership: Membership, roll: Roll) -> Roll:
         raise ValidationError({"roll": "This roll's result is already shared."})
     locked.revealed_at = timezone.now()
     locked.save(update_fields=["revealed_at"], _allow_update=True)
+    # the rolls made for it (a TIMEMASTER missile attack's defense die, named in its detail's
+    # ``with_rolls``): its result tells theirs, and a sealed one would hold the seed's key back
+    named = locked.detail.get("with_rolls") if isinstance(locked.detail, dict) else None
+    named = named if isinstance(named, list) else []
+    ids = [pk for pk in named if isinstance(pk, int) and not isinstance(pk, bool)]
+    companions: list[Roll] = []
+    if ids:
+        companions = list(
+            Roll.objects.select_for_update().filter(
+                campaign_id=membership.campaign_id, pk__in=ids, secret=True, revealed_at__isnull=True
+            )
+        )
+    for companion in companions:
+        companion.revealed_at = locked.revealed_at
+        companion.save(update_fields=["revealed_at"], _allow_update=True)
     fairness.release_secret_keys(membership.campaign)
     live.publish_roll(locked, revealed=True)
+    for companion in companions:
+        live.publish_roll(companion, revealed=True)
     return locked
 
 

@@ -278,6 +278,17 @@ WHEN_KEY_OUT = (
 WHEN_SCENE_KEY_OUT = "it comes out once the scene is over and its secret rolls are shared"
 
 
+WHY_SEALED = (
+    "a secret roll whose result is not shared with you: it can be checked once the game master "
+    "shares it and its secret key is out"
+)
+WHY_BY_HAND = "entered by hand from physical dice: no seed made it, so there is nothing to recompute"
+WHY_UNPROVEN = (
+    "made without the fair dice (before they existed, or by scripted dice such as the demo's): "
+    "it has no proof"
+)
+
+
 def waits_for(number, lane: str, seed: dict, holder: dict):
     """What a roll still waits for before it can be checked, None when nothing (the same words
     as Dossier's own checkers, characters/systems/fair_dice.py waits_for)."""
@@ -304,9 +315,11 @@ def verify(document: dict) -> list[tuple[object, str, str]]:
         proof = entry.get("proof")
         reason = ""
         if entry.get("sealed"):
-            verdict = "sealed"
+            verdict, reason = "sealed", WHY_SEALED
         elif not proof or not proof.get("verifiable"):
-            verdict = "by hand" if proof and proof.get("by_hand") else "not verifiable"
+            by_hand = bool(proof and proof.get("by_hand"))
+            verdict = "by hand" if by_hand else "not verifiable"
+            reason = WHY_BY_HAND if by_hand else WHY_UNPROVEN
         else:
             seed = seeds.get(proof["seed"])
             key = (proof["seed"], proof["lane"], proof["counter"])

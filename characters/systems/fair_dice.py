@@ -167,6 +167,28 @@ WHEN_KEY_OUT = (
 WHEN_SCENE_KEY_OUT = "it comes out once the scene is over and its secret rolls are shared"
 
 
+#: Why a roll the reader sees cannot be checked by anyone yet, or ever (a new user's walk: the
+#: fair-dice page listed such rolls with no reason, or not at all). A sealed roll's words say nothing
+#: of the roll (whose it is, its lane, its counter: part of what the GM keeps).
+WHY_SEALED = (
+    "a secret roll whose result is not shared with you: it can be checked once the game master "
+    "shares it and its secret key is out"
+)
+WHY_BY_HAND = "entered by hand from physical dice: no seed made it, so there is nothing to recompute"
+WHY_UNPROVEN = (
+    "made without the fair dice (before they existed, or by scripted dice such as the demo's): "
+    "it has no proof"
+)
+
+
+def why_not(entry: dict[str, Any]) -> str:
+    """The reason a sealed, by-hand or unproven roll of a proof document is not checked."""
+    proof = entry.get("proof")
+    if entry.get("sealed"):
+        return WHY_SEALED
+    return WHY_BY_HAND if isinstance(proof, dict) and proof.get("by_hand") else WHY_UNPROVEN
+
+
 def waits_for(number: Any, lane: str, seed: dict[str, Any], holder: dict[str, Any]) -> str | None:
     """What a roll under seed ``number`` in ``lane`` still waits for before it can be checked
     (None when nothing: its seed, and for a secret lane its key, are out). ``holder`` is what

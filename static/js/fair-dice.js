@@ -305,6 +305,11 @@
     return "waits for " + key + ": " + when;
   }
 
+  // Why a sealed, by-hand or unproven roll is not checked: characters/systems/fair_dice.py why_not.
+  var WHY_SEALED = "a secret roll whose result is not shared with you: it can be checked once the game master shares it and its secret key is out";
+  var WHY_BY_HAND = "entered by hand from physical dice: no seed made it, so there is nothing to recompute";
+  var WHY_UNPROVEN = "made without the fair dice (before they existed, or by scripted dice such as the demo's): it has no proof";
+
   // The same verdicts as campaigns.fairness.verify_document.
   function verify(doc) {
     var seeds = {}, scopes = Object.create(null), seen = {}, verdicts = [];
@@ -315,8 +320,10 @@
       var proof = entry.proof, verdict, reason = "";
       if (entry.sealed) {
         verdict = "sealed";
+        reason = WHY_SEALED;
       } else if (!proof || !proof.verifiable) {
         verdict = proof && proof.by_hand ? "by hand" : "not verifiable";
+        reason = proof && proof.by_hand ? WHY_BY_HAND : WHY_UNPROVEN;
       } else {
         var seed = seeds[proof.seed], key = proof.seed + "|" + proof.lane + "|" + proof.counter;
         var holder = keysFor(proof.lane, seed || {}, scopes);
@@ -353,7 +360,7 @@
       var item = document.createElement("li");
       item.dataset.verdict = v.verdict;
       var e = v.entry;
-      var what = e.sealed ? "a secret roll" : e.kind + (e.count > 1 ? " ×" + e.count : "") + " → " + e.total;
+      var what = e.sealed ? "a secret roll" : e.kind + (e.count > 1 ? " ×" + e.count : "") + " → " + e.total + (e.purpose ? " (" + e.purpose + ")" : "");
       item.textContent = e.created_at.slice(0, 19).replace("T", " ") + " " + what + ": " + v.verdict + (v.reason ? " (" + v.reason + ")" : "");
       list.appendChild(item);
     });

@@ -26,11 +26,12 @@ from typing import Any
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 
+from campaigns import fairness
 from campaigns import services as campaign_services
 from campaigns.models import NPC, Membership, Mission, Roll
 from characters.models import AdvancementEntry, Character
 from characters.systems import RuleError, get_system
-from characters.systems.dice import d10, percent, system_rng
+from characters.systems.dice import d10, percent
 from systems.timemaster import action_checks as checks
 from systems.timemaster import condition_services, npc_condition_services
 from systems.timemaster.engine import armor as armor_rules
@@ -490,6 +491,36 @@ def _detail(
     return {"attack": True, **names, **data, **extra}
 
 
+def system_rng() -> random.Random | None:
+    """The dice an attack takes when its caller gives none: None, the campaign's fair dice
+    (docs/fair-dice.md), so every attack is proved. Tests replace this to script an attack."""
+    return None
+
+
+def _fair_draw(membership: Membership, secret: bool, mission: Mission | None) -> fairness.Draw:
+    """The fair draw an attack's roll is proved with (docs/fair-dice.md): the roll's own dice come
+    first on its stream; the dice its reading goes on to need (damage, hit location, helmet,
+    knockdown, a strangle's check) follow on the same stream, so the seed fixes them too. Call
+    inside the roll's transaction."""
+    return fairness.draw(membership.campaign, secret=secret, announced=True, mission=mission)
+
+
+def _defense_die(
+    membership: Membership, rng: random.Random | None, defender: str, **fields: Any
+) -> tuple[int, list[int]]:
+    """A missile defense die (timemaster-combat.md §5.3) and the rolls the attack's row names as
+    made with it: scripted when the caller gives the dice (none), else a fair roll of its own in the
+    log, proved like any other (it is read before the attack's roll, so it cannot follow that roll's
+    dice). A secret attack's die is secret too, and is shared with the attack's roll (its detail's
+    ``with_rolls``: services.reveal_roll), so the seed's key is not held back by it."""
+    if rng is not None:
+        return d10(rng).total, []
+    roll = campaign_services.record_roll(
+        membership, kind="d10", purpose=f"Defense die: {defender}"[:200], **fields
+    )
+    return roll.total, [roll.pk]
+
+
 def resolve(
     membership: Membership, attack: Attack, rng: random.Random | None = None
 ) -> tuple[Roll, list[AdvancementEntry]]:
@@ -507,18 +538,8 @@ def resolve(
     skill = (attack.attacker_score or "").partition("skill:")[2] or None
     plan = _plan(attack, situation, skill)
     strike_number = base + plan.named_total + attack.modifier
-    rng = rng or system_rng()
-    if (
-        situation.get("form") == "missile"
-        and not situation.get("helpless")
-        and situation.get("defense_die") is None
-    ):
-        situation["defense_die"] = d10(rng).total
     settings = membership.campaign.settings
-    try:
-        defense = combat.defense_column(situation, settings)
-    except RuleError as error:
-        raise _invalid(error) from None
+    scripted = rng or system_rng()
     names = {
         "form": attack.form,
         "attacker": attacker,
@@ -533,6 +554,27 @@ def resolve(
     purpose = (attack.purpose or f"{FORM_LABELS[attack.form]} attack: {attacker} on {defender}")[:200]
     entries: list[AdvancementEntry] = []
     with transaction.atomic():
+        if (
+            situation.get("form") == "missile"
+            and not situation.get("helpless")
+            and situation.get("defense_die") is None
+        ):
+            situation["defense_die"], with_rolls = _defense_die(
+                membership,
+                scripted,
+                defender,
+                secret=attack.secret,
+                mission=attack.mission,
+                character=attack.defender,
+            )
+            if with_rolls:
+                names["with_rolls"] = with_rolls
+        try:
+            defense = combat.defense_column(situation, settings)
+        except RuleError as error:
+            raise _invalid(error) from None
+        made = None if scripted else _fair_draw(membership, attack.secret, attack.mission)
+        rng = made.rng if made else scripted
         if attack.defender is not None and defense.luck_spent:
             row, _ = condition_services.record(
                 attack.defender,
@@ -570,7 +612,8 @@ def resolve(
             secret=attack.secret,
             mission=attack.mission,
             character=attack.defender or attack.attacker,
-            rng=rng,
+            rng=scripted,
+            draw=made,
             detail=read,
         )
         outcome, extra = outcomes[-1]
@@ -741,7 +784,7 @@ def hold_round(
         special.hold_damage(round_number, 1)
     except RuleError as error:
         raise _invalid(error) from None
-    rng = rng or system_rng()
+    scripted = rng or system_rng()
     taken: dict[str, Any] = {}
 
     def read(dice: Any) -> dict[str, Any]:
@@ -769,6 +812,8 @@ def hold_round(
 
     entries: list[AdvancementEntry] = []
     with transaction.atomic():
+        made = None if scripted else _fair_draw(membership, secret, mission)
+        rng = made.rng if made else scripted
         roll = campaign_services.record_roll(
             membership,
             kind="d10",
@@ -776,7 +821,8 @@ def hold_round(
             secret=secret,
             mission=mission,
             character=defender,
-            rng=rng,
+            rng=scripted,
+            draw=made,
             detail=read,
         )
         source = f"{'Strangle' if strangle else 'Hold'} by {holder}, round {round_number}"
@@ -874,7 +920,7 @@ def special_damage(
         raise ValidationError(
             {"luck_spent": "Only an agent spends Luck, and only against a fall or a catastrophe."}
         )
-    rng = rng or system_rng()
+    scripted = rng or system_rng()
     label = SPECIAL_LABELS[kind]
     try:
         if kind in ("fire", "smoke"):
@@ -934,7 +980,7 @@ def special_damage(
                 secret=secret,
                 mission=mission,
                 character=defender,
-                rng=rng,
+                rng=scripted,
                 detail=read_poison,
             )
             if not outcome_box["passed"]:
@@ -947,6 +993,7 @@ def special_damage(
                 defender, membership, "luck_spent", {"points": luck_spent}, mission=mission
             )
             entries.append(row)
+        with_rolls: list[int] = []
         if kind == "exposure":
             defense = combat.DefenseColumn(
                 special.EXPOSURE_COLUMN,
@@ -959,11 +1006,14 @@ def special_damage(
                 ),
             )
         else:
+            die, with_rolls = _defense_die(
+                membership, scripted, name, secret=secret, mission=mission, character=defender
+            )
             situation = {
                 "form": "missile",
                 "missile_class": "catastrophe",
                 "defender_kind": "pc" if defender is not None else "npc",
-                "defense_die": d10(rng).total,
+                "defense_die": die,
                 "luck_spent": luck_spent,
                 "luck_available": luck,
             }
@@ -972,6 +1022,8 @@ def special_damage(
             except RuleError as error:
                 raise _invalid(error) from None
         outcomes: list[combat.AttackOutcome] = []
+        made = None if scripted else _fair_draw(membership, secret, mission)
+        rng = made.rng if made else scripted
 
         def read(dice: Any) -> dict[str, Any]:
             outcome = combat.resolve_attack(strike, dice.total, defense, "armed")
@@ -989,6 +1041,8 @@ def special_damage(
                 "strike_number": strike,
                 "defender": name,
             }
+            if with_rolls:
+                names["with_rolls"] = with_rolls
             return _detail(outcome, names, [], False, defender is None)
 
         roll = campaign_services.record_roll(
@@ -998,7 +1052,8 @@ def special_damage(
             secret=secret,
             mission=mission,
             character=defender,
-            rng=rng,
+            rng=scripted,
+            draw=made,
             detail=read,
         )
         outcome = outcomes[-1]

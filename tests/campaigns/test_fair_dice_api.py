@@ -6,6 +6,7 @@ import pytest
 
 from campaigns import fairness, services
 from campaigns.models import ClientSeed, Roll, RollSeed
+from characters.systems import fair_dice
 
 ROLES = ("gm", "player", "observer", "outsider", "anonymous")
 MEMBER_READ = {"gm": 200, "player": 200, "observer": 200, "outsider": 404, "anonymous": 401}
@@ -114,7 +115,9 @@ def test_a_roll_by_hand_is_totalled_marked_and_not_verifiable(world, api):
     roll = Roll.objects.get()
     assert roll.proof.by_hand
     doc = fairness.proof_document(world.campaign, world.users["observer"], world.membership["observer"])
-    assert fairness.verify_document(doc) == [{"id": roll.pk, "verdict": "by hand", "reason": ""}]
+    assert fairness.verify_document(doc) == [
+        {"id": roll.pk, "verdict": "by hand", "reason": fair_dice.WHY_BY_HAND}
+    ]
 
 
 @pytest.mark.parametrize(

@@ -52,10 +52,10 @@ def test_each_roll_says_exactly_what_it_waits_for(world):
             "mission), then for seed 1's secret key: it comes out once every secret roll under the "
             "seed is shared and every closed mission published",
         ),
-        ("sealed", ""),
+        ("sealed", fair_dice.WHY_SEALED),
     ]
     fairness.rotate(gm)
-    assert _reasons(world) == [("verified", ""), ("pending", WAITS_FOR_KEY), ("sealed", "")]
+    assert _reasons(world) == [("verified", ""), ("pending", WAITS_FOR_KEY), ("sealed", fair_dice.WHY_SEALED)]
     assert "not revealed yet" not in json.dumps(_reasons(world))
 
 

@@ -121,3 +121,43 @@ def test_a_log_rewritten_in_the_database_shows_as_failed_on_the_players_next_vis
     player.get_by_test_id("fair-verify").click()
     expect(player.locator("#fair-summary")).to_have_text("2 failed")
     expect(player.locator("#fair-results")).to_contain_text("a counter was skipped or a roll removed")
+
+
+def test_the_page_lists_every_roll_of_the_seed_and_says_why_one_cannot_be_checked(new_page, transactional_db):
+    """A new user's walk: the page checked two rolls of seed 1 and said nothing of the others (the
+    GM's attacks, stored with no proof; the rolls made after the reveal, under seed 2). Every roll
+    the player sees under the seed is listed; one that cannot be checked says why."""
+    import random
+
+    from django.contrib.auth import get_user_model
+
+    from campaigns import fairness, services
+    from campaigns.models import Membership, Role
+    from characters.systems import fair_dice
+
+    users = {n: get_user_model().objects.create_user(username=n, password=PASSWORD) for n in ("chief", "ana")}
+    campaign = services.create_campaign(users["chief"], name="Time Corps", system="timemaster")
+    ana = Membership.objects.create(campaign=campaign, user=users["ana"], role=Role.PLAYER)
+    chief = campaign.memberships.get(user=users["chief"])
+    services.record_roll(ana, kind="d10", purpose="Climb")
+    services.enter_roll_by_hand(ana, kind="d6", faces=[5], purpose="Table dice")
+    services.record_roll(chief, kind="percent", purpose="Old attack", rng=random.Random(7))  # no proof
+    services.record_roll(ana, kind="percent", secret_by_rule=True, purpose="Investigation")
+    fairness.rotate(chief)
+    services.record_roll(chief, kind="d6", purpose="LIVE TEST")
+
+    player = new_page()
+    log_in(player, "ana")
+    player.goto(f"/campaigns/{campaign.pk}/dice/fair/")
+    expect(player.get_by_test_id("fair-list-note")).to_contain_text("seed 2 is in use now")
+    player.get_by_test_id("fair-verify").click()
+    expect(player.locator("#fair-summary")).to_have_text("1 by hand, 1 not verifiable, 1 sealed, 1 verified")
+    results = player.locator("#fair-results")
+    expect(results.locator("li[data-verdict='by hand']")).to_contain_text(fair_dice.WHY_BY_HAND)
+    expect(results.locator("li[data-verdict='not verifiable']")).to_contain_text(fair_dice.WHY_UNPROVEN)
+    expect(results.locator("li[data-verdict=sealed]")).to_contain_text(fair_dice.WHY_SEALED)
+    expect(results.locator("li[data-verdict=verified]")).to_contain_text("Climb")
+    player.get_by_role("link", name="The rolls of seed 2").click()
+    player.get_by_test_id("fair-verify").click()
+    expect(player.locator("#fair-summary")).to_have_text("1 pending")
+    expect(results).to_contain_text("LIVE TEST")
