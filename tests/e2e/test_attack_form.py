@@ -6,9 +6,10 @@ purpose stay for the round's next attack while the round's one-off choices start
 import pytest
 from playwright.sync_api import expect
 
+from tests.e2e.conftest import ARTIFACTS
 from tests.e2e.test_three_guards import PASSWORD, log_in
 
-SHOTS = "docs/screenshots/combat"
+SHOTS = ARTIFACTS  # reduced copies are kept in docs/screenshots/combat
 
 
 @pytest.fixture
@@ -23,6 +24,11 @@ def table(transactional_db):
     guard = npc_services.create_npc(campaign, gm, {"name": "Guard Ilse", "quick": True, "kind": "human"})
     mission = Mission.objects.create(campaign=campaign, title="The Vienna clockmaker")
     return campaign, guard, mission
+
+
+@pytest.fixture(autouse=True)
+def _shots_folder():
+    ARTIFACTS.mkdir(exist_ok=True)
 
 
 def _within(page, panel):
