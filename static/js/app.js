@@ -186,3 +186,22 @@ document.addEventListener("htmx:afterSwap", function (event) {
     refusal.focus();
   }
 });
+
+// A form in a panel that is swapped whole (the dice page's panels, hx-target="#dice-panel"): when
+// the answer is the form again with its errors, the focus goes to its error summary, which is
+// scrolled into view; without this the page stays where the swap left it, often far from the form
+// (walk, point 2: a refused attack showed the log and nothing said it had failed).
+document.addEventListener("htmx:afterSwap", function (event) {
+  var config = event.detail.requestConfig;
+  var sent = config && config.elt;
+  if (!sent || !sent.id || config.verb === "get") {
+    return;
+  }
+  var form = document.getElementById(sent.id);
+  var summary = form && form.querySelector(".error-summary[role=alert], [role=alert]");
+  if (summary && form !== sent) {
+    summary.setAttribute("tabindex", "-1");
+    summary.focus({ preventScroll: true });
+    summary.scrollIntoView({ block: "start" });
+  }
+});

@@ -183,10 +183,11 @@ def roll_check(
         )
 
 
-def attack_form(campaign, membership: Membership, data: Any = None):
+def attack_form(campaign, membership: Membership, data: Any = None, initial: Any = None):
     """The GM's attack panel for the dice page (systems/timemaster/attack_forms.py), or None for
     anyone else or a campaign of another system. Every agent's scores are offered at once, so
-    the GM picks the attacker and its score in one list."""
+    the GM picks the attacker and its score in one list; ``initial`` fills a fresh form with
+    what the last attack kept (AttackForm.kept)."""
     if campaign.system != SYSTEM or not membership.is_gm:
         return None
     from systems.timemaster.attack_forms import AttackForm
@@ -200,6 +201,7 @@ def attack_form(campaign, membership: Membership, data: Any = None):
             scores[agent.pk] = []
     return AttackForm(
         data,
+        initial=initial,
         prefix="attack",
         agents=agents,
         scores=scores,

@@ -230,6 +230,117 @@ class AttackForm(forms.Form):
         self.fields["mission"].choices = [("", "—")] + [(m.pk, m.title) for m in missions]
         self.fields["defender_npc"].choices = [("", "—")] + [(n.pk, n.name) for n in npcs]
 
+    #: The panel's parts, in order, each under its heading (_attack_panel.html): a title, its
+    #: fields, and whether it is folded (a <details>, closed unless a field in it is set or wrong).
+    SECTIONS = (
+        (
+            "Attacker",
+            (
+                "form",
+                "results_key",
+                "attacker_score",
+                "strike_base",
+                "knockout_skill",
+                "attacker_penetration_bonus",
+                "attacker_advanced_self_defense",
+                "attacker_florentine",
+            ),
+            False,
+        ),
+        (
+            "Defender",
+            (
+                "defender",
+                "defender_npc",
+                "defender_skill",
+                "unskilled_melee",
+                "declared_skill_score",
+                "current_willpower",
+                "defender_kind",
+                "shield",
+                "luck_spent",
+                "attack_number",
+                "surprised",
+                "entangled",
+                "helpless",
+                "defender_advanced_self_defense",
+                "defender_florentine",
+                "apply_damage",
+            ),
+            False,
+        ),
+        ("Missile and range", ("missile_class", "missile_weapon", "range_weapon", "range_feet"), False),
+        ("Round modifiers", ("modifiers", "modifier"), True),
+        (
+            "Called shot",
+            (
+                "called_location",
+                "called_severity",
+                "called_knockout",
+                "called_kill",
+                "called_joint",
+                "into_melee",
+                "called_target",
+                "called_hold",
+            ),
+            True,
+        ),
+        (
+            "Armor of an NPC defender",
+            ("armor", "crumpled", "closed_helmet", "mass_armor", "troop_armor_rating"),
+            True,
+        ),
+        ("Log", ("mission", "purpose", "secret"), False),
+    )
+
+    def sections(self) -> list[dict[str, Any]]:
+        """SECTIONS with their bound fields; a folded one is open when a field in it has a value
+        other than its default or an error, so nothing set or wrong is hidden."""
+        out = []
+        for title, names, folded in self.SECTIONS:
+            fields = [self[name] for name in names]
+            busy = any(f.errors for f in fields) or any(
+                f.value() not in (None, "", [], False, 0, "0", self.fields[f.name].initial) for f in fields
+            )
+            out.append({"title": title, "fields": fields, "folded": folded, "open": busy})
+        return out
+
+    def modifier_groups(self) -> list[tuple[str, list[Any]]]:
+        """The round's modifiers under their attack form's heading: (title, checkboxes)."""
+        boxes = {str(w.data["value"]): w for w in self["modifiers"]}
+        return [
+            (title, [boxes[str(k)] for k, _ in options])
+            for title, options in self.fields["modifiers"].choices
+        ]
+
+    #: What the round's one attack alone chose: these start blank again after an attack; every
+    #: other field (who attacks with what, who defends and how, the armor, mission and purpose)
+    #: keeps its value for the next attack of the round (walk, point 3).
+    ONE_OFF = (
+        "modifiers",
+        "range_feet",
+        "modifier",
+        "called_location",
+        "called_severity",
+        "called_knockout",
+        "called_kill",
+        "called_joint",
+        "into_melee",
+        "called_target",
+        "called_hold",
+        "luck_spent",
+        "attack_number",
+        "surprised",
+        "entangled",
+        "helpless",
+    )
+
+    def kept(self) -> dict[str, Any]:
+        """The values of a valid form that the next attack starts with (``initial``)."""
+        return {
+            k: v for k, v in self.cleaned_data.items() if k not in self.ONE_OFF and v not in (None, "", [])
+        }
+
     def attack_fields(self) -> dict[str, Any]:
         """The cleaned data in the shape the API takes (attacks.attack_from)."""
         data = dict(self.cleaned_data)

@@ -37,7 +37,9 @@ def dice_attack(request, pk):
         request,
         campaign,
         membership,
-        attack_form=None if last_attack else form,
+        # after an attack, a fresh form that keeps the attacker, defender, armor, mission and
+        # purpose for the round's next attack (AttackForm.kept); after a refusal, the form as sent
+        attack_form=checks.attack_form(campaign, membership, initial=form.kept()) if last_attack else form,
         status=status,
         last_attack=last_attack,
     )

@@ -40,6 +40,7 @@ from systems.timemaster.engine import modifiers as modifier_rules
 from systems.timemaster.engine.condition import condition_of
 from systems.timemaster.engine.formulas import penetration_bonus
 from systems.timemaster.engine.tables import RESULTS_KEYS
+from systems.timemaster.models import AttackedNPC
 from systems.timemaster.npc_rules import RULES as NPC_RULES
 
 #: Situation fields the agent itself supplies when the defender is an agent.
@@ -616,6 +617,8 @@ def resolve(
             draw=made,
             detail=read,
         )
+        if attack.defender_npc is not None:  # for the GM's log: the table's line says "NPC"
+            AttackedNPC.objects.create(roll=roll, npc=attack.defender_npc)
         outcome, extra = outcomes[-1]
         if attack.defender is not None and attack.apply_damage and outcome.hit:
             entries += _apply_to_agent(attack, membership, attacker, outcome, extra)
@@ -825,6 +828,8 @@ def hold_round(
             draw=made,
             detail=read,
         )
+        if defender_npc is not None:
+            AttackedNPC.objects.create(roll=roll, npc=defender_npc)
         source = f"{'Strangle' if strangle else 'Hold'} by {holder}, round {round_number}"
         fields = {"stamina": taken["stamina"], "wounds": 0}
         if defender is not None:
@@ -983,6 +988,8 @@ def special_damage(
                 rng=scripted,
                 detail=read_poison,
             )
+            if defender_npc is not None:
+                AttackedNPC.objects.create(roll=roll, npc=defender_npc)
             if not outcome_box["passed"]:
                 entries = _special_entry(
                     membership, defender, defender_npc, "fatal_blow", {"cause": "poison"}, "Poison", mission
@@ -1056,6 +1063,8 @@ def special_damage(
             draw=made,
             detail=read,
         )
+        if defender_npc is not None:
+            AttackedNPC.objects.create(roll=roll, npc=defender_npc)
         outcome = outcomes[-1]
         if outcome.hit and outcome.damage:
             entries += _special_entry(

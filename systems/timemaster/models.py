@@ -36,3 +36,17 @@ class NPCConditionEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.entry.get('kind')} on NPC {self.npc_id}"
+
+
+class AttackedNPC(models.Model):
+    """Which of the campaign's NPCs a logged attack fell on (walk, point 4). The log line says
+    "NPC" until the GM reveals it (the roll's detail is the table's); this row, never shown to a
+    player, lets the GM's own log name it."""
+
+    roll = models.OneToOneField(
+        "campaigns.Roll", on_delete=models.CASCADE, primary_key=True, related_name="+"
+    )
+    npc = models.ForeignKey("campaigns.NPC", on_delete=models.CASCADE, related_name="+")
+
+    def __str__(self) -> str:
+        return f"roll {self.roll_id} on NPC {self.npc_id}"

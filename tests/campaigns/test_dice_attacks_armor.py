@@ -78,8 +78,8 @@ def test_an_agent_in_mail_takes_nothing_from_a_sword_that_does_not_get_through(
     assert '<span data-testid="attack-taken">takes 0 Stamina, 0 wounds</span>' in html
     dex = theirs.build["abilities"]["DEX"]
     assert (
-        "; Knockdown: knocked down and 5 ft back, the rest of his actions this round lost; "
-        f"DEX check 10 vs {dex}: keeps what he holds" in html
+        "; Knockdown: knocked down and 5 ft back, the other actions of this round lost; "
+        f"DEX check 10 vs {dex}: keeps what is held" in html
     )
     theirs.refresh_from_db()
     assert condition_of(theirs.build)["current_stamina"] == 40 and not theirs.entries.exists()
@@ -205,7 +205,7 @@ def test_a_pistol_shot_from_cover_at_long_range_on_a_running_target_names_every_
     assert detail["modifiers"] == [
         "target running -20",
         "target behind cover -30",
-        "range 60 ft with a automatic pistol (5 × -12) -60",
+        "range 60 ft with an automatic pistol (5 × -12) -60",
     ]
     assert detail["strike_number"] == 72 - 110 and detail["hit"] is False
     client.force_login(world.users["player"])

@@ -169,12 +169,14 @@ def test_a_hold_round_from_the_dice_page_costs_1d10_and_a_player_has_no_hold_pan
     )
     html = response.content.decode()
     assert response.status_code == 200, html
-    assert "Harry Adams holds NPC: round 2 of the hold: 1d10 = 7 Stamina" in html
+    # the GM's own log names the held NPC; the table's says "NPC" until it is revealed (walk, point 4)
+    assert "Harry Adams holds Guard 2 (shown as NPC): round 2 of the hold: 1d10 = 7 Stamina" in html
     assert npc_cond.summary(two)["current_stamina"] == 43
     client.force_login(world.users["player"])
-    assert (
-        'data-testid="hold-panel"' not in client.get(f"/campaigns/{world.campaign.pk}/dice/").content.decode()
-    )
+    player_page = client.get(f"/campaigns/{world.campaign.pk}/dice/").content.decode()
+    assert 'data-testid="hold-panel"' not in player_page
+    assert "Harry Adams holds NPC: round 2 of the hold: 1d10 = 7 Stamina" in player_page
+    assert "Guard 2" not in player_page
     denied = client.post(
         f"/campaigns/{world.campaign.pk}/dice/hold/", {"hold-round": "2", "hold-defender_npc": str(two.pk)}
     )
@@ -299,3 +301,19 @@ def test_a_day_of_exposure_is_read_at_sn_99_on_column_5_and_a_catastrophe_at_the
         gm, "catastrophe", defender=harry, strike_number=175, rng=Faces(4, 5, 0, 1, 1, 1)
     )
     assert roll.detail["strike_number"] == 175 and roll.detail["column"] == 4 and roll.detail["hit"]
+
+
+def test_the_gms_own_log_names_the_npc_attacked_and_a_players_log_says_npc(world, fight, client):
+    """Walk, point 4: an attack on an NPC not revealed was logged "on NPC" in the GM's log too."""
+    harry, (one, _, _) = fight
+    roll, _ = _hit(world, harry, one, (9, 9, 3, 4))  # a miss leaves no condition entry: still named
+    assert roll.detail["defender"] == "NPC"  # the table's line
+    client.force_login(world.users["gm"])
+    gm_page = client.get(f"/campaigns/{world.campaign.pk}/dice/").content.decode()
+    assert f'on <span data-testid="attack-defender">{one.name} (shown as NPC)</span>' in gm_page
+    client.force_login(world.users["player"])
+    player_page = client.get(f"/campaigns/{world.campaign.pk}/dice/").content.decode()
+    assert 'on <span data-testid="attack-defender">NPC</span>' in player_page
+    assert one.name not in player_page
+    api = client.get(f"/api/v1/campaigns/{world.campaign.pk}/rolls/").content.decode()
+    assert "NPC" in api and one.name not in api and str(one.pk) not in api

@@ -126,7 +126,14 @@ def range_modifier(weapon: str, feet: int) -> Modifier:
     label, per_step = RANGE_PER_10_FT[weapon]
     steps = max(0, math.ceil(feet / 10) - 1)
     value = steps * per_step
-    return Modifier("range", f"range {feet} ft with a {label} ({steps} × {per_step})", value, RULE_RANGE)
+    return Modifier(
+        "range", f"range {feet} ft with {_article(label)} {label} ({steps} × {per_step})", value, RULE_RANGE
+    )
+
+
+def _article(words: str) -> str:
+    """ "a" or "an" before a weapon's name in the log ("an automatic pistol", "a revolver")."""
+    return "an" if words[:1].lower() in "aeiou" else "a"
 
 
 def strike_modifiers(

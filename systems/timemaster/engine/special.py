@@ -50,13 +50,13 @@ def knockdown(
     results_key: str, dexterity: int | None = None, roll: int | None = None
 ) -> tuple[str, Check | None]:
     """A K: down and 5 ft back, the round's remaining actions lost (L4077, L4097); on the Armed
-    key a general DEX check keeps what he holds in his hands (L4077, §29 ambiguity 40)."""
-    effect = "knocked down and 5 ft back, the rest of his actions this round lost"
+    key a general DEX check keeps what is held in the hands (L4077, §29 ambiguity 40)."""
+    effect = "knocked down and 5 ft back, the other actions of this round lost"
     if results_key != "armed":
         return effect, None
     dex, die = _score(dexterity, "dexterity"), _percent(roll, "roll")
     passed = die <= dex
-    outcome = "keeps what he holds" if passed else "drops what he holds"
+    outcome = "keeps what is held" if passed else "drops what is held"
     return effect, Check("DEX", dex, die, passed, f"DEX check {die} vs {dex}: {outcome}", RULE_KNOCKDOWN)
 
 
@@ -74,7 +74,7 @@ def weapon_hand(letter: str, results_key: str, dexterity: int, willpower: int, r
         )
     dex = _score(dexterity, "dexterity")
     passed = die <= dex
-    outcome = "keeps his weapon" if passed else "drops his weapon"
+    outcome = "keeps the weapon" if passed else "drops the weapon"
     return Check("DEX", dex, die, passed, f"weapon hand hit: DEX check {die} vs {dex}: {outcome}", RULE_HAND)
 
 

@@ -66,3 +66,17 @@ def test_exclusive_choices_other_forms_and_talents_are_refused():
         modifiers.strike_modifiers(["flying"], form="missile")
     with pytest.raises(RuleError, match="both the weapon"):
         modifiers.strike_modifiers([], form="missile", range_feet=40)
+
+
+@pytest.mark.parametrize(
+    ("weapon", "words"),
+    [
+        ("automatic_pistol", "with an automatic pistol"),
+        ("antique_pistol", "with an antique pistol"),
+        ("axe_thrown", "with an axe or tomahawk, thrown"),
+        ("revolver", "with a revolver"),
+        ("stunner", "with a Time Corps stunner"),
+    ],
+)
+def test_the_range_line_takes_the_right_article(weapon, words):
+    assert words in modifiers.range_modifier(weapon, 20).text

@@ -20,7 +20,7 @@ def test_an_unarmed_knockdown_makes_no_dex_check():
 def test_a_weapon_hand_wound_short_of_crippling_checks_dex_and_a_crippling_one_willpower():
     assert special.weapon_hand("H", "armed", 55, 40, 55).passed is True
     dropped = special.weapon_hand("H", "armed", 55, 40, 56)
-    assert dropped.name == "DEX" and "drops his weapon" in dropped.text
+    assert dropped.name == "DEX" and "drops the weapon" in dropped.text
     crippled = special.weapon_hand("C", "armed", 55, 40, 41)
     assert crippled.name == "WPR" and not crippled.passed
     assert special.weapon_hand("C", "unarmed", 55, 40, 41).name == "DEX"  # a Crushing blow is not "crippling"
@@ -62,3 +62,12 @@ def test_fire_costs_3_wounds_a_round_and_smoke_2(kind, rounds, wounds):
 @pytest.mark.parametrize(("roll", "passed"), [(40, True), (41, False)])
 def test_a_poison_check_is_against_current_stamina(roll, passed):
     assert special.poison_check(40, roll).passed is passed
+
+
+@pytest.mark.parametrize("roll", [1, 99])
+def test_the_log_words_for_a_dropped_or_kept_weapon_name_no_sex(roll):
+    """Agents and NPCs are of either sex: the log says "the weapon", "what is held" (walk, point 4)."""
+    words = [special.weapon_hand("H", "armed", 50, 40, roll).text, *special.knockdown("armed", 50, roll)[::1]]
+    text = " ".join(w if isinstance(w, str) else w.text for w in words)
+    assert ("drops the weapon" in text) is (roll == 99) and ("keeps the weapon" in text) is (roll == 1)
+    assert not {"he", "his", "him", "she", "her"} & set(text.replace(",", " ").replace(":", " ").split())
