@@ -68,6 +68,8 @@ MIDDLEWARE = [
     "config.middleware.SecurityHeadersEverywhereMiddleware",
     "django_permissions_policy.PermissionsPolicyMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    # Just outside WhiteNoise: its files (and any FileResponse) stream async under ASGI.
+    "config.async_files.AsyncFileStreamsMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",

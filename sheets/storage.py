@@ -47,7 +47,7 @@ def file_response(request, filelike, **kwargs) -> FileResponse:
     ``kwargs``: FileResponse's (as_attachment, filename, content_type)."""
     response = FileResponse(filelike, **kwargs)  # its headers: length, type, disposition
     if isinstance(getattr(request, "_request", request), ASGIRequest):  # a DRF Request wraps Django's
-        response.streaming_content = _chunks(filelike, ASYNC_CHUNK)
+        response.streaming_content = async_chunks(filelike, ASYNC_CHUNK)
     return response
 
 
@@ -56,7 +56,7 @@ def file_response(request, filelike, **kwargs) -> FileResponse:
 ASYNC_CHUNK = 256 * 1024
 
 
-async def _chunks(filelike, size: int):
+async def async_chunks(filelike, size: int):
     read = sync_to_async(filelike.read, thread_sensitive=False)
     while chunk := await read(size):
         yield chunk

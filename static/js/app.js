@@ -125,6 +125,23 @@ document.addEventListener("htmx:beforeRequest", function (event) {
   }
 });
 
+// A refresh asked for before someone started on a form of the panel can come back after: it is
+// not swapped in over their choice (the next refresh, once they are done, brings the panel).
+document.addEventListener("htmx:beforeSwap", function (event) {
+  var poller = event.detail.elt;
+  if (!poller || !poller.matches || !poller.matches("[data-poll-pauses]")) {
+    return;
+  }
+  if (event.detail.requestConfig && event.detail.requestConfig.verb !== "get") {
+    return; // the answer to the user's own action inside the panel
+  }
+  var focused = document.activeElement;
+  var editing = focused && poller.contains(focused) && focused.closest("form");
+  if (editing || changedField(poller)) {
+    event.detail.shouldSwap = false;
+  }
+});
+
 // On a phone the campaign tabs scroll sideways (app.css): show the current one.
 document.addEventListener("DOMContentLoaded", function () {
   var current = document.querySelector("nav.tabs [aria-current=page]");
