@@ -252,7 +252,7 @@ def armor_outcome(
     reasons = [first]
     rules = [RULE_CALLED if called else RULE_LOCATION]
     pieces = covering(armor or [], location, covers)
-    keep = {"location": location, "called": called, "location_roll": location_roll}
+    keep: dict[str, Any] = {"location": location, "called": called, "location_roll": location_roll}
     if not pieces:
         reasons.append("no armor there: full damage")
         return ArmorOutcome(
