@@ -160,21 +160,34 @@ def mission_charts(mission: Any, user: Any, is_gm: bool) -> list[Chart]:
 
 
 def points_chart(
+    campaign: Any,
+    user: Any,
+    is_gm: bool,
     *,
     key: str,
     title: str,
     what: str,
-    characters: list[Any],
-    ledger: list[Any],
     gained: dict[str, str],
     spent: dict[str, str],
     held: str,
     empty: str,
 ) -> Chart:
-    """A pool of points each character tracks (fate points, say), per character: gained, spent
+    """A pool of points each character tracks (fate points, say), per character the reader may
+    see (the GM: every character of the campaign but drafts; a player: their own): gained, spent
     (from the ledger entries that stand: reversals and the entries they reverse left out) and held
     now (the build's ``held`` key). ``gained`` and ``spent`` map an entry kind to the payload key
     holding its count (a missing count is 1). The system names the kinds; this knows none."""
+    from characters.models import AdvancementEntry, Character
+
+    found = Character.objects.filter(campaign=campaign).exclude(status=Character.Status.DRAFT)
+    if not is_gm:
+        found = found.filter(owner=user)
+    characters = list(found.only("id", "name", "build").order_by("name", "id"))
+    ledger = list(
+        AdvancementEntry.objects.filter(character__in=characters, kind__in=(*gained, *spent, "reversal"))
+        .only("id", "character_id", "kind", "payload", "reverses_id")
+        .order_by("id")
+    )
     undone = {e.reverses_id for e in ledger if e.kind == "reversal"}
     totals: dict[int, dict[str, int]] = {c.pk: {"gained": 0, "spent": 0} for c in characters}
     for entry in ledger:

@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Any
 
 from campaigns.charts import PALETTE, Chart, Series, points_chart
-from characters.models import AdvancementEntry, Character
 from systems.d6.models import Encounter
 
 #: The printed pictures' font: the one this system's sheets are set in (systems/d6/sheet_assets/sheet.css).
@@ -27,29 +26,16 @@ GAINED = {"fate_points_gained": "count"}
 SPENT = {"fate_points_spent": "count"}
 
 
-def _readers_characters(campaign: Any, user: Any, is_gm: bool) -> list[Character]:
-    """The GM: every character of the campaign that is not a draft; a player: their own."""
-    found = Character.objects.filter(campaign=campaign).exclude(status=Character.Status.DRAFT)
-    if not is_gm:
-        found = found.filter(owner=user)
-    return list(found.only("id", "name", "build").order_by("name", "id"))
-
-
 def fate_points_chart(campaign: Any, user: Any, is_gm: bool) -> Chart:
     """Fate points per character (the sheet's Fate Points, d6 engine/ledger.py: gained and spent
     through the ledger): gained, spent and held now."""
-    characters = _readers_characters(campaign, user, is_gm)
-    ledger = list(
-        AdvancementEntry.objects.filter(character__in=characters, kind__in=(*GAINED, *SPENT, "reversal"))
-        .only("id", "character_id", "kind", "payload", "reverses_id")
-        .order_by("id")
-    )
     return points_chart(
+        campaign,
+        user,
+        is_gm,
         key="campaign-fate-points",
         title="Fate points per character",
         what="fate points",
-        characters=characters,
-        ledger=ledger,
         gained=GAINED,
         spent=SPENT,
         held="fate_points",

@@ -14,7 +14,6 @@ from django.db.models import Prefetch
 
 from campaigns.charts import PALETTE, Chart, Series, points_chart
 from campaigns.models import Membership
-from characters.models import AdvancementEntry, Character
 from systems.tempo.models import Conflict, Participant
 
 RESULTS = (
@@ -39,29 +38,16 @@ GAINED = {"fate_point_gained": "count", "fate_refresh": "amount"}
 SPENT = {"fate_point_spent": "count"}
 
 
-def _readers_characters(campaign: Any, user: Any, is_gm: bool) -> list[Character]:
-    """The GM: every character of the campaign that is not a draft; a player: their own."""
-    found = Character.objects.filter(campaign=campaign).exclude(status=Character.Status.DRAFT)
-    if not is_gm:
-        found = found.filter(owner=user)
-    return list(found.only("id", "name", "build").order_by("name", "id"))
-
-
 def fate_points_chart(campaign: Any, user: Any, is_gm: bool) -> Chart:
     """Fate points per character (tempo engine/fate.py: gained on a complication or a penalty die,
     spent on a bonus die, refreshed by the campaign's setting): gained, spent and held now."""
-    characters = _readers_characters(campaign, user, is_gm)
-    ledger = list(
-        AdvancementEntry.objects.filter(character__in=characters, kind__in=(*GAINED, *SPENT, "reversal"))
-        .only("id", "character_id", "kind", "payload", "reverses_id")
-        .order_by("id")
-    )
     return points_chart(
+        campaign,
+        user,
+        is_gm,
         key="campaign-fate-points",
         title="Fate points per character",
         what="fate points",
-        characters=characters,
-        ledger=ledger,
         gained=GAINED,
         spent=SPENT,
         held="fate_points",
