@@ -101,44 +101,17 @@ def download(gm, campaign, export_pk: int, size: int) -> dict:
     from django.core.asgi import get_asgi_application
     from django.test import Client
 
+    from tests.live.helpers import asgi_get
+
     browser = Client()
     browser.force_login(gm)
     cookie = f"{settings.SESSION_COOKIE_NAME}={browser.cookies[settings.SESSION_COOKIE_NAME].value}"
-    application = get_asgi_application()
     path = f"/campaigns/{campaign.pk}/archive/exports/{export_pk}/download/"
-    scope = {
-        "type": "http",
-        "asgi": {"version": "3.0"},
-        "http_version": "1.1",
-        "method": "GET",
-        "scheme": "http",
-        "path": path,
-        "raw_path": path.encode(),
-        "query_string": b"",
-        "root_path": "",
-        "headers": [(b"host", b"localhost"), (b"cookie", cookie.encode())],
-        "client": ("127.0.0.1", 50000),
-        "server": ("127.0.0.1", 80),
-    }
-    received = {"bytes": 0, "status": 0}
-    asked = []
-
-    async def receive():
-        if not asked:  # the request, then nothing until the handler stops listening
-            asked.append(True)
-            return {"type": "http.request", "body": b"", "more_body": False}
-        await asyncio.Event().wait()
-
-    async def send(message):
-        if message["type"] == "http.response.start":
-            received["status"] = message["status"]
-        elif message["type"] == "http.response.body":
-            received["bytes"] += len(message.get("body", b""))
-
+    application = get_asgi_application()
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     started = time.perf_counter()
-    asyncio.run(application(scope, receive, send))
-    assert received["status"] == 200 and received["bytes"] == size, received
+    status, _, sent = asyncio.run(asgi_get(application, path, [(b"cookie", cookie.encode())], keep=False))
+    assert status == 200 and sent == size, (status, sent)
     return {
         "way": "asgi",
         "seconds": time.perf_counter() - started,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 
 def parse(text: str) -> list[dict[str, str]]:
     """The messages of an SSE text (comments and the retry hint left out), each {id, event, data}."""
@@ -49,3 +51,38 @@ def asgi_receive(leave):
         return {"type": "http.disconnect"}
 
     return receive
+
+
+async def asgi_get(application, path: str, headers=(), *, keep: bool = True) -> tuple[int, bytes, int]:
+    """(status, body, size) of a GET of ``path`` through an ASGI ``application``, called as a server
+    calls it (the real handler, not the test client's). ``keep=False`` counts the body's bytes
+    without holding them (body ``b""``): for a memory bench."""
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "GET",
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": b"",
+        "root_path": "",
+        "headers": [(b"host", b"localhost"), *headers],
+        "client": ("127.0.0.1", 50000),
+        "server": ("127.0.0.1", 80),
+    }
+    answer = {"status": 0, "size": 0}
+    parts: list[bytes] = []
+
+    async def send(message):
+        if message["type"] == "http.response.start":
+            answer["status"] = message["status"]
+        elif message["type"] == "http.response.body":
+            body = message.get("body", b"")
+            answer["size"] += len(body)
+            if keep:
+                parts.append(body)
+
+    # the request, then nothing until the handler stops listening (an event nobody sets)
+    await application(scope, asgi_receive(asyncio.Event()), send)
+    return answer["status"], b"".join(parts), answer["size"]
