@@ -20,6 +20,9 @@ PYTEST := $(DEV_ENV) $(PY) -m pytest -p no:cacheprovider --basetemp=var/pytest-t
 # subprocess compiles the whole project again, ~9 s of CPU each (docs/testing.md).
 unexport PYTHONDONTWRITEBYTECODE
 
+# The packages that ship (what pylint's duplicate-code check reads; pyproject's [tool.pylint]).
+SHIPPED := archive campaigns characters config kernel sheets systems
+
 .PHONY: install run test lint e2e bench services-test clean sheets-gallery
 
 $(STAMP): pyproject.toml
@@ -42,23 +45,25 @@ run: install
 
 # Every core (pytest-xdist); tests marked xdist_group run in one process. Few hypothesis examples
 # (HYPOTHESIS_PROFILE=dev, tests/profiles.py); .ci/run sets HYPOTHESIS_PROFILE=ci.
-# It ends with the 10 slowest tests and its own time, wall and CPU (docs/testing.md: the budget).
+# It ends with the 10 slowest tests and its own time, wall and CPU (docs/testing.md: the budget);
+# every test's time is in var/test-report.xml (JUnit), for the table of the most expensive ones.
 test: install
 	@TIMEFORMAT='make test: %0R s wall, %0U s user + %0S s sys CPU'; time ( \
 	  HYPOTHESIS_PROFILE=$${HYPOTHESIS_PROFILE:-dev} $(PYTEST) -n auto --dist loadgroup --durations=10 \
-	    -m "not e2e and not services" )
+	    --junitxml=var/test-report.xml -m "not e2e and not services" )
 
 lint: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/lint-imports
 	$(VENV)/bin/mypy --strict
+	$(VENV)/bin/pylint --disable=all --enable=duplicate-code --score=n $(SHIPPED)
 	$(DEV_ENV) $(PY) manage.py makemigrations --check --dry-run
 
 # Against PostgreSQL and Redis (DATABASE_URL and CELERY_BROKER_URL must point at them), on every
 # core: each xdist worker has a PostgreSQL test database and Redis databases of its own
 # (tests/xdist_services.py); the tests marked `services` (real worker processes, killed ones
-# included) keep to one process of their own (tests/conftest.py, SERIAL_MARKS).
+# included) keep to one process of their own (conftest.py, SERIAL_MARKS).
 services-test: install
 	@TIMEFORMAT='make services-test: %0R s wall, %0U s user + %0S s sys CPU'; time ( \
 	  $(PYTEST) -p tests.xdist_services -n auto --maxprocesses 4 --dist loadgroup --durations=10 -m "not e2e" )

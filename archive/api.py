@@ -18,9 +18,9 @@ from archive import access, services, streaming, uploads
 from archive.models import ExportStatus
 from archive.problems import ArchiveRefused, Problem
 from campaigns.models import Membership, Role
-from config.abuse import ImportThrottle, throttle_api
-from config.errors import Conflict
-from config.parsers import FormParser, MultiPartParser
+from kernel.abuse import ImportThrottle, throttle_api
+from kernel.errors import Conflict
+from kernel.parsers import FormParser, MultiPartParser
 from sheets import storage
 
 
@@ -89,18 +89,84 @@ def export_character(request: Request, campaign_pk: str, character_pk: str) -> R
     return response
 
 
+def _param(request: Request, name: str) -> str | None:
+    """A query parameter, or the same field of a multipart upload."""
+    value = request.query_params.get(name) or (
+        request.POST.get(name) if uploads.is_multipart(request) else None
+    )
+    return value or None
+
+
+def _positions(value: str, count: int) -> list[int]:
+    """``characters``: "all", or positions in the bundle, comma separated."""
+    if value.strip().lower() == "all":
+        return list(range(count))
+    try:
+        positions = [int(part) for part in value.split(",") if part.strip()]
+    except ValueError:
+        positions = []
+    if not positions or any(not 0 <= p < count for p in positions) or len(set(positions)) != len(positions):
+        raise ArchiveRefused(
+            Problem("characters", f"must be all, or positions from 0 to {count - 1} separated by commas.")
+        )
+    return positions
+
+
+def _bundle_owner(request: Request, campaign, document: dict, fallback):
+    """A bundle's character goes to the owner its document names when a player or GM of the
+    campaign, else to ``owner`` (or the importing GM)."""
+    if _param(request, "owner") is None:
+        member = (
+            Membership.objects.select_related("user")
+            .filter(campaign=campaign, user__username=document.get("owner"), role__in=[Role.GM, Role.PLAYER])
+            .first()
+        )
+        if member is not None:
+            return member.user
+    return fallback
+
+
+def _imported_body(imported: services.Imported) -> dict:
+    character = imported.character
+    return {
+        "id": character.pk,
+        "name": character.name,
+        "revision": character.revision,
+        "owner": character.owner.username,
+        "replaced": imported.replaced,
+        "entries_added": imported.entries_added,
+    }
+
+
 @extend_schema(
     request={"application/json": OpenApiTypes.OBJECT, "multipart/form-data": OpenApiTypes.OBJECT},
-    parameters=[OpenApiParameter("owner", str, description="Username of the member who will own it")],
+    parameters=[
+        OpenApiParameter("owner", str, description="Username of the member who will own it"),
+        OpenApiParameter(
+            "on_duplicate",
+            str,
+            enum=["replace", "copy"],
+            description="When the campaign already has this character: replace it (through new ledger "
+            "entries) or import a copy (its name marked as restored). Without it such an import is a 409.",
+        ),
+        OpenApiParameter(
+            "characters",
+            str,
+            description="A party bundle: which of its characters to import (all, or positions like 0,2).",
+        ),
+    ],
     responses={
         201: OpenApiTypes.OBJECT,
         400: OpenApiResponse(description="Refused, with every problem (JSON path + message)"),
+        409: OpenApiResponse(description="Already in the campaign: send on_duplicate=replace or copy"),
         413: OpenApiResponse(description="Larger than the archive limit"),
         429: OpenApiResponse(description="Too many imports (settings RATE_LIMIT_IMPORT); see Retry-After"),
     },
     description="Import a character document into this campaign (game master only): the JSON, or the "
     "character's archival sheet (a PDF Dossier printed for its owner or GM, which carries the document; "
-    "as a multipart upload in 'file'). Refused with 400 and every problem, nothing stored.",
+    "as a multipart upload in 'file'), or a party bundle with 'characters' saying which to import (the "
+    "answer then lists them under 'characters'). A character already in the campaign is a 409 until "
+    "'on_duplicate' says what to do. Refused with 400 and every problem, nothing stored.",
 )
 @api_view(["POST"])
 @parser_classes(PARSERS)
@@ -108,17 +174,30 @@ def import_character(request: Request, campaign_pk: str) -> Response:
     campaign, _ = access.campaign_for_gm(request.user, campaign_pk)
     throttle_api(request, ImportThrottle)  # after the access check: a stranger's campaign stays a 404
     owner = _owner(request, campaign, request.user)
+    on_duplicate = _param(request, "on_duplicate")
+    raw = _raw_archive(request)
+    documents = services.character_documents(raw)
     warnings: list[str] = []
-    character = services.import_character(
-        _raw_archive(request), campaign, owner, request.user, warnings=warnings
-    )
-    body = {
-        "id": character.pk,
-        "name": character.name,
-        "revision": character.revision,
-        "owner": owner.username,
-        "warnings": warnings,
-    }
+    wanted = _param(request, "characters")
+    if len(documents) == 1 and wanted is None:
+        imported = services.import_document(
+            documents[0],
+            campaign,
+            owner,
+            request.user,
+            warnings,
+            on_duplicate,
+            source=services.source_label(raw),
+        )
+        return Response({**_imported_body(imported), "warnings": warnings}, status=status.HTTP_201_CREATED)
+    if wanted is None:
+        raise ArchiveRefused(Problem("characters", services.bundle_question(documents)))
+    picks = [
+        services.Pick(position, _bundle_owner(request, campaign, documents[position], owner), on_duplicate)
+        for position in _positions(wanted, len(documents))
+    ]
+    done = services.import_characters(documents, picks, campaign, request.user, warnings)
+    body = {"characters": [_imported_body(imported) for imported in done], "warnings": warnings}
     return Response(body, status=status.HTTP_201_CREATED)
 
 

@@ -247,11 +247,14 @@ def create(campaign, data: dict, owner, refs, path: str, entries: list | None = 
         choices=data.get("choices") or {},
         revision=data["revision"],
     )
+    # what the system's ledger keeps of an entry written by an older Dossier (its archive_format's
+    # LEDGER_PAYLOAD: TIMEMASTER's awards leave out the mission's pool, docs/secrets.md)
+    kept = getattr(references.archive_format(data["system"]), "LEDGER_PAYLOAD", None) or (lambda _, p: p)
     made = AdvancementEntry.objects.bulk_create(
         AdvancementEntry(
             character=character,
             kind=entry["kind"],
-            payload=entry.get("payload") or {},
+            payload=kept(entry["kind"], entry.get("payload") or {}),
             reason=entry.get("reason") or "",
             mission=refs.row("missions", entry.get("mission")),
             recorded_by=refs.user(entry.get("recorded_by")),

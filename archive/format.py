@@ -16,21 +16,22 @@ from django.conf import settings
 
 from archive import upgrades
 from archive.problems import ArchiveRefused, Problem
-from config import input_boundary
+from kernel import input_boundary
 
 CHARACTER = "dossier.character"
 CAMPAIGN = "dossier.campaign"
 KINDS = (CHARACTER, CAMPAIGN)
 
-FORMAT_VERSION = 4
+FORMAT_VERSION = 5
 #: from_version -> function turning a document of that version into one of from_version + 1
 #: (archive/upgrades.py; 1 -> 2: each system's build steps, SystemApp.archive_format; 2 -> 3: archive keys
 #: instead of server ids inside payloads, builds and outcomes; 3 -> 4: no fair-dice seed or key before
-#: its release).
+#: its release; 4 -> 5: the play sessions and their notes, none before).
 UPGRADES: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {
     1: upgrades.upgrade_v1_to_v2,
     2: upgrades.upgrade_v2_to_v3,
     3: upgrades.upgrade_v3_to_v4,
+    4: upgrades.upgrade_v4_to_v5,
 }
 #: The oldest version still read (every later one reaches FORMAT_VERSION through UPGRADES).
 OLDEST_VERSION = 1

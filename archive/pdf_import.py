@@ -1,11 +1,12 @@
 """A character document out of an archival sheet (a PDF/A-3 Dossier made: sheets/archival.py).
 
 The sheet carries the character document as an embedded JSON file, and the SHA-256 of that file
-in its document information. Reading trusts nothing: the PDF is read by pypdf (pure Python) from
-the upload's bytes, already bounded by ARCHIVE_MAX_BYTES; exactly one embedded JSON file must be
-there; its stream is inflated here, in steps that stop at ARCHIVE_MAX_BYTES (a small file that
-inflates to gigabytes is refused, not inflated); its checksum must match the one in the metadata.
-The JSON it gives then goes through the same checks as any uploaded character document.
+in its document information (a party bundle: one file per character). Reading trusts nothing:
+the PDF is read by pypdf (pure Python) from the upload's bytes, already bounded by
+ARCHIVE_MAX_BYTES; at least one embedded JSON file must be there; each stream is inflated here,
+in steps that stop at ARCHIVE_MAX_BYTES for them all (a small file that inflates to gigabytes is
+refused, not inflated); each checksum must match the one in the metadata.
+The JSON they give then goes through the same checks as any uploaded character document.
 
 Every refusal is an ArchiveRefused (a 400 saying what is wrong) and nothing is stored.
 """
@@ -24,6 +25,8 @@ from archive.problems import ArchiveRefused, Problem
 from sheets import archival
 
 PDF_MAGIC = b"%PDF-"
+#: More embedded files than any party bundle carries (a campaign's characters) is not a Dossier sheet.
+MAX_FILES = 500
 JSON_TYPES = ("/application#2Fjson", "/application/json")
 #: pypdf logs what it repairs in a damaged file; a refusal already says the file cannot be read.
 logging.getLogger("pypdf").setLevel(logging.ERROR)
@@ -64,8 +67,10 @@ def _inflate(stream: Any, name: str, limit: int) -> bytes:
     return raw
 
 
-def character_json(raw: bytes) -> bytes:
-    """The embedded character document's JSON bytes, checked against the sheet's checksum."""
+def character_jsons(raw: bytes) -> list[bytes]:
+    """Every embedded character document's JSON bytes, in the PDF's order, each checked against the
+    sheet's checksum: one for a character sheet, one per character for a party bundle. A refusal
+    of any one refuses the whole file."""
     limit = archive_format.max_archive_bytes()
     try:
         reader = PdfReader(io.BytesIO(raw), strict=False)
@@ -85,11 +90,15 @@ def character_json(raw: bytes) -> bytes:
             "This PDF carries no character: only a character sheet Dossier printed for the character's "
             "owner or game master carries one (other copies and blank sheets carry none)."
         )
-    if len(files) > 1:
-        raise _refuse(
-            f"This PDF carries {len(files)} characters (a party bundle?); import the sheet of one character."
-        )
-    name, stream = files[0]
+    if len(files) > MAX_FILES:
+        raise _refuse(f"This PDF carries {len(files)} embedded files: more than a party bundle holds.")
+    found: list[bytes] = []
+    for name, stream in files:  # all of them together unpack to at most ARCHIVE_MAX_BYTES
+        found.append(_checked(name, stream, sums, limit - sum(map(len, found))))
+    return found
+
+
+def _checked(name: str, stream: Any, sums: dict[str, str], limit: int) -> bytes:
     try:
         data = _inflate(stream, name, limit)
     except ArchiveRefused:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from config.errors import Refusal
+from kernel.errors import Refusal
 
 
 @dataclass(frozen=True)

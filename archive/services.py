@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
@@ -18,7 +19,7 @@ from django.utils import timezone
 
 from archive import characters as character_data
 from archive import format as archive_format
-from archive import pdf_import, references, signals, streaming, timestamps
+from archive import pdf_import, references, restore, signals, streaming, timestamps
 from archive.models import CampaignExport, ExportStatus
 from archive.problems import ArchiveRefused, Checker, Problem, join, length_of
 from archive.sections import (
@@ -49,9 +50,6 @@ def _header(kind: str, by) -> dict[str, Any]:
 
 
 def _as_document(source: Any, kind: str) -> dict[str, Any]:
-    if kind == archive_format.CHARACTER and pdf_import.is_pdf(source):
-        # An archival sheet: the character document it carries (checked against its checksum)
-        source = pdf_import.character_json(source)
     if isinstance(source, (bytes, str)):
         return archive_format.read(source, kind)
     archive_format.check(source)
@@ -73,33 +71,172 @@ def archival_document(character: Character) -> dict[str, Any]:
     return document
 
 
-def import_character(source: Any, campaign: Campaign, owner, by, warnings: list | None = None) -> Character:
-    """A new character in ``campaign`` owned by ``owner`` from a character document (bytes, text
-    or parsed); ArchiveRefused listing every problem, and nothing created. Ledger entries name as
-    their recorder only members of ``campaign``; anyone else is left out (the entry names nobody)
-    with a line added to ``warnings``."""
-    document = _as_document(source, archive_format.CHARACTER)
+def character_documents(source: Any) -> list[dict[str, Any]]:
+    """The character documents a file carries: one in a JSON file or a character sheet, one per
+    character in a party bundle. ArchiveRefused when the file, or any document in it, cannot be read."""
+    if pdf_import.is_pdf(source):
+        # An archival sheet: the documents it carries (each checked against its checksum)
+        return [
+            archive_format.read(data, archive_format.CHARACTER) for data in pdf_import.character_jsons(source)
+        ]
+    return [_as_document(source, archive_format.CHARACTER)]
+
+
+def checked_character(document: dict[str, Any], campaign: Campaign, where: str = "") -> dict[str, Any]:
+    """The body of a character document that passed every check for ``campaign`` (ArchiveRefused
+    listing every problem, paths under ``where``, otherwise)."""
     body = {key: value for key, value in document.items() if key not in HEADER_KEYS}
     archive_format.refuse_too_many_records({"ledger": body.get("ledger")})
-    problems = character_data.validate(body, "")
+    problems = character_data.validate(body, where)
     unknown = sorted(set(body) - {*character_data.FIELDS, "ledger"})
-    problems += [Problem(key, "is not part of a character document.") for key in unknown]
+    problems += [Problem(join(where, key), "is not part of a character document.") for key in unknown]
     if any(entry.get("mission") is not None for entry in body.get("ledger") or [] if isinstance(entry, dict)):
-        problems.append(Problem("ledger", "a character document does not point at missions."))
+        problems.append(Problem(join(where, "ledger"), "a character document does not point at missions."))
     # A character document holds no missions, runs or rolls: every id in it is a key "<kind>:~<n>".
-    problems += references.problems_in(body, references.character, "", held={}, sections=reference_sections())
+    problems += references.problems_in(
+        body, references.character, where, held={}, sections=reference_sections()
+    )
     if problems:
         raise ArchiveRefused(problems)
-    problems = character_data.check_rules(body, "", campaign)
+    problems = character_data.check_rules(body, where, campaign)
     if problems:
         raise ArchiveRefused(problems)
+    return body
+
+
+@dataclass
+class Imported:
+    """What one character's import did: the character, and whether it replaced one already there
+    (with how many ledger entries that recorded)."""
+
+    character: Character
+    replaced: bool = False
+    entries_added: int = 0
+
+    def summary(self) -> str:
+        c = self.character
+        if not self.replaced:
+            return f"Imported {c.name} (revision {c.revision})."
+        if not self.entries_added:
+            return f"{c.name} already holds what the file holds: nothing changed."
+        entries = f"{self.entries_added} ledger entr{'y' if self.entries_added == 1 else 'ies'}"
+        return (
+            f"Replaced {c.name} with the file's state: {entries} recorded, now revision {c.revision} "
+            "(its history shows each one, and each can be reverted)."
+        )
+
+
+def import_character(
+    source: Any,
+    campaign: Campaign,
+    owner,
+    by,
+    warnings: list | None = None,
+    on_duplicate: str | None = None,
+) -> Character:
+    """A new character in ``campaign`` owned by ``owner`` from a character document (bytes, text
+    or parsed, or a character sheet); ArchiveRefused listing every problem, and nothing created.
+    A party bundle is refused here: import_characters takes it, with the characters to import."""
+    documents = character_documents(source)
+    if len(documents) > 1:
+        raise ArchiveRefused(Problem("characters", bundle_question(documents)))
+    label = source_label(source)
+    return import_document(documents[0], campaign, owner, by, warnings, on_duplicate, source=label).character
+
+
+def source_label(source: Any) -> str:
+    """How a restore's ledger entries name the file they came from."""
+    return "its sheet" if pdf_import.is_pdf(source) else "a character file"
+
+
+def bundle_question(documents: list[dict[str, Any]]) -> str:
+    listed = "; ".join(
+        f"{index}: {d.get('name')} ({d.get('owner')}, revision {d.get('revision')})"
+        for index, d in enumerate(documents)
+    )
+    return (
+        f"This PDF is a party bundle carrying {len(documents)} characters ({listed}): nothing was imported. "
+        "Say which to import: characters=0,1 (their positions) or characters=all."
+    )
+
+
+def import_document(
+    document: dict[str, Any],
+    campaign: Campaign,
+    owner,
+    by,
+    warnings: list | None = None,
+    on_duplicate: str | None = None,
+    where: str = "",
+    source: str = "a character file",
+) -> Imported:
+    """One character document into ``campaign``. A document of a character the campaign already
+    has (archive/restore.py) is refused with a 409 unless ``on_duplicate`` says ``replace`` (the
+    same character only) or ``copy``."""
+    if on_duplicate not in (None, *restore.CHOICES):
+        raise ArchiveRefused(Problem("on_duplicate", "must be replace or copy."))
+    body = checked_character(document, campaign, where)
+    duplicate = restore.find(body, campaign, owner)
+    if duplicate is not None:
+        if on_duplicate is None:
+            raise restore.question(duplicate, join(where, "on_duplicate") if where else "")
+        if on_duplicate == restore.REPLACE:
+            if not duplicate.can_replace:
+                raise ArchiveRefused(
+                    Problem(
+                        join(where, "on_duplicate") if where else "on_duplicate",
+                        f"This campaign has {duplicate.describe()}: it cannot be replaced by this "
+                        "document; import the document as a copy (on_duplicate=copy).",
+                    )
+                )
+            character, added = restore.replace(duplicate.character, body, by, source)
+            return Imported(character, replaced=True, entries_added=added)
+        body = {**body, "name": restore.copy_name(body["name"])}
     users = _users(body_usernames(body), campaign=campaign)
     with transaction.atomic():
         refs = ImportRefs(by=by, users=users)
-        character = character_data.create(campaign, body, owner, refs, "")
+        character = character_data.create(campaign, body, owner, refs, where)
     if warnings is not None:
         warnings.extend(recorders_left_out(refs, character.name, body.get("ledger") or []))
-    return character
+    return Imported(character)
+
+
+@dataclass
+class Pick:
+    """One character of a bundle to import: its position, its owner, the answer if it is a duplicate."""
+
+    position: int
+    owner: Any
+    on_duplicate: str | None = None
+
+
+def import_characters(
+    documents: list[dict[str, Any]], picks: list[Pick], campaign: Campaign, by, warnings: list | None = None
+) -> list[Imported]:
+    """The picked characters of a party bundle, each as a single document would be imported, all
+    or none: a refusal of any one (a duplicate without an answer too) imports nothing."""
+    if not picks:
+        raise ArchiveRefused(Problem("characters", "Tick at least one character to import."))
+    done: list[Imported] = []
+    with transaction.atomic():
+        for pick in picks:
+            if not 0 <= pick.position < len(documents):
+                raise ArchiveRefused(
+                    Problem("characters", f"There is no character {pick.position} in this file.")
+                )
+            done.append(
+                import_document(
+                    documents[pick.position],
+                    campaign,
+                    pick.owner,
+                    by,
+                    warnings,
+                    pick.on_duplicate,
+                    where=f"characters[{pick.position}]",
+                    source="a party bundle",
+                )
+            )
+    return done
 
 
 def recorders_left_out(refs: ImportRefs, character_name: str, ledger: list) -> list[str]:

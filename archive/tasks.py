@@ -78,7 +78,7 @@ def run_export(export_id: int) -> str:
 def _tell(export: CampaignExport) -> None:
     """ "Export ready" (or failed) on the live feed, for the one who asked for it alone
     (LiveEvent.recipient): their open job page shows the download (issue 44)."""
-    from campaigns import live
+    from campaigns.table import live
 
     live.publish_ready(export.campaign_id, live.topic_of("export", export.pk), [export.requested_by_id])
 

@@ -141,3 +141,15 @@ def upgrade_v3_to_v4(document: dict[str, Any]) -> dict[str, Any]:
         if isinstance(scope, dict) and not scope.get("secret_released_at"):
             scope["secret_key"] = None
     return document
+
+
+def upgrade_v4_to_v5(document: dict[str, Any]) -> dict[str, Any]:
+    """Version 5 carries the campaign's play sessions and their notes (issue 50); a campaign
+    archive written before them had none, so it gets an empty ``play_sessions``. A TIMEMASTER bonus
+    award's free-text session id (``session`` in its ledger payload) is kept as it was written: it
+    stays readable beside the numbered play sessions. A character document is unchanged."""
+    if document.get("format") != "dossier.campaign":
+        return document
+    if not isinstance(document.get("play_sessions"), list):
+        document["play_sessions"] = []
+    return document

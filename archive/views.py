@@ -3,22 +3,24 @@
 from __future__ import annotations
 
 import json
+import secrets
 
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from archive import access, services, uploads
+from archive import access, restore, services, uploads
 from archive.format import limit_mb
 from archive.models import CampaignExport, ExportStatus
-from archive.problems import ArchiveRefused
+from archive.problems import ArchiveRefused, Problem
 from campaigns.access import get_campaign_for_user
 from campaigns.models import Role
 from characters.models import Character
-from config.abuse import ImportThrottle, over_the_limit, throttle_web_post, too_many_requests_page
+from kernel.abuse import ImportThrottle, over_the_limit, throttle_web_post, too_many_requests_page
 from sheets import storage
 
 IMPORTED = "imported archives"  # what the 429 page says the user did too often
@@ -65,7 +67,7 @@ def _owners(campaign):
     )
 
 
-def _page(request, campaign, membership, status=200, problems=None, form=None):
+def _page(request, campaign, membership, status=200, problems=None, form=None, pending=None):
     is_gm = membership.role == Role.GM
     characters = Character.objects.filter(campaign=campaign).select_related("owner").order_by("name", "id")
     if not is_gm:
@@ -81,6 +83,8 @@ def _page(request, campaign, membership, status=200, problems=None, form=None):
             else None
         ),
         "problems": problems or [],
+        "pending": pending,
+        "owners": _owners(campaign) if pending else (),
         "limit_mb": f"{limit_mb():g}",
     }
     if is_gm:
@@ -153,28 +157,138 @@ def character_export(request, pk, character_pk):
     return download(services.export_character(character, request.user), character.name)
 
 
+#: How long an upload waits for the GM's answer (a duplicate, a bundle's characters) in the cache.
+PENDING_SECONDS = 3600
+UNANSWERED = "Choose, for each character already in this campaign, to replace it or to import a copy."
+EXPIRED = "This import waited too long for an answer, or was already done: upload the file again."
+
+
+def _pending_key(request, campaign, token: str) -> str:
+    # the user and the campaign are part of the key: nobody else can finish someone's import
+    return f"archive:pending-character-import:{campaign.pk}:{request.user.pk}:{token}"
+
+
+def _hold(request, campaign, raw: bytes, token: str = "") -> str:
+    token = token or secrets.token_urlsafe(16)
+    cache.set(_pending_key(request, campaign, token), raw, PENDING_SECONDS)
+    return token
+
+
+def _rows(documents, campaign, members, default_owner) -> list[dict]:
+    """What the question shows of each character a file carries: who, and what is already here."""
+    usernames = {m.user.username for m in members}
+    rows = []
+    for position, document in enumerate(documents):
+        owner_name = document.get("owner") if document.get("owner") in usernames else default_owner.username
+        row = {
+            "position": position,
+            "name": document.get("name"),
+            "document_owner": document.get("owner"),
+            "revision": document.get("revision"),
+            "owner": owner_name,
+            "duplicate": None,
+            "problems": [],
+        }
+        owner = next(m.user for m in members if m.user.username == owner_name)
+        try:
+            body = services.checked_character(document, campaign)
+        except ArchiveRefused as error:
+            row["problems"] = error.problems
+        else:
+            row["duplicate"] = restore.find(body, campaign, owner)
+            row["copy_name"] = restore.copy_name(str(document.get("name")))
+        rows.append(row)
+    return rows
+
+
+def _member(members, username, fallback):
+    return next((m.user for m in members if m.user.username == username), fallback)
+
+
+def _picks(request, documents, members, default_owner) -> list[services.Pick]:
+    chosen = sorted({int(p) for p in request.POST.getlist("pick") if p.isdigit()})
+    return [
+        services.Pick(
+            position,
+            _member(members, request.POST.get(f"owner_{position}"), default_owner),
+            request.POST.get(f"on_duplicate_{position}") or None,
+        )
+        for position in chosen
+        if position < len(documents)
+    ]
+
+
 @login_required
 @require_POST
 def character_import(request, pk):
+    """Import a character file or sheet; a file that needs an answer first (a character already in
+    the campaign, a party bundle's characters) is held while the page asks, and nothing is imported
+    until the GM answers."""
     campaign, membership = access.campaign_for_gm(request.user, pk)
-    # Counted after the access check: a stranger's campaign stays a 404, never a 429.
-    wait = over_the_limit(request, ImportThrottle)
-    if wait is not None:
-        return too_many_requests_page(request, wait, IMPORTED)
+    token = request.POST.get("pending", "")
+    if not token:
+        # Counted after the access check: a stranger's campaign stays a 404, never a 429. An answer
+        # to the page's question is the same import, not counted again.
+        wait = over_the_limit(request, ImportThrottle)
+        if wait is not None:
+            return too_many_requests_page(request, wait, IMPORTED)
     members = _owners(campaign)
+    pending = None
     try:
-        uploads.refuse_oversized(request)
-        form = CharacterImportForm(request.POST, request.FILES, members=members)
-        if not form.is_valid():
-            return _page(request, campaign, membership, 400, form=form)
-        owner = next(m.user for m in members if m.user.username == form.cleaned_data["owner"])
-        raw = uploads.uploaded_file_bytes(form.cleaned_data["file"])
+        if token:
+            raw = cache.get(_pending_key(request, campaign, token))
+            if not isinstance(raw, bytes):
+                raise ArchiveRefused(Problem("file", EXPIRED))
+            default_owner = _member(members, request.POST.get("owner"), request.user)
+        else:
+            uploads.refuse_oversized(request)
+            form = CharacterImportForm(request.POST, request.FILES, members=members)
+            if not form.is_valid():
+                return _page(request, campaign, membership, 400, form=form)
+            default_owner = _member(members, form.cleaned_data["owner"], request.user)
+            raw = uploads.uploaded_file_bytes(form.cleaned_data["file"])
+        documents = services.character_documents(raw)
+        pending = {"owner": default_owner.username, "bundle": len(documents) > 1, "count": len(documents)}
         warnings: list[str] = []
-        character = services.import_character(raw, campaign, owner, request.user, warnings=warnings)
+        if len(documents) > 1:
+            if "confirm" not in request.POST:
+                pending.update(token=_hold(request, campaign, raw, token))
+                pending["rows"] = _rows(documents, campaign, members, default_owner)
+                return _page(request, campaign, membership, pending=pending)
+            done = services.import_characters(
+                documents,
+                _picks(request, documents, members, default_owner),
+                campaign,
+                request.user,
+                warnings,
+            )
+        else:
+            done = [
+                services.import_document(
+                    documents[0],
+                    campaign,
+                    default_owner,
+                    request.user,
+                    warnings,
+                    request.POST.get("on_duplicate") or None,
+                    source=services.source_label(raw),
+                )
+            ]
     except ArchiveRefused as error:
+        if pending is not None and (error.status == 409 or pending["bundle"] or token):
+            # the question (again): the file stays held, the page says why nothing was imported
+            pending.update(token=_hold(request, campaign, raw, token))
+            pending["rows"] = _rows(documents, campaign, members, default_owner)
+            problems = error.problems
+            if error.status == 409:  # the question says it; an answer left out is said in the page's words
+                problems = [Problem("", UNANSWERED)] if token else []
+            return _page(request, campaign, membership, error.status, problems=problems, pending=pending)
         form = CharacterImportForm(members=members, initial={"owner": request.POST.get("owner")})
         return _page(request, campaign, membership, error.status, problems=error.problems, form=form)
-    messages.success(request, f"Imported {character.name} (revision {character.revision}).")
+    if token:
+        cache.delete(_pending_key(request, campaign, token))
+    for imported in done:
+        messages.success(request, imported.summary())
     for line in warnings:
         messages.warning(request, line)
     return redirect("campaign-archive", pk=campaign.pk)

@@ -19,7 +19,7 @@ def main() -> None:
     )
 
     timemaster = get_system("timemaster")
-    from tests.systems.timemaster.helpers import choices
+    from systems.timemaster.tests.helpers import choices
 
     legal = choices()
     build = timemaster.new_build(legal, rng)

@@ -37,8 +37,8 @@ def queries(world: dict) -> dict:
     deep_entry = AdvancementEntry.objects.filter(character_id=world["agent"]).order_by("id")[20].pk
     from django.contrib.auth import get_user_model
 
-    from campaigns import live
     from campaigns.models import LiveEvent
+    from campaigns.table import live
 
     player = get_user_model().objects.get(pk=world["player"])
     membership = Membership.objects.select_related("campaign").get(campaign_id=campaign, user=player)
@@ -59,7 +59,7 @@ def queries(world: dict) -> dict:
         .values_list("id", "public_id", "roll_id", "topic")[: live.BATCH],
         "live feed, a batch's rolls as the members see them": live.log_lines(player, membership)
         .filter(pk__in=list(events.filter(id__gt=behind).values_list("roll_id", flat=True)))
-        .order_by(),  # as campaigns/live.py's _by_pk reads them: unordered
+        .order_by(),  # as campaigns/table/live.py's _by_pk reads them: unordered
         "roll log, player's view (log_lines), first page": live.log_lines(player, membership)[:50],
         "roll log, GM, first page": log[:51],
         "roll log of an empty campaign": Roll.objects.filter(campaign_id=empty).order_by(

@@ -167,7 +167,7 @@ Membership.objects.bulk_create(
 )
 # Tables in play: each has opened its dice page before, so its fair dice seed and its players' seeds
 # exist (a campaign's very first roll makes them: five more writes, once in its life).
-from campaigns import fairness
+from campaigns.table import fairness
 for campaign in campaigns:
     fairness.current_seed(campaign)
     fairness.players_seeds(campaign)

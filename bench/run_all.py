@@ -15,7 +15,9 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 sys.path.insert(0, str(HERE))
 
-BENCHES = ["engines", "pages", "load", "sheets", "bundles", "scale", "export_memory", "charts", "live"]
+BENCHES = [
+    "engines", "pages", "load", "sheets", "bundles", "scale", "export_memory", "charts", "live", "chronicle",
+]  # fmt: skip
 
 
 def main(argv: list[str]) -> int:

@@ -152,7 +152,7 @@ def seed_world(size: int) -> dict:
                 )
 
         made = Roll.objects.bulk_create(rolls(), batch_size=2000)
-        # Each roll's live feed event, in the order they were made, as services.record_roll writes it.
+        # Each roll's live feed event, in the order they were made, as rolling.record_roll writes it.
         LiveEvent.objects.bulk_create(
             (LiveEvent(campaign=campaign, kind=LiveEvent.Kind.ROLL, roll=roll) for roll in made),
             batch_size=2000,

@@ -9,6 +9,8 @@ import json
 import random
 import uuid
 
+from campaigns.table import rolling
+
 
 def seed(prefix: str = "bench") -> dict:
     """A player's TIMEMASTER campaign with five missions, 200 rolls and a finished agent whose sheet
@@ -33,7 +35,7 @@ def seed(prefix: str = "bench") -> dict:
     missions = [Mission.objects.create(campaign=campaign, title=f"Mission {i}") for i in range(5)]
     rng = random.Random(9)
     for i in range(200):
-        services.record_roll(
+        rolling.record_roll(
             membership, kind="d10", count=3, purpose=f"roll {i}", mission=missions[i % 5], rng=rng
         )
     agent = character_services.finalize(

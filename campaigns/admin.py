@@ -16,12 +16,20 @@ from campaigns.models import (
     DiceScope,
     Invitation,
     LiveEvent,
+    LogLeaf,
+    LogNode,
     Membership,
     Mission,
+    Note,
+    NoteMention,
+    PlaySession,
     Roll,
+    RollLog,
     RollProof,
     RollSeed,
+    SearchEntry,
     SignificanceEntry,
+    TreeHead,
     Webhook,
 )
 from characters.admin import ViewOnlyAdmin, ViewOnlyInline
@@ -156,9 +164,70 @@ class WebhookAdmin(ViewOnlyAdmin):
 
 @admin.register(LiveEvent)
 class LiveEventAdmin(ViewOnlyAdmin):
-    """The live feed's events (campaigns/live.py): pointers to a roll or a play record's topic."""
+    """The live feed's events (campaigns/table/live.py): pointers to a roll or a play record's topic."""
 
     list_display = ("campaign", "kind", "roll", "topic", "created_at")
     list_filter = ("kind",)
     list_select_related = ("campaign",)
     raw_id_fields = ("roll",)
+
+
+@admin.register(PlaySession)
+class PlaySessionAdmin(ViewOnlyAdmin):
+    """Play sessions (campaigns/chronicle/play_sessions.py): numbered within their campaign."""
+
+    list_display = ("campaign", "number", "title", "date", "started_at", "ended_at")
+    list_select_related = ("campaign",)
+
+
+@admin.register(Note)
+class NoteAdmin(ViewOnlyAdmin):
+    """Session notes: who wrote what for whom; the text stays its readers' (a player's private note
+    is its author's alone), so an operator sees the note's place, not its body."""
+
+    list_display = ("campaign", "play_session", "author", "visibility", "created_at")
+    list_filter = ("visibility",)
+    list_select_related = ("campaign", "play_session", "author")
+    exclude = ("body",)
+
+
+@admin.register(NoteMention)
+class NoteMentionAdmin(ViewOnlyAdmin):
+    list_display = ("note", "kind", "target_id")
+    list_filter = ("kind",)
+
+
+@admin.register(RollLog)
+class RollLogAdmin(ViewOnlyAdmin):
+    """The roll logs (campaigns/table/rolllog.py): one append-only Merkle tree per campaign and audience."""
+
+    list_display = ("campaign", "audience", "size")
+    list_select_related = ("campaign",)
+
+
+@admin.register(LogLeaf)
+class LogLeafAdmin(ViewOnlyAdmin):
+    list_display = ("log", "index", "roll_id", "kind")
+    list_select_related = ("log",)
+    exclude = ("salt",)  # a sealed leaf's salt would open its commitment
+
+
+@admin.register(LogNode)
+class LogNodeAdmin(ViewOnlyAdmin):
+    list_display = ("log", "level", "index")
+    list_select_related = ("log",)
+
+
+@admin.register(TreeHead)
+class TreeHeadAdmin(ViewOnlyAdmin):
+    list_display = ("log", "size", "timestamp")
+    list_select_related = ("log",)
+
+
+@admin.register(SearchEntry)
+class SearchEntryAdmin(ViewOnlyAdmin):
+    """The search index (campaigns/chronicle/search_index.py): written by database triggers, read only."""
+
+    list_display = ("campaign", "kind", "object_id", "audience")
+    list_filter = ("kind", "audience")
+    list_select_related = ("campaign",)

@@ -50,11 +50,20 @@ LINE_LOOKS = (
     ("16, 6", "square"),
     ("8, 3, 2, 3", "triangle"),
 )
-#: How the picture is lettered on a screen (a 640-wide drawing a phone shows at about half size)
-#: and on paper (the sheet's own serif, printed 640 units across about 180 mm: 10.5 units ≈ 8.4 pt,
-#: the size of the sheet's tables).
+#: How the picture is lettered on a screen and on paper (the sheet's own serif, printed 640 units
+#: across about 180 mm: 10.5 units ≈ 8.4 pt, the size of the sheet's tables). On a screen one
+#: drawing serves every width: 480 units wide with 18-unit letters, shown at most 520 px wide on a
+#: laptop (19.5 px letters) and about 330 px on a 390 px phone (12.4 px; the 640-wide drawing's
+#: 19-unit letters came out at 10 px there).
 MEDIA = {
-    "screen": {"font": "DejaVu Sans, Arial, sans-serif", "label": 19, "title": 20, "value": 18, "stroke": 3},
+    "screen": {
+        "font": "DejaVu Sans, Arial, sans-serif",
+        "label": 18,
+        "title": 19,
+        "value": 17,
+        "stroke": 3,
+        "width": 480,
+    },
     "print": {
         "font": "Sheet Libertine, Linux Libertine O, serif",
         "label": 10.5,
@@ -164,20 +173,29 @@ def points_chart(
     user: Any,
     is_gm: bool,
     *,
-    key: str,
-    title: str,
     what: str,
     gained: dict[str, str],
     spent: dict[str, str],
-    held: str,
-    empty: str,
+    held: str = "",
+    key: str = "",
+    title: str = "",
+    empty: str = "",
 ) -> Chart:
     """A pool of points each character tracks (fate points, say), per character the reader may
     see (the GM: every character of the campaign but drafts; a player: their own): gained, spent
     (from the ledger entries that stand: reversals and the entries they reverse left out) and held
     now (the build's ``held`` key). ``gained`` and ``spent`` map an entry kind to the payload key
-    holding its count (a missing count is 1). The system names the kinds; this knows none."""
+    holding its count (a missing count is 1). The system names the kinds; this knows none.
+
+    ``what`` names the points in the reader's words ("fate points"); the build's key, the chart's
+    key, its title and its empty sentence follow from it unless given."""
     from characters.models import AdvancementEntry, Character
+
+    slug = "_".join(what.split())
+    held = held or slug
+    key = key or f"campaign-{slug.replace('_', '-')}"
+    title = title or f"{what[:1].upper()}{what[1:]} per character"
+    empty = empty or f"Each character's {what} appear here once one of them holds or gains any."
 
     found = Character.objects.filter(campaign=campaign).exclude(status=Character.Status.DRAFT)
     if not is_gm:
@@ -257,6 +275,11 @@ def whole_ticks(chart: Chart) -> list[float]:
     """Ticks on whole numbers from 0 (or the lowest value) to the highest, at most six, at a step
     of 1, 2 or 5 times a power of ten: no 0.8 on an axis of counts."""
     values = [v for series in chart.series for v in series.values if v is not None]
+    if chart.kind in ("stacked_bar", "horizontal_stacked_bar"):  # a stack reaches its sum
+        values += [
+            sum(v for series in chart.series if index < len(series.values) and (v := series.values[index]))
+            for index in range(max((len(series.values) for series in chart.series), default=0))
+        ]
     low = min(0, math.floor(min(values, default=0)))
     high = max(1, math.ceil(max(values, default=1)))
     step = next(m * 10**p for p in range(0, 12) for m in (1, 2, 5) if (high - low) / (m * 10**p) <= 5)
@@ -313,12 +336,14 @@ def _without_scripts(tree: Any) -> Any:
 
 
 def legend_columns(chart: Chart) -> int:
-    """Two columns of legend, or one when a series' name would run into its neighbour's."""
-    return 1 if max((len(s.name) for s in chart.series), default=0) > 20 else 2
+    """Two columns of legend, or one when a series' name would run into its neighbour's (at 18 of
+    480 units, past 16 letters)."""
+    return 1 if max((len(s.name) for s in chart.series), default=0) > 16 else 2
 
 
 def height(chart: Chart) -> int:
-    """The drawing's height for its width of 640: room for the legend's rows and slanted labels."""
+    """The drawing's height (for a width of 480 on a screen, 640 in print): room for the legend's
+    rows and slanted labels."""
     columns = legend_columns(chart)
     legend_rows = (len(chart.series) + columns - 1) // columns
     base = 100 + 50 * len(chart.x_labels) if chart.kind == "horizontal_stacked_bar" else 330
@@ -344,7 +369,7 @@ def draw(chart: Chart, medium: str = "screen", font: str = "") -> str:
     )
     config: dict[str, Any] = {
         "style": _style(chart, medium, font),
-        "width": 640,
+        "width": MEDIA[medium].get("width", 640),
         "height": height(chart),
         "explicit_size": False,
         "js": [],
@@ -375,7 +400,7 @@ def draw(chart: Chart, medium: str = "screen", font: str = "") -> str:
         "line": pygal.Line,
         "dots": pygal.Line,
     }[chart.kind]
-    drawing = cls(**config)
+    drawing = _quiet(cls)(**config)
     drawing.add_xml_filter(_without_scripts)
     drawing.add_xml_filter(_titled(chart.summary))
     drawing.uuid = chart.digest()  # the element ids inside the SVG: the same data, the same bytes
@@ -404,6 +429,18 @@ def draw(chart: Chart, medium: str = "screen", font: str = "") -> str:
     return str(drawing.render(is_unicode=True))
 
 
+_QUIET: dict[Any, Any] = {}
+
+
+def _quiet(cls: Any) -> Any:
+    """The pygal class without its tooltips: each point's <desc> values serve pygal's script,
+    which a picture shown as an image never runs; leaving them out is a third of the standing
+    chart's drawing time and of its bytes."""
+    if cls not in _QUIET:
+        _QUIET[cls] = type(cls.__name__, (cls,), {"_tooltip_data": lambda self, *args, **kwargs: None})
+    return _QUIET[cls]
+
+
 def _titled(summary: str) -> Any:
     """The SVG's <title> says what the picture shows (pygal writes "Pygal" there)."""
 
@@ -417,12 +454,21 @@ def _titled(summary: str) -> Any:
     return apply
 
 
-def svg(chart: Chart, audience: str, medium: str = "screen", font: str = "") -> str:
-    """The drawing, from the cache when this audience has seen the same data drawn before."""
+def cache_key(chart: Chart, audience: str, medium: str = "screen", font: str = "") -> str:
     if audience not in AUDIENCES:
         raise ValueError(f"Unknown audience {audience!r}.")
     lettering = hashlib.sha256(font.encode()).hexdigest()[:8]  # a key without spaces
-    key = f"chart:{audience}:{chart.digest()}" + ("" if medium == "screen" else f":{medium}:{lettering}")
+    return f"chart:{audience}:{chart.digest()}" + ("" if medium == "screen" else f":{medium}:{lettering}")
+
+
+def is_cached(chart: Chart, audience: str) -> bool:
+    """The page's drawing of this data is in the cache."""
+    return cache.get(cache_key(chart, audience)) is not None
+
+
+def svg(chart: Chart, audience: str, medium: str = "screen", font: str = "") -> str:
+    """The drawing, from the cache when this audience has seen the same data drawn before."""
+    key = cache_key(chart, audience, medium, font)
     cached = cache.get(key)
     if isinstance(cached, str):
         return cached
@@ -441,6 +487,7 @@ def for_page(chart: Chart, audience: str) -> dict[str, Any]:
     return {
         "chart": chart,
         "src": "data:image/svg+xml;base64," + base64.b64encode(drawn.encode()).decode(),
+        "width": MEDIA["screen"]["width"],
         "height": height(chart),
         "svg": drawn,
         # each cell with its column's name: a phone shows the rows as label/value pairs

@@ -269,3 +269,38 @@ class NPCForm(forms.Form):
         }
         out["talents"] = list(data.get("talents") or [])
         return out
+
+
+class PlaySessionForm(forms.Form):
+    """A play session's title, date and who was there (the GM, starting or changing it)."""
+
+    title = forms.CharField(label="Title", max_length=200, required=False)
+    date = forms.DateField(label="Date", widget=forms.DateInput(attrs={"type": "date"}))
+    attendees = forms.MultipleChoiceField(
+        label="Who was there", required=False, widget=forms.CheckboxSelectMultiple
+    )
+
+    def __init__(self, *args, members=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["attendees"].choices = [
+            (str(m.user_id), f"{m.user.username} ({m.get_role_display().lower()})") for m in members
+        ]
+
+
+class NoteForm(forms.Form):
+    """A note of a play session: Markdown, with [[mentions]] of characters, NPCs and missions."""
+
+    title = forms.CharField(label="Title", max_length=200, required=False)
+    body = forms.CharField(
+        label="Note",
+        max_length=20000,
+        widget=forms.Textarea(attrs={"rows": 8}),
+        help_text="Markdown. Name a character, NPC or mission in double brackets, [[like this]], to link it.",
+    )
+    visibility = forms.ChoiceField(label="Who may read it", widget=forms.RadioSelect)
+
+    def __init__(self, *args, visibilities=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["visibility"].choices = list(visibilities)
+        if visibilities and not self.initial.get("visibility"):
+            self.initial["visibility"] = visibilities[0][0]

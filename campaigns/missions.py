@@ -25,8 +25,8 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
-from campaigns import fairness, live, webhooks
 from campaigns.models import Mission, Roll, SignificanceEntry
+from campaigns.table import fairness, live, rolllog, webhooks
 from characters import registry
 
 NON_FIELD = "non_field_errors"
@@ -182,10 +182,11 @@ def publish_mission(mission: Mission, by) -> Mission:
     locked.published_at = timezone.now()
     locked.published_by = by
     locked.save(update_fields=["published_at", "published_by"])
-    if locked.check_roll_id is not None:  # the roll is on the published record from now on
-        Roll.objects.filter(pk=locked.check_roll_id, revealed_at__isnull=True).update(
-            revealed_at=locked.published_at
-        )
+    shown = locked.check_roll_id is not None and Roll.objects.filter(
+        pk=locked.check_roll_id, revealed_at__isnull=True
+    ).update(revealed_at=locked.published_at)  # the roll is on the published record from now on
+    if shown:
+        rolllog.shared(Roll.objects.get(pk=locked.check_roll_id))  # now in the table's roll log
     fairness.release_secret_keys(locked.campaign)
     webhooks.after_commit_mission(locked, str(rules.verdict_label(locked.outcome)))
     announce(locked)

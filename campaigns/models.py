@@ -13,7 +13,7 @@ from django.db import models
 from django.utils import timezone
 
 from characters.systems import system_choices
-from config.fields import ReadSafeJSONField, random_public_id
+from kernel.fields import ReadSafeJSONField, random_public_id
 
 
 class Role(models.TextChoices):
@@ -269,6 +269,12 @@ class SignificanceEntry(models.Model):
 HIDDEN_ROLLS: dict[str, Callable[[Any, Membership], models.Q | None]] = {}
 
 
+#: Rolls a system shows some members only, by the roll alone (a Tempo conflict's): system key ->
+#: function(roll) -> bool, registered with HIDDEN_ROLLS. Outside a dice scope's lanes such a roll
+#: is in the GM's roll log only, never the table's (campaigns/table/rolllog.py).
+PARTIAL_ROLLS: dict[str, Callable[[Any], bool]] = {}
+
+
 def _hidden_rolls(user, membership: Membership) -> models.Q | None:
     rule = HIDDEN_ROLLS.get(membership.campaign.system)
     return rule(user, membership) if rule is not None else None
@@ -325,7 +331,7 @@ class Roll(models.Model):
     An announced secret roll shows everyone else that it was made, by whom, for whom and when, and
     nothing of its result until revealed; an unannounced one (the significance check, whose mere
     existence says the mission succeeded) shows nothing until revealed. Ids are random
-    (config.fields.random_public_id): the rolls a member may not see leave no gaps.
+    (kernel.fields.random_public_id): the rolls a member may not see leave no gaps.
     """
 
     id = models.BigIntegerField(primary_key=True, default=random_public_id, editable=False)
@@ -360,7 +366,7 @@ class Roll(models.Model):
         # (ANALYZE) walks the created_at index and filters by campaign instead (docs/performance.md).
         indexes = [
             models.Index(fields=["campaign", "-created_at", "-id"], name="roll_log_order"),
-            # A batch of the live feed's rolls (campaigns/live.py: the campaign's rolls whose ids
+            # A batch of the live feed's rolls (campaigns/table/live.py: the campaign's rolls whose ids
             # the events name): by campaign and id together, SQLite without planner statistics read
             # every roll of the campaign by its campaign index to find those few (issue 43).
             models.Index(fields=["campaign", "id"], name="roll_in_campaign_by_id"),
@@ -408,7 +414,7 @@ class NPC(models.Model):
     Name and public description are what players may see once the GM reveals the NPC; everything
     else (notes and statistics) is for the GM only. The statistics follow the rules of ``system``
     (the campaign's system when the NPC was made), checked by that system's engine; systems without
-    NPC rules keep name, description and notes only. Ids are random (config.fields.random_public_id):
+    NPC rules keep name, description and notes only. Ids are random (kernel.fields.random_public_id):
     the NPCs not yet revealed leave no gaps among the ones players see.
     """
 
@@ -562,7 +568,7 @@ class WebhookKind(models.TextChoices):
 class Webhook(models.Model):
     """Where a campaign's public events go (a group's chat): set by the GM. ``secret`` signs every
     body (HMAC-SHA256 in X-Dossier-Signature); a hook that keeps failing is disabled and the GM told
-    on the campaign page (``disabled_reason``). campaigns/webhooks.py sends; docs/webhooks.md."""
+    on the campaign page (``disabled_reason``). campaigns/table/webhooks.py sends; docs/webhooks.md."""
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="webhooks")
     url = models.URLField(max_length=500)
@@ -617,7 +623,7 @@ class LiveEventQuerySet(models.QuerySet):
 
 
 class LiveEvent(models.Model):
-    """One thing the live feed tells (campaigns/live.py, docs/live.md): a roll made, a secret roll
+    """One thing the live feed tells (campaigns/table/live.py, docs/live.md): a roll made, a secret roll
     shared, a play record's turn changed. ``id`` is the campaign feed's order and never leaves the
     server; clients resume from ``public_id`` (random: the events a member may not see leave no
     gaps in what that member is sent). What a subscriber is sent is rendered for that subscriber."""
@@ -649,3 +655,229 @@ class LiveEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.kind} {self.topic or self.roll_id} in {self.campaign_id}"
+
+
+class PlaySession(models.Model):
+    """One evening (or afternoon) of play: its number in the campaign, its date, a title and who
+    was there (issue 50). Not a login session. The GM starts it and ends it; its page gathers what
+    the record holds between ``started_at`` and ``ended_at`` (campaigns/chronicle/play_sessions.py), each
+    reader seeing only what the log and the pages already show them.
+
+    Every member sees every play session, so the numbers (1, 2, 3 ... within the campaign) hide
+    nothing; pages and the API name a session by its number, never by the database id."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="play_sessions")
+    number = models.PositiveIntegerField()
+    title = models.CharField(max_length=200, blank=True, default="")
+    date = models.DateField()
+    attendees = models.ManyToManyField(django_settings.AUTH_USER_MODEL, blank=True, related_name="+")
+    started_at = models.DateTimeField()
+    ended_at = models.DateTimeField(null=True, blank=True)
+    started_by = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["campaign", "-number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["campaign", "number"], name="one_play_session_number_per_campaign"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"Session {self.number}" + (f": {self.title}" if self.title else "")
+
+    @property
+    def is_open(self) -> bool:
+        return self.ended_at is None
+
+
+class NoteVisibility(models.TextChoices):
+    SHARED = "shared", "Shared with the table"
+    GM = "gm", "Game master only"
+    PRIVATE = "private", "Private (only me)"
+
+
+class NoteQuerySet(models.QuerySet):
+    def visible_to(self, user, membership: Membership):
+        """The notes of the membership's campaign this member may read: the shared ones, their own,
+        and, for a GM, the GM-only ones. A player's private note is its author's alone."""
+        if not user.is_authenticated:
+            return self.none()
+        qs = self.filter(campaign_id=membership.campaign_id)
+        seen = models.Q(visibility=NoteVisibility.SHARED) | models.Q(author_id=user.pk)
+        if membership.is_gm:
+            seen |= models.Q(visibility=NoteVisibility.GM)
+        return qs.filter(seen)
+
+
+class Note(models.Model):
+    """A note of a play session: the GM's (shared with the table, or GM-only) or a member's
+    (private, or shared). Markdown, rendered and sanitised for each reader (campaigns/chronicle/notes.py);
+    its ``[[mentions]]`` of characters, NPCs and missions are kept in NoteMention for the links
+    back from their pages. Ids are random (kernel.fields.random_public_id): the notes a member
+    may not read leave no gaps among the ids they see."""
+
+    id = models.BigIntegerField(primary_key=True, default=random_public_id, editable=False)
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="notes")
+    play_session = models.ForeignKey(PlaySession, on_delete=models.CASCADE, related_name="notes")
+    author = models.ForeignKey(
+        django_settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    visibility = models.CharField(
+        max_length=10, choices=NoteVisibility.choices, default=NoteVisibility.SHARED
+    )
+    title = models.CharField(max_length=200, blank=True, default="")
+    body = models.TextField(max_length=20000)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    objects = NoteQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        indexes = [models.Index(fields=["play_session", "created_at"], name="notes_of_a_session")]
+
+    def __str__(self) -> str:
+        return self.title or f"note {self.pk}"
+
+
+class NoteMention(models.Model):
+    """A ``[[name]]`` of a note that named one of its campaign's characters, NPCs or missions when
+    the note was saved: what the entity's page lists back ("mentioned in"), each reader seeing only
+    the notes they may read on an entity page they may see."""
+
+    class Kind(models.TextChoices):
+        CHARACTER = "character", "Character"
+        NPC = "npc", "NPC"
+        MISSION = "mission", "Mission"
+
+    note = models.ForeignKey(Note, on_delete=models.CASCADE, related_name="mentions")
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    target_id = models.BigIntegerField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["note", "kind", "target_id"], name="one_mention_per_note_and_target"
+            )
+        ]
+        indexes = [models.Index(fields=["kind", "target_id"], name="mentions_of_a_record")]
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.target_id} in note {self.note_id}"
+
+
+class RollLog(models.Model):
+    """One audience's append-only log of a campaign's rolls, a Merkle tree with RFC 9162's hashing
+    (campaigns/table/rolllog.py, docs/fair-dice.md "The roll log"): ``table`` (what every member sees:
+    open rolls, a sealed roll as a commitment, a shared one's opening), ``gm`` (every roll, the
+    GM's), ``scope:<label>`` (a dice scope's: its participants' and the GM's). One tree per
+    audience, so no reader's tree counts a roll the reader may not know of. ``frontier``: the hex
+    roots of the perfect subtrees along the right edge (merkle.push), so an append reads nothing
+    of the tree."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="roll_logs")
+    audience = models.CharField(max_length=60)
+    size = models.PositiveIntegerField(default=0)
+    frontier = ReadSafeJSONField(default=list, blank=True)
+    # rolls made before (a campaign older than the log) are in no log: the checkers know it
+    started_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["campaign", "audience"]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "audience"], name="one_roll_log_per_audience")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.audience} roll log of {self.campaign_id}"
+
+
+class LogLeaf(models.Model):
+    """A leaf of a roll log: ``data`` is the leaf's content (canonical JSON is hashed: a roll's
+    record, a sealed roll's commitment, or a shared roll's opening), ``hash`` its RFC 9162 leaf
+    hash. ``salt``: the opening of a sealed roll's commitment, the GM's until the roll is shared."""
+
+    log = models.ForeignKey(RollLog, on_delete=models.CASCADE, related_name="leaves")
+    index = models.PositiveIntegerField()
+    roll_id = models.BigIntegerField(null=True, blank=True)
+    kind = models.CharField(max_length=10)
+    data = ReadSafeJSONField(default=dict)
+    hash = models.CharField(max_length=64)
+    salt = models.CharField(max_length=64, blank=True, default="")
+
+    class Meta:
+        ordering = ["log", "index"]
+        constraints = [models.UniqueConstraint(fields=["log", "index"], name="one_leaf_per_log_index")]
+        indexes = [models.Index(fields=["log", "roll_id"], name="log_leaf_of_roll")]
+
+    def __str__(self) -> str:
+        return f"leaf {self.index} of {self.log_id}"
+
+
+class LogNode(models.Model):
+    """The hash of a perfect subtree of a roll log above its leaves: the 2**level leaves from
+    index * 2**level (merkle.push makes them as the leaves come); proofs are read off them."""
+
+    log = models.ForeignKey(RollLog, on_delete=models.CASCADE, related_name="nodes")
+    level = models.PositiveSmallIntegerField()
+    index = models.PositiveIntegerField()
+    hash = models.CharField(max_length=64)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["log", "level", "index"], name="one_node_per_log_place")
+        ]
+
+    def __str__(self) -> str:
+        return f"node {self.level}/{self.index} of {self.log_id}"
+
+
+class TreeHead(models.Model):
+    """A roll log's signed tree head: its size and root at ``timestamp`` (ms since the epoch),
+    signed with the server's Ed25519 key (settings.DICE_LOG_KEY). Made when first asked for at a
+    size (rolllog.head): one head per batch of rolls, never one the log has not reached."""
+
+    log = models.ForeignKey(RollLog, on_delete=models.CASCADE, related_name="heads")
+    size = models.PositiveIntegerField()
+    root = models.CharField(max_length=64)
+    timestamp = models.BigIntegerField()
+    signature = models.CharField(max_length=128)
+
+    class Meta:
+        ordering = ["log", "size"]
+        constraints = [models.UniqueConstraint(fields=["log", "size"], name="one_tree_head_per_size")]
+
+    def __str__(self) -> str:
+        return f"head {self.size} of {self.log_id}"
+
+
+class SearchEntry(models.Model):
+    """One searchable text of a campaign's record, for one audience (campaigns/chronicle/search.py, issue 50):
+    ``table`` holds what every member who may see the record reads (a note's title and body, an
+    NPC's name and public description), ``gm`` what only the GM reads of it (an NPC's GM notes).
+    Written by database triggers on the records' own tables (installed by migration 0020 for the
+    database in use), so every way a record is written keeps it in step; read through SQLite's
+    FTS5 table ``campaigns_searchentry_fts`` or PostgreSQL's GIN index on its text. A search never
+    answers from these rows alone: each kind's matches are read back through the record's own
+    visibility queryset."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="+")
+    kind = models.CharField(max_length=20)
+    object_id = models.BigIntegerField()
+    audience = models.CharField(max_length=10)
+    text = models.TextField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["kind", "object_id", "audience"], name="one_search_entry_per_record_and_audience"
+            )
+        ]
+        indexes = [models.Index(fields=["campaign", "kind", "audience"], name="search_entries_of_a_kind")]
+        verbose_name_plural = "search entries"
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.object_id} ({self.audience})"

@@ -25,6 +25,8 @@ def campaign_report(request, pk):
         "campaign": campaign,
         "membership": membership,
         "charts": drawn,
+        # a report whose every chart is still its empty sentence has nothing to print yet
+        "printable": any(not chart.get("empty") for chart in drawn),
         "intro": charts.report_intro(campaign.system, membership.is_gm),
     }
     return render(request, "campaigns/report.html", context)

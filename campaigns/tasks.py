@@ -1,8 +1,10 @@
 from celery import shared_task
 
-# The webhook delivery task lives beside what it delivers (campaigns/webhooks.py), on a queue of its
+from campaigns.chart_warming import warm_charts  # noqa: F401
+
+# The webhook delivery task lives beside what it delivers (campaigns/table/webhooks.py), on a queue of its
 # own; imported here so Celery's autodiscovery (tasks modules) registers it in every worker.
-from campaigns.webhooks import deliver_webhook  # noqa: F401
+from campaigns.table.webhooks import deliver_webhook  # noqa: F401
 
 
 @shared_task(name="dossier.ping")

@@ -30,8 +30,8 @@ from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.abuse import TokenThrottle
-from config.errors import Conflict
+from kernel.abuse import TokenThrottle
+from kernel.errors import Conflict
 
 
 def active_tokens(user):

@@ -3,7 +3,7 @@ from django.urls import path, register_converter
 
 from campaigns import tokens, views
 from characters.urls import CharacterIdConverter
-from config.abuse import LoginThrottle, limit_failed_logins
+from kernel.abuse import LoginThrottle, limit_failed_logins
 
 # One id converter for the whole site (18 digits: longer ids are a 404, not an overflow).
 register_converter(CharacterIdConverter, "id")
@@ -41,11 +41,16 @@ urlpatterns = [
     path("join/<str:code>/", views.join, name="join"),
 ]
 
-from campaigns import fair_views, sheet_rolls  # noqa: E402
+from campaigns.table import fair_views, sheet_rolls  # noqa: E402
 
 urlpatterns += [
     path("campaigns/<id:pk>/dice/fair/", fair_views.fair_dice_page, name="campaign-dice-fair"),
     path("campaigns/<id:pk>/dice/fair/seed/", fair_views.fair_dice_seed, name="campaign-dice-fair-seed"),
+    path(
+        "campaigns/<id:pk>/dice/fair/verifier/",
+        fair_views.fair_dice_verifier,
+        name="campaign-dice-fair-verifier",
+    ),
     path(
         "campaigns/<id:pk>/dice/fair/rotate/", fair_views.fair_dice_rotate, name="campaign-dice-fair-rotate"
     ),
@@ -59,7 +64,7 @@ urlpatterns += [
     ),
 ]
 
-from campaigns import live_views  # noqa: E402
+from campaigns.table import live_views  # noqa: E402
 
 urlpatterns += [path("campaigns/<id:pk>/live/", live_views.live_feed, name="campaign-live")]
 
@@ -73,4 +78,32 @@ urlpatterns += [
     path("campaigns/<id:pk>/npcs/<id:npc_pk>/delete/", npc_views.npc_delete, name="npc-delete"),
 ]
 
+from campaigns.chronicle import play_session_views as psv  # noqa: E402
+
+# Play sessions (issue 50): named by their number in the campaign, never by a database id; notes
+# by their random id.
+PLAY_SESSION = "campaigns/<id:pk>/play-sessions/<int:number>/"
+urlpatterns += [
+    path("campaigns/<id:pk>/play-sessions/", psv.play_session_list, name="play-session-list"),
+    path("campaigns/<id:pk>/play-sessions/start/", psv.play_session_start, name="play-session-start"),
+    path(PLAY_SESSION, psv.play_session_detail, name="play-session-detail"),
+    path(f"{PLAY_SESSION}edit/", psv.play_session_edit, name="play-session-edit"),
+    path(f"{PLAY_SESSION}end/", psv.play_session_end, name="play-session-end"),
+    path(f"{PLAY_SESSION}notes/", psv.note_add, name="play-session-note-add"),
+    path("campaigns/<id:pk>/notes/<id:note_pk>/edit/", psv.note_edit, name="play-session-note-edit"),
+    path("campaigns/<id:pk>/notes/<id:note_pk>/delete/", psv.note_delete, name="play-session-note-delete"),
+]
+
+from campaigns.chronicle import views as chronicle_views  # noqa: E402
+
+urlpatterns += [
+    path(f"{PLAY_SESSION}recap/", chronicle_views.play_session_recap, name="play-session-recap"),
+    path("campaigns/<id:pk>/timeline/", chronicle_views.campaign_timeline, name="campaign-timeline"),
+]
+
 # A game system's own pages (its missions, its dice-page actions) are in systems/<system>/urls.py.
+
+from campaigns.chronicle import search_views  # noqa: E402
+
+# Search (issue 50, part 5): one box per campaign, in the campaign's tabs.
+urlpatterns += [path("campaigns/<id:pk>/search/", search_views.campaign_search, name="campaign-search")]

@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.http import require_http_methods, require_POST
 
-from campaigns import fairness, live, pending, services
+from campaigns import pending, services
 from campaigns.access import get_campaign_for_user, require
 from campaigns.demo import demo_logins
 from campaigns.forms import (
@@ -28,12 +28,13 @@ from campaigns.forms import (
 )
 from campaigns.models import Invitation, Membership, Role, Roll
 from campaigns.paper import paper_for_request
+from campaigns.table import fairness, live, rolling
 from characters import display_names, registry
 from characters.models import Character
 from characters.systems import get_system
-from config.abuse import SignupThrottle, throttle_web_post
-from config.confirm import confirm_first
-from config.keyset import keyset_page
+from kernel.abuse import SignupThrottle, throttle_web_post
+from kernel.confirm import confirm_first
+from kernel.keyset import keyset_page
 
 ROLL_LOG_SIZE = 50
 LATEST_ROLLS = 8  # on the campaign page
@@ -186,8 +187,17 @@ def campaign_detail(request, pk):
         "builder_label": system_app.new_label if system_app and system_app.wizard else "",
         # The table's latest rolls, as the dice page's log shows them; the live feed adds new ones.
         "rolls": _roll_log(request, membership)[:LATEST_ROLLS],
+        # "Previously on…" (issue 50): the last ended session's recap, as this reader may read it
+        "recap": _recap(campaign, request.user, membership),
     }
     return render(request, "campaigns/detail.html", context)
+
+
+def _recap(campaign, user, membership):
+    from campaigns.chronicle import recap
+
+    session = recap.last_ended(campaign)
+    return recap.recap(session, user, membership) if session is not None else None
 
 
 @login_required
@@ -219,9 +229,9 @@ def campaign_settings(request, pk):
 
 
 def campaign_settings_page(request, campaign, *, form=None, status=200):
-    """The settings page: the system's settings and the chat webhooks (campaigns/fair_views.py); after
+    """The settings page: the system's settings and the chat webhooks (campaigns/table/fair_views.py); after
     a refused webhook add, its form as posted, with its errors (kept once in the session)."""
-    from campaigns.fair_views import kept_refused_form, webhook_card
+    from campaigns.table.fair_views import kept_refused_form, webhook_card
 
     webhook_form = kept_refused_form(request, campaign)
 
@@ -342,7 +352,7 @@ def join(request, code):
 # --- dice ------------------------------------------------------------------------------------------
 def _roll_form(campaign, membership, request, data=None):
     characters = Character.objects.visible_to(request.user).filter(campaign=campaign).only("id", "name")
-    if not membership.is_gm:  # a player attaches rolls to their own characters (services.record_roll)
+    if not membership.is_gm:  # a player attaches rolls to their own characters (rolling.record_roll)
         characters = characters.filter(owner=request.user)
     return RollForm(
         data,
@@ -384,6 +394,7 @@ def dice_page(request, campaign, membership, *, form=None, status=200, **extra):
         extras = app.dice_extras(request, campaign, membership, context)
         context.update(extras.context)
         context["dice_panel_templates"] = extras.templates
+        context["dice_jumps"] = extras.jumps
     template = "campaigns/_dice_panel.html" if request.htmx else "campaigns/dice.html"
     return render(request, template, context, status=status)
 
@@ -401,7 +412,7 @@ def dice(request, pk):
         if form.is_valid():
             data = form.cleaned_data
             try:
-                last_roll = services.record_roll(
+                last_roll = rolling.record_roll(
                     membership,
                     kind=data["kind"],
                     count=data["count"],
@@ -452,7 +463,7 @@ def dice_reveal(request, pk, roll_pk):
     require(membership, "gm")
     roll = get_object_or_404(Roll, campaign=campaign, pk=roll_pk)
     try:
-        services.reveal_roll(membership, roll)
+        rolling.reveal_roll(membership, roll)
     except ValidationError as error:
         for problems in error.message_dict.values():
             for problem in problems:

@@ -19,8 +19,8 @@ from rest_framework.response import Response
 
 from characters import access, services
 from characters.models import AdvancementEntry, Character
-from config.api import StrictCursorPagination
-from config.errors import problems
+from kernel.api import StrictCursorPagination
+from kernel.errors import problems
 
 
 # --- serializers ---------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ from django.db import models
 from django.db.models import Q
 
 from characters.systems import system_choices
-from config.fields import ReadSafeJSONField
+from kernel.fields import ReadSafeJSONField
 
 
 class CharacterQuerySet(models.QuerySet):

@@ -89,8 +89,9 @@ class SystemApp:
     # module of how the system's records sit in a campaign archive beside its sections
     # (archive/references.py, archive/upgrades.py): SPOTS, where its engine keeps database ids;
     # optional UPGRADES ({from version: step(character)}), OLD_IDS(document) for the version 2 -> 3
-    # step and MISSION_PROBLEMS(mission) for a mission's system fields; "" = the app's
-    # ``archive_format`` module if it has one
+    # step, MISSION_PROBLEMS(mission) for a mission's system fields and LEDGER_PAYLOAD(kind,
+    # payload) for what an imported ledger entry keeps; "" = the app's ``archive_format`` module
+    # if it has one
     archive_format: str = ""
     # the system's Django app (its package, e.g. "systems.tempo"); filled in by register()
     package: str = ""
@@ -110,6 +111,10 @@ class SystemApp:
     # template the dice log includes for each roll of this system's campaigns (the roll is ``r``):
     # the roll's detail as the system wrote it
     roll_detail_template: str = ""
+    # "module:function" (roll) -> str: the dice a roll of this system threw and what was added, in
+    # words, for the log line ("3d6 with 2 bonus dice, rating +8"); "" (or an empty answer) keeps the
+    # platform's words (kind, count, modifier)
+    roll_words: str = ""
     # "module:function" (character) -> RollContext | None: the play under way that a roll made from
     # the character's page belongs to (a mission, run, conflict or encounter)
     roll_context: str = ""
@@ -117,6 +122,17 @@ class SystemApp:
     # fields share (drf-spectacular names a set by its field, and warns when one set gets several
     # names): e.g. ("TimemasterHitLocationEnum", "systems.timemaster.engine.armor.LOCATIONS")
     openapi_enums: tuple[tuple[str, str], ...] = ()
+    # "module:function" (campaign, user, membership, start, end) -> list[campaigns.chronicle.play_sessions.
+    # Happening]: what this system's play records did between two moments (a play session's page),
+    # each as its own pages show it to this reader
+    play_session_events: str = ""
+    # "module:function" (play_session, membership) -> list[campaigns.chronicle.play_sessions.EndChoice]: what
+    # ending a play session may also do in this system (a fate refresh), each a separate choice
+    play_session_end: str = ""
+    # module of the system's part of the chronicle (campaigns.chronicle.recap.ChronicleProvider: the
+    # recap's highlights among its ledger entries and rolls, its timeline tracks); "" = the app's
+    # ``chronicle`` module if it has one
+    chronicle: str = ""
 
     def print_kinds(self) -> tuple[SheetKindSpec, ...]:
         """Its sheet kinds as declarations (register() turns a bare key into one)."""
@@ -125,6 +141,10 @@ class SystemApp:
     def entry_sentence(self, kind: str, payload: dict, mission: str) -> str:
         """A ledger entry as one sentence a player reads; "" when this system writes none."""
         return str(_call(self.ledger_sentence, kind, payload, mission) or "") if self.ledger_sentence else ""
+
+    def roll_words_of(self, roll) -> str:
+        """This system's words for a roll's dice in the log, or "" for the platform's own."""
+        return str(_call(self.roll_words, roll) or "") if self.roll_words else ""
 
     def roll_context_of(self, character) -> RollContext | None:
         """The play under way that a roll from ``character``'s page belongs to, or None."""
@@ -165,6 +185,9 @@ class DiceExtras:
 
     templates: tuple[str, ...] = ()
     context: Mapping[str, object] = dataclasses.field(default_factory=dict)
+    # (heading id, short label) of the panels worth a jump link near the top of the page, in the
+    # page's order (issue 49: on a phone the GM's fight panel sat thousands of pixels down)
+    jumps: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -222,6 +245,8 @@ def register(app: SystemApp, package: str = "") -> None:
         app = dataclasses.replace(app, missions=f"{package}.missions")
     if package and not app.npc_rules and importlib.util.find_spec(f"{package}.npc_rules") is not None:
         app = dataclasses.replace(app, npc_rules=f"{package}.npc_rules:RULES")
+    if package and not app.chronicle and importlib.util.find_spec(f"{package}.chronicle") is not None:
+        app = dataclasses.replace(app, chronicle=f"{package}.chronicle")
     if package and not app.blank_sheet and _has_function(f"{package}.sheets", "blank_sheet"):
         app = dataclasses.replace(app, blank_sheet=f"{package}.sheets:blank_sheet")
     if app.sheet_kinds:

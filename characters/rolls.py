@@ -1,5 +1,5 @@
 """Who may roll from a character page, and the rolls the page offers them (Engine.rolls). The
-roll itself is made by campaigns.sheet_rolls, which logs it on the campaign's fair dice."""
+roll itself is made by campaigns.table.sheet_rolls, which logs it on the campaign's fair dice."""
 
 from __future__ import annotations
 

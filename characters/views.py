@@ -15,7 +15,7 @@ from characters import access, builder, registry, services
 from characters.forms import ReasonForm
 from characters.models import AdvancementEntry, Character
 from characters.rolls import roll_specs as sheet_roll_specs
-from config.keyset import keyset_page
+from kernel.keyset import keyset_page
 
 # Each installed system's web builder module (its steps and their pages; the flow is
 # characters/builder.py), from the registry its app filled in AppConfig.ready().

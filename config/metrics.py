@@ -1,8 +1,8 @@
 """Prometheus metrics: /metrics behind a bearer token, and the sheet renders' own figures.
 
 - Requests: django-prometheus's middleware (latency by view and method, status codes ...).
-- Renders: ``dossier_sheet_render_seconds{kind,outcome}`` observed by the worker that ran the job,
-  and ``dossier_job_failures_total{task}`` for every Celery job that raised.
+- Renders: ``dossier_sheet_render_seconds{kind,outcome}`` (sheets/metrics.py) observed by the
+  worker that ran the job, and ``dossier_job_failures_total{task}`` for every Celery job that raised.
 - The queue, read from the SheetRender table at scrape time (the same answer from every node):
   ``dossier_sheet_renders{status}`` for queued and running renders, the age of the oldest queued
   one, and the number of failed renders on record.
@@ -34,20 +34,15 @@ from prometheus_client import (
     REGISTRY,
     CollectorRegistry,
     Counter,
-    Histogram,
     generate_latest,
     multiprocess,
 )
 from prometheus_client.core import GaugeMetricFamily
 
+import sheets.metrics  # noqa: E402,F401  the renders' histogram, registered in every process that serves /metrics
+
 log = logging.getLogger("dossier.metrics")
 
-RENDER_SECONDS = Histogram(
-    "dossier_sheet_render_seconds",
-    "Time a worker spent rendering one sheet, by kind and outcome (done, failed).",
-    ["kind", "outcome"],
-    buckets=(0.25, 0.5, 1, 2, 4, 8, 15, 30, 60, 120),
-)
 JOB_FAILURES = Counter("dossier_job_failures", "Celery jobs that raised, by task.", ["task"])
 
 

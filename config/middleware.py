@@ -1,11 +1,11 @@
 """The input boundary for everything that is not an API body: query strings, URL arguments and
-the form fields of HTML pages, checked once for every view (config/input_boundary.py).
+the form fields of HTML pages, checked once for every view (kernel/input_boundary.py).
 
 HTML pages: refused input is a 400 naming the field before the view runs, so nothing is stored.
-API: bodies are checked by the DRF parsers (config/parsers.py); the query string is checked here
+API: bodies are checked by the DRF parsers (kernel/parsers.py); the query string is checked here
 but refused only when the view reads the refused parameter (``CheckedQueryDict``), so that a
 non-member still gets 404 and an anonymous client 401 first, as for any other bad input; the
-refusal is a 400 in the API's error format (config/api.py).
+refusal is a 400 in the API's error format (kernel/api.py).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from django.http.multipartparser import MultiPartParserError
 from django.shortcuts import render
 from django.utils.html import format_html
 
-from config import input_boundary
+from kernel import input_boundary
 
 FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 

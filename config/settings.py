@@ -26,10 +26,19 @@ else:
     # No default: a production start without a secret key must fail loudly.
     SECRET_KEY = env.str("SECRET_KEY")
 
+# The roll log's tree heads are signed with this Ed25519 key (campaigns/table/rolllog.py, docs/fair-dice.md):
+# DICE_LOG_KEY, 64 hex digits (the private key's seed; the same on every node), else the file
+# DICE_LOG_KEY_FILE, made with a fresh key on first use if missing (make run: var/dice-log.key).
+DICE_LOG_KEY = env.str("DICE_LOG_KEY", default="")
+DICE_LOG_KEY_FILE = env.str("DICE_LOG_KEY_FILE", default=str(VAR_DIR / "dice-log.key"))
+
 ALLOWED_HOSTS = env("ALLOWED_HOSTS")
 # Demo mode: the login page names the demo accounts that `manage.py seed_demo` made. Only with
 # DEBUG (development), so a production site never prints passwords; DEMO_MODE=0 turns it off.
 DEMO_MODE = DEBUG and env.bool("DEMO_MODE", default=True)
+# With DEBUG, a 404 still shows the product's own page (config/not_found.py); TECHNICAL_404=1 shows
+# Django's technical page with the URL patterns instead, for a developer.
+TECHNICAL_404 = DEBUG and env.bool("TECHNICAL_404", default=False)
 CSRF_TRUSTED_ORIGINS = env("CSRF_TRUSTED_ORIGINS")
 
 INSTALLED_APPS = [
@@ -78,10 +87,13 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # Under DEBUG (`make run`) a 404 is the product's page, not Django's technical one
+    # (config/not_found.py; TECHNICAL_404=1 brings that back). Inside the session, user and htmx.
+    "config.not_found.ProductNotFoundMiddleware",
     # After CSRF and authentication, so their refusals come first (config/middleware.py).
     "config.middleware.InputBoundaryMiddleware",
     "django_prometheus.middleware.PrometheusAfterMiddleware",
-    # Last: it turns a login that axes refused into the lockout answer (config/abuse.py).
+    # Last: it turns a login that axes refused into the lockout answer (kernel/abuse.py).
     "axes.middleware.AxesMiddleware",
 ]
 
@@ -103,9 +115,9 @@ TEMPLATES = [
         },
     },
 ]
-# Django's form renderer with <select> written in Python (config/form_renderer.py: long selects
+# Django's form renderer with <select> written in Python (kernel/form_renderer.py: long selects
 # spent most of a page's rendering in per-option template includes).
-FORM_RENDERER = "config.form_renderer.SelectRenderer"
+FORM_RENDERER = "kernel.form_renderer.SelectRenderer"
 
 # --- database ---------------------------------------------------------------------------------
 DATABASES = {"default": env.db("DATABASE_URL", default=f"sqlite:///{VAR_DIR / 'dossier.sqlite3'}")}
@@ -261,16 +273,16 @@ AXES_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=5)
 AXES_COOLOFF_TIME = timedelta(minutes=env.int("LOGIN_LOCKOUT_MINUTES", default=15))
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
-AXES_LOCKOUT_CALLABLE = "config.abuse.lockout_response"
+AXES_LOCKOUT_CALLABLE = "kernel.abuse.lockout_response"
 AXES_VERBOSE = False
 AXES_DISABLE_ACCESS_LOG = True  # only failures count; no row per successful login
 # One notion of the client's address for the lockout and the throttles: DRF's, which believes
 # X-Forwarded-For only as far as PROXY_COUNT proxies (see REST_FRAMEWORK["NUM_PROXIES"] and README).
-AXES_CLIENT_IP_CALLABLE = "config.abuse.client_address"
+AXES_CLIENT_IP_CALLABLE = "kernel.abuse.client_address"
 # Rates ("number/second|minute|hour|day"), counted in the cache above by DRF's throttles; the web
-# pages use the same throttle classes (config/abuse.py), so a page and its API share one budget.
+# pages use the same throttle classes (kernel/abuse.py), so a page and its API share one budget.
 _RATE_LIMIT_VARIABLES = {  # scope: (environment variable, default)
-    # Failed logins only (web and token endpoint): successful ones never count (config/abuse.py).
+    # Failed logins only (web and token endpoint): successful ones never count (kernel/abuse.py).
     "login": ("RATE_LIMIT_LOGIN", "60/hour"),
     "signup": ("RATE_LIMIT_SIGNUP", "10/hour"),
     "token": ("RATE_LIMIT_TOKEN", "20/hour"),
@@ -299,24 +311,24 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
-    "DEFAULT_PAGINATION_CLASS": "config.api.Pagination",
+    "DEFAULT_PAGINATION_CLASS": "kernel.api.Pagination",
     "PAGE_SIZE": 50,
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_SCHEMA_CLASS": "config.openapi.SystemPrefixedAutoSchema",
-    "EXCEPTION_HANDLER": "config.api.exception_handler",
+    "EXCEPTION_HANDLER": "kernel.api.exception_handler",
     "DEFAULT_RENDERER_CLASSES": [
         "rest_framework.renderers.JSONRenderer",
-        "config.renderers.BrowsableAPIRenderer",
+        "kernel.renderers.BrowsableAPIRenderer",
     ],
     "DEFAULT_THROTTLE_RATES": RATE_LIMITS,
     # Client addresses for the throttles: REMOTE_ADDR unless PROXY_COUNT proxies sit in front
     # (DRF would otherwise trust any X-Forwarded-For a client sends).
     "NUM_PROXIES": env.int("PROXY_COUNT", default=0),
-    # Every API body passes the input boundary (config/input_boundary.py) as it is parsed.
+    # Every API body passes the input boundary (kernel/input_boundary.py) as it is parsed.
     "DEFAULT_PARSER_CLASSES": [
-        "config.parsers.JSONParser",
-        "config.parsers.FormParser",
-        "config.parsers.MultiPartParser",
+        "kernel.parsers.JSONParser",
+        "kernel.parsers.FormParser",
+        "kernel.parsers.MultiPartParser",
     ],
 }
 from config.openapi_enums import EnumNames  # noqa: E402
@@ -338,13 +350,15 @@ SPECTACULAR_SETTINGS = {
             "SheetKindEnum": "sheets.services.REQUESTABLE_KIND_CHOICES",
             "SignificanceEntryKindEnum": "campaigns.models.SIGNIFICANCE_ENTRY_KIND_CHOICES",
             "WebhookKindEnum": "campaigns.models.WebhookKind",
-            "DiceKindEnum": "campaigns.api_fair.DICE_KINDS",
+            "DiceKindEnum": "campaigns.table.api_fair.DICE_KINDS",
+            "NoteVisibilityEnum": "campaigns.chronicle.api_play_sessions.NOTE_VISIBILITY_CHOICES",
+            "SearchKindEnum": "campaigns.chronicle.api_search.SEARCH_KIND_CHOICES",
         }
     ),
 }
 DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
 
-# --- the input boundary (config/input_boundary.py): what any text, form or JSON value may be ------
+# --- the input boundary (kernel/input_boundary.py): what any text, form or JSON value may be ------
 INPUT_MAX_JSON_DEPTH = env.int("INPUT_MAX_JSON_DEPTH", default=32)
 INPUT_MAX_JSON_ITEMS = env.int("INPUT_MAX_JSON_ITEMS", default=20_000)  # values in one request body
 INPUT_MAX_STRING_CHARS = env.int("INPUT_MAX_STRING_CHARS", default=100_000)
@@ -376,7 +390,7 @@ if CELERY_BROKER_URL.startswith(("redis://", "rediss://")):
         "unacked_restore_throttle": 1,
     }
 SHEET_RENDER_DEADLINE_SECONDS = env("SHEET_RENDER_DEADLINE_SECONDS")
-# Outgoing webhooks (campaigns/webhooks.py, docs/webhooks.md). A hook's URL may not reach a private,
+# Outgoing webhooks (campaigns/table/webhooks.py, docs/webhooks.md). A hook's URL may not reach a private,
 # loopback or link-local address (after DNS, and on every redirect) unless this list names its exact
 # host:port, e.g. WEBHOOK_ALLOWED_HOSTS=chat.lan:8065,127.0.0.1:9000.
 WEBHOOK_ALLOWED_HOSTS = env.list("WEBHOOK_ALLOWED_HOSTS", default=[])
@@ -395,6 +409,9 @@ CELERY_TASK_ROUTES = {"campaigns.deliver_webhook": {"queue": WEBHOOK_QUEUE}}
 # A character's sheet is rendered in the background this long after its revision changes
 # (sheets/prerender.py): a burst of edits renders once, for the last revision.
 SHEET_PRERENDER_DEBOUNCE_SECONDS = env.float("SHEET_PRERENDER_DEBOUNCE_SECONDS", default=2.0)
+# A campaign's report pictures are drawn this long after the play that changes them
+# (campaigns/chart_warming.py).
+CHARTS_WARM_DEBOUNCE_SECONDS = env.float("CHARTS_WARM_DEBOUNCE_SECONDS", default=2.0)
 #: Processes a cold party bundle is rendered in, a chunk of its sheets each, then joined
 #: (sheets/rendering.py render_in_chunks); 1 renders it as one document in the worker.
 SHEET_BUNDLE_PROCESSES = env.int("SHEET_BUNDLE_PROCESSES", default=2)
@@ -443,7 +460,9 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
     "loggers": {
         # The per-request and per-job lines: at INFO whatever LOG_LEVEL is, they are the access log.
-        "dossier.request": {"level": "INFO"},
+        # REQUEST_LOG_LEVEL=WARNING quiets it (scripts/run.sh: ten page views scrolled the address
+        # and the demo logins off the last 15 lines; issue 44's walk).
+        "dossier.request": {"level": env.str("REQUEST_LOG_LEVEL", default="INFO")},
         # JOB_LOG_LEVEL=WARNING quiets it (scripts/run.sh, where it would bury the address).
         "dossier.job": {"level": env.str("JOB_LOG_LEVEL", default="INFO")},
         # Seven lines per rendered PDF: only when asked for everything.
@@ -464,7 +483,7 @@ ARCHIVE_MAX_BYTES = env.int("ARCHIVE_MAX_BYTES", default=8 * 1024 * 1024)
 ARCHIVE_MAX_SECTION_ROWS = env.int("ARCHIVE_MAX_SECTION_ROWS", default=20_000)
 ARCHIVE_MAX_ROWS = env.int("ARCHIVE_MAX_ROWS", default=30_000)
 
-# --- live feed (campaigns/live.py, docs/live.md) --------------------------------------------------
+# --- live feed (campaigns/table/live.py, docs/live.md) --------------------------------------------------
 # Several web nodes share the campaigns' events through Redis pub/sub at this URL (a database of
 # its own is not needed: pub/sub ignores the number). Unset (make run): no Redis; each process
 # polls the newest event id every LIVE_POLL_SECONDS and so also hears of the events a Celery worker

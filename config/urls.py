@@ -5,10 +5,13 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 from rest_framework.routers import SimpleRouter
 
 from campaigns import api as campaigns_api
-from campaigns import api_fair as campaigns_api_fair
 from campaigns import api_npcs as campaigns_api_npcs
-from campaigns import sheet_rolls as campaigns_sheet_rolls
 from campaigns import tokens
+from campaigns.chronicle import api_play_sessions as campaigns_api_play_sessions
+from campaigns.chronicle import api_search as campaigns_api_search
+from campaigns.table import api_fair as campaigns_api_fair
+from campaigns.table import api_rolls
+from campaigns.table import sheet_rolls as campaigns_sheet_rolls
 from characters import registry
 from config import health, metrics
 
@@ -25,8 +28,18 @@ router.register(
 router.register(
     r"campaigns/(?P<campaign_pk>[0-9]{1,18})/missions", campaigns_api.MissionViewSet, basename="mission"
 )
-router.register(r"campaigns/(?P<campaign_pk>[0-9]{1,18})/rolls", campaigns_api.RollViewSet, basename="roll")
+router.register(r"campaigns/(?P<campaign_pk>[0-9]{1,18})/rolls", api_rolls.RollViewSet, basename="roll")
 router.register(r"campaigns/(?P<campaign_pk>[0-9]{1,18})/npcs", campaigns_api_npcs.NPCViewSet, basename="npc")
+router.register(
+    r"campaigns/(?P<campaign_pk>[0-9]{1,18})/play_sessions",
+    campaigns_api_play_sessions.PlaySessionViewSet,
+    basename="api-play-session",
+)
+router.register(
+    r"campaigns/(?P<campaign_pk>[0-9]{1,18})/notes",
+    campaigns_api_play_sessions.NoteViewSet,
+    basename="api-note",
+)
 
 api_v1 = [
     path("auth/token/", tokens.TokenCreateView.as_view(), name="api-token"),
@@ -55,6 +68,11 @@ api_v1 = [
         r"^campaigns/(?P<campaign_pk>[0-9]{1,18})/rolls-by-hand/$",
         campaigns_api_fair.by_hand,
         name="api-roll-by-hand",
+    ),
+    re_path(
+        r"^campaigns/(?P<campaign_pk>[0-9]{1,18})/search/$",
+        campaigns_api_search.campaign_search,
+        name="api-search",
     ),
     re_path(
         r"^characters/(?P<pk>[0-9]{1,18})/rolls/$",

@@ -10,6 +10,9 @@ HOST=${HOST:-127.0.0.1}
 PORT=${PORT:-8000}
 # The per-job access log (dossier.job) is for operators; at the table it only buries the address.
 export JOB_LOG_LEVEL=${JOB_LOG_LEVEL:-WARNING}
+# So is the per-request access log (dossier.request): a page view with its panels and live feed is
+# several lines, and ten of them pushed the address off the screen. REQUEST_LOG_LEVEL=INFO shows it.
+export REQUEST_LOG_LEVEL=${REQUEST_LOG_LEVEL:-WARNING}
 # A development machine often runs as root (a container); Celery's warning about it says nothing
 # the developer can act on here.
 export PYTHONWARNINGS=${PYTHONWARNINGS:-"ignore:You're running the worker with superuser privileges"}
@@ -20,16 +23,20 @@ cleanup() {
   wait 2>/dev/null || true
   echo "Dossier stopped."
 }
-trap cleanup INT TERM EXIT
+# Ctrl-C (or a TERM) is how `make run` is meant to stop: a clean stop, said in one line, status 0.
+trap 'cleanup; exit 0' INT TERM
+trap cleanup EXIT
+# A worker's stdout carries only its shutdown chatter ("Hitting Ctrl+C again...", "Warm shutdown"),
+# printed on every Ctrl-C; its log (warnings and errors) goes to stderr, which stays on the screen.
 # -B runs the beat schedule in this worker: the reconciler that re-queues stuck sheet renders.
 # It takes the default queue (renders, exports); webhook deliveries have a worker of their own.
 .venv/bin/celery --quiet -A config worker -B --schedule var/celerybeat-schedule -Q celery \
-  -n worker@%h --loglevel="${LOG_LEVEL:-WARNING}" --concurrency=2 &
+  -n worker@%h --loglevel="${LOG_LEVEL:-WARNING}" --concurrency=2 >/dev/null &
 pids+=($!)
 # Webhook deliveries wait on other people's servers (up to WEBHOOK_DEADLINE_SECONDS a try): threads,
 # not processes, several at once, on their own queue, so a slow receiver never holds a render.
 .venv/bin/celery --quiet -A config worker -Q webhooks -n webhooks@%h --pool=threads --concurrency=4 \
-  --loglevel="${LOG_LEVEL:-WARNING}" &
+  --loglevel="${LOG_LEVEL:-WARNING}" >/dev/null &
 pids+=($!)
 # The ASGI server (config/asgi.py): each open campaign page holds its live feed (docs/live.md).
 # Without Redis the feed polls the newest event id, so the worker's events ("sheet finished",

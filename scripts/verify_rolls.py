@@ -1,8 +1,16 @@
 #!/usr/bin/env python3
-"""Recompute a Dossier campaign's dice from their seeds: Python's standard library only.
+"""Recompute a Dossier campaign's dice from their seeds and check its roll log: Python's standard
+library, and the ``cryptography`` package for the log's signed tree heads (Ed25519).
 
-    python3 scripts/verify_rolls.py proofs.json          # GET /api/v1/campaigns/<id>/fair-dice/
-    python3 scripts/verify_rolls.py campaign-export.json  # the GM's campaign archive
+    python3 dossier-verify-rolls.py proofs.json          # GET /api/v1/campaigns/<id>/fair-dice/
+    python3 dossier-verify-rolls.py campaign-export.json  # the GM's campaign archive
+    python3 dossier-verify-rolls.py --save-heads heads.json proofs.json       # keep the heads
+    python3 dossier-verify-rolls.py --head heads.json proofs-later.json       # check against them
+      (fetch the later document with ?since=<audience>:<size> of each kept head: the API then
+      adds the consistency proof from that size)
+
+(Each campaign's fair-dice page offers this file as dossier-verify-rolls.py; in Dossier's source it
+is scripts/verify_rolls.py.)
 
 Prints one line per roll (verified, pending, sealed, by hand, not verifiable, FAILED and why) and a
 summary; exits 1 if any roll failed. The scheme (docs/fair-dice.md, "dossier-dice/1"):
@@ -268,6 +276,10 @@ def record_problem(entry: dict, proof: dict):
         return "its kind (secret or open) is not the one recorded when it was made"
     if entry.get("roller") and entry["roller"] != record.get("roller"):
         return "who made it is not the one recorded when it was made"
+    seeds = proof.get("client_seeds")
+    players = sha256_hex("\n".join(sorted(seeds)).encode("utf-8")) if isinstance(seeds, list) else None
+    if "players" in record and players is not None and record["players"] != players:
+        return "its players' seeds are not the ones recorded when it was made"
     return None
 
 
@@ -347,8 +359,8 @@ def verify(document: dict) -> list[tuple[object, str, str]]:
 
 
 # -- the roll log's Merkle tree (RFC 9162 2.1; characters/systems/merkle.py): the two checks a
-# reader makes against a tree head they kept. Not yet fed by a document (the signed heads are not
-# built); tests/characters/test_merkle.py holds them equal to Dossier's.
+# reader makes against a tree head they kept; tests/characters/test_merkle.py holds them equal to
+# Dossier's. The document's "logs" (docs/fair-dice.md, "The roll log") are checked by check_logs.
 def _node(left: bytes, right: bytes) -> bytes:
     return hashlib.sha256(b"\x01" + left + right).digest()
 
@@ -397,19 +409,219 @@ def verify_consistency(first: int, second: int, first_root: bytes, second_root: 
     return fr == first_root and sr == second_root and sn == 0
 
 
+LEAF_VERSION = "dossier-leaf/1"
+HEAD_VERSION = "dossier-log/1"
+
+
+def canonical(value) -> bytes:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+
+
+def leaf_hash(leaf: dict) -> bytes:
+    return hashlib.sha256(b"\x00" + canonical(leaf)).digest()
+
+
+def head_message(head: dict) -> bytes:
+    fields = (HEAD_VERSION, head["log"], int(head["size"]), head["root"], int(head["timestamp"]))
+    return "".join(f"{field}\n" for field in fields).encode()
+
+
+def signature_problem(head: dict, public_key: str):
+    """None if the head is signed by the log's key (Ed25519, with the ``cryptography`` package)."""
+    try:
+        from cryptography.exceptions import InvalidSignature
+        from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+    except ImportError:  # the dice and the tree are still checked; say what was not
+        print("note: tree head signatures not checked (install the cryptography package)", file=sys.stderr)
+        return None
+    try:
+        message = head_message(head)
+        Ed25519PublicKey.from_public_bytes(bytes.fromhex(public_key)).verify(
+            bytes.fromhex(str(head.get("signature") or "")), message
+        )
+    except (InvalidSignature, KeyError, TypeError, ValueError):
+        return "its tree head's signature does not check"
+    return None
+
+
+DRAW_FIELDS = (
+    "roller",
+    "character",
+    "kind",
+    "count",
+    "modifier",
+    "purpose",
+    "secret",
+    "by_hand",
+    "lane",
+    "counter",
+    "seed",
+)
+
+
+def _opens(whole: dict, proof: dict, sealed: dict) -> bool:
+    """A shared leaf's draw (the roll as announced, its seed, lane, counter and the players' seeds'
+    digest) opens its sealed leaf's commitment, sha256(salt || draw), and is its record's draw."""
+    draw, record = whole.get("draw"), whole["record"]
+    if not isinstance(draw, dict) or any(draw.get(field) != record.get(field) for field in DRAW_FIELDS):
+        return False
+    seeds = proof.get("client_seeds")
+    players = sha256_hex("\n".join(sorted(seeds)).encode("utf-8")) if isinstance(seeds, list) else None
+    if proof.get("verifiable") and players is not None and draw.get("players") != players:
+        return False
+    try:
+        return hashlib.sha256(
+            bytes.fromhex(str(whole.get("salt"))) + canonical(draw)
+        ).hexdigest() == sealed.get("commitment")
+    except ValueError:
+        return False
+
+
+def leaf_problem(entry: dict, leaves: list):
+    """The roll shown against its leaves in the reader's log (fair_dice.leaf_problem)."""
+    if not leaves:
+        return "it is not in the roll log"
+    sealed = next((leaf for leaf in leaves if leaf.get("type") == "sealed"), None)
+    if entry.get("sealed"):
+        return None if sealed is not None else "its sealed leaf is not in the roll log"
+    whole = next((leaf for leaf in leaves if leaf.get("type") in ("roll", "shared")), None)
+    if whole is None or not isinstance(whole.get("record"), dict):
+        return "its result is not in the roll log"
+    record = whole["record"]
+    proof = entry.get("proof") or {}
+    if proof.get("record") and proof["record"] != record:
+        return "its record is not the one in the roll log"
+    fields = {
+        "record": record,
+        "lane": record.get("lane"),
+        "counter": record.get("counter"),
+        "seed": record.get("seed"),
+    }
+    problem = record_problem(entry, fields)
+    if problem:
+        return problem.replace("recorded when it was made", "in the roll log")
+    if proof.get("verifiable") and any(proof.get(k) != record.get(k) for k in ("lane", "counter", "seed")):
+        return "its lane or counter is not the one in the roll log"
+    if sealed is not None and (whole.get("type") != "shared" or not _opens(whole, proof, sealed)):
+        return "its shared result does not open its sealed leaf"
+    return None
+
+
+def _hashes(items):
+    try:
+        return [bytes.fromhex(h) for h in items]
+    except (TypeError, ValueError):
+        return None
+
+
+def check_logs(document: dict, kept=None):
+    """(roll place -> why it fails against the log, the logs' own problems): each head signed by
+    the document's log_key, each leaf in its head's tree, each roll its leaves' record, each lane
+    in counter order in the log, and each head kept earlier a prefix of the new one."""
+    key = str((document.get("log_key") or {}).get("public_key") or "")
+    problems, by_roll, bad, started = [], {}, set(), []
+    for log in document.get("logs") or []:
+        head = log.get("head") or {}
+        name = str(head.get("log") or log.get("audience"))
+        why = signature_problem(head, key)
+        if why:
+            problems.append(f"{name}: {why}")
+            continue
+        started.append(str(log.get("started_at") or ""))
+        root, lanes = bytes.fromhex(head["root"]), {}
+        for item in log.get("leaves", []):
+            leaf, index, path = item.get("leaf") or {}, item.get("index"), _hashes(item.get("proof", []))
+            if not (
+                isinstance(index, int)
+                and path is not None
+                and verify_inclusion(leaf_hash(leaf), index, head["size"], path, root)
+            ):
+                bad.add(leaf.get("roll"))
+                continue
+            by_roll.setdefault(leaf.get("roll"), []).append((index, leaf))
+            record = leaf.get("record")
+            if isinstance(record, dict) and record.get("lane") and record.get("counter") is not None:
+                lanes.setdefault((record.get("seed"), record["lane"]), []).append((index, record["counter"]))
+        for (_, lane), places in lanes.items():
+            counters = [counter for _, counter in sorted(places)]
+            if counters != sorted(counters):
+                problems.append(f"{name}: the log holds lane {lane}'s rolls out of their order")
+        old = (kept or {}).get(name)
+        if old:
+            why = signature_problem(old, key)
+            if why:
+                problems.append(f"{name}: the head you kept: {why}")
+            elif old["size"] > head["size"]:
+                problems.append(
+                    f"{name}: the log is shorter than the head you kept ({head['size']} < {old['size']})"
+                )
+            elif old["size"] == head["size"]:
+                if old["root"] != head["root"]:
+                    problems.append(f"{name}: the log was rewritten since the head you kept")
+            elif old["size"] > 0:
+                step = log.get("consistency") or {}
+                path = _hashes(step.get("proof", []))
+                if step.get("from") != old["size"] or path is None:
+                    problems.append(f"{name}: no consistency proof from the head you kept")
+                elif not verify_consistency(
+                    old["size"], head["size"], bytes.fromhex(old["root"]), root, path
+                ):
+                    problems.append(f"{name}: the log was rewritten since the head you kept")
+    out, first = {}, max(started) if started else ""
+    for place, entry in enumerate(document.get("rolls", [])):
+        if entry.get("id") in bad:
+            out[place] = "its leaf is not in the signed roll log"
+            continue
+        leaves = [leaf for _, leaf in sorted(by_roll.get(entry.get("id"), []), key=lambda pair: pair[0])]
+        if not leaves and str(entry.get("created_at") or "") < first:
+            continue
+        why = leaf_problem(entry, leaves)
+        if why:
+            out[place] = why
+    return out, problems
+
+
+def heads_of(saved: dict) -> dict:
+    """The heads in a saved file: a head, a list of heads, or an earlier proof document."""
+    if "logs" in saved:
+        return {log["head"]["log"]: log["head"] for log in saved["logs"] if log.get("head")}
+    items = saved if isinstance(saved, list) else [saved]
+    return {head["log"]: head for head in items if isinstance(head, dict) and "log" in head}
+
+
 def main(argv: list[str]) -> int:
-    if len(argv) != 2:
+    args = argv[1:]
+    kept, save = None, None
+    while len(args) > 1 and args[0] in ("--head", "--save-heads"):
+        if args[0] == "--head":
+            with open(args[1], encoding="utf-8") as handle:
+                kept = heads_of(json.load(handle))
+        else:
+            save = args[1]
+        args = args[2:]
+    if len(args) != 1:
         print(__doc__.split("\n\n")[1], file=sys.stderr)
         return 2
-    with open(argv[1], encoding="utf-8") as handle:
+    with open(args[0], encoding="utf-8") as handle:
         document = json.load(handle)
     results = verify(document)
+    off_log, problems = (
+        ({}, []) if "fair_dice" in document or "campaign" in document else check_logs(document, kept)
+    )
     counts: dict[str, int] = {}
-    for roll, verdict, reason in results:
+    for place, (roll, verdict, reason) in enumerate(results):
+        if place in off_log and verdict != "FAILED":
+            verdict, reason = "FAILED", off_log[place]
         counts[verdict] = counts.get(verdict, 0) + 1
         print(f"{roll}: {verdict}" + (f" ({reason})" if reason else ""))
-    print(", ".join(f"{n} {v}" for v, n in sorted(counts.items())) or "no rolls")
-    return 1 if counts.get("FAILED") else 0
+    for problem in problems:
+        print(f"BROKEN LOG {problem}")
+    if save and not problems:
+        with open(save, "w", encoding="utf-8") as handle:
+            json.dump([log["head"] for log in document.get("logs") or []], handle, indent=1)
+    summary = ", ".join(f"{n} {v}" for v, n in sorted(counts.items())) or "no rolls"
+    print(summary + (f"; the roll log is BROKEN ({len(problems)} problems)" if problems else ""))
+    return 1 if counts.get("FAILED") or problems else 0
 
 
 if __name__ == "__main__":

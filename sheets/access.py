@@ -20,9 +20,9 @@ from django.core.exceptions import PermissionDenied
 from django.db.models import Q
 from django.http import Http404
 
-from campaigns import live
 from campaigns.access import get_campaign_for_user, get_membership
 from campaigns.models import Membership, Role
+from campaigns.table import live
 from characters import registry
 from characters.access import get_character_for_user
 from sheets import kinds
@@ -46,7 +46,7 @@ def may_read(render: SheetRender, user, membership: Membership) -> bool:
     if render.kind == SheetKind.PARTY_BUNDLE:
         # A player's bundle carries the documents of that player's own characters (sheets/archival.py).
         return membership.at_least("player") and _owns_all(user, render)
-    if render.kind == SheetKind.CAMPAIGN_REPORT or kinds.spec(render.kind) is not None:
+    if render.kind in (SheetKind.CAMPAIGN_REPORT, SheetKind.CHRONICLE) or kinds.spec(render.kind) is not None:
         return render.requested_by_id == user.id  # a player's copy holds what is theirs
     return render.kind == SheetKind.BLANK
 

@@ -12,7 +12,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from campaigns.access import get_campaign_for_user
-from config.errors import Conflict
+from kernel.errors import Conflict
 from sheets import access, kinds, services, storage
 from sheets.models import RenderStatus, SheetRender
 

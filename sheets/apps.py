@@ -27,3 +27,10 @@ class SheetsConfig(AppConfig):
 
         if pending_renders not in pending.SOURCES:
             pending.SOURCES.append(pending_renders)
+
+        # A play session's page lists the prints made during it (issue 50), as each reader may read them.
+        from campaigns.chronicle import play_sessions
+        from sheets.play_sessions import prints
+
+        if prints not in play_sessions.SOURCES:
+            play_sessions.SOURCES.append(prints)

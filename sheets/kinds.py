@@ -15,7 +15,7 @@ from typing import Any
 
 from characters import registry
 from characters.systems import SheetData
-from config.errors import Refusal
+from kernel.errors import Refusal
 
 
 class SheetRequestError(Refusal, ValueError):

@@ -14,7 +14,7 @@ from django.db.models import Q
 from django.dispatch import Signal
 from django.utils import timezone
 
-from config.fields import ReadSafeJSONField, random_public_id
+from kernel.fields import ReadSafeJSONField, random_public_id
 
 
 class SheetKind(models.TextChoices):
@@ -24,6 +24,7 @@ class SheetKind(models.TextChoices):
     BLANK = "blank", "Blank sheet"
     PARTY_BUNDLE = "party_bundle", "Party bundle"
     CAMPAIGN_REPORT = "campaign_report", "Campaign report"
+    CHRONICLE = "chronicle", "Chronicle"
 
 
 def kind_choices() -> list[tuple[str, str]]:
@@ -71,7 +72,7 @@ class SheetRenderQuerySet(models.QuerySet):
 
 
 class SheetRender(models.Model):
-    # Random (config.fields.random_public_id): a player sees the ids of their own prints, and the
+    # Random (kernel.fields.random_public_id): a player sees the ids of their own prints, and the
     # GM's prints in between (a Fate Record Sheet, a GM's copy) must leave no gaps among them.
     id = models.BigIntegerField(primary_key=True, default=random_public_id, editable=False)
     kind = models.CharField(max_length=20, choices=kind_choices)
@@ -156,18 +157,24 @@ class SheetRender(models.Model):
 
     @property
     def stamp(self) -> str:
+        """ "revision 3", "after event 12"; "" for a print that has no revision (a campaign report,
+        a blank sheet, a mission's report: stored as revision 0, which a reader took for a number
+        they should know; issue 44, walk point 16)."""
+        if not self.revision and self.stamp_label == "revision":
+            return ""
         return f"{self.stamp_label} {self.revision}"
 
     def download_name(self) -> str:
         """``<character>-<system>-sheet-r<revision>.pdf``, slugified (see ``download_name``); a
-        campaign report, which has no revision, ``<campaign>-report-<date>.pdf`` (the day it was
-        asked for)."""
-        if self.kind == SheetKind.CAMPAIGN_REPORT:
+        campaign report or chronicle, which have no revision, ``<campaign>-report-<date>.pdf`` and
+        ``<campaign>-chronicle-<date>.pdf`` (the day it was asked for)."""
+        if self.kind in (SheetKind.CAMPAIGN_REPORT, SheetKind.CHRONICLE):
             from django.utils.text import slugify
 
             name = slugify(self.snapshot.get("campaign", "") or "campaign")[:60].strip("-") or "campaign"
             day = timezone.localdate(self.queued_at) if self.queued_at else timezone.localdate()
-            return f"{name}-report-{day:%Y-%m-%d}.pdf"
+            word = "report" if self.kind == SheetKind.CAMPAIGN_REPORT else "chronicle"
+            return f"{name}-{word}-{day:%Y-%m-%d}.pdf"
         return download_name(
             self.kind,
             self.snapshot.get("subject", ""),

@@ -15,6 +15,7 @@ from sheets.blanks import blank_sheet
 from sheets.models import SheetKind, SheetRender
 
 CAMPAIGN_REPORT_TEMPLATE = "sheets/campaign_report.html"
+CHRONICLE_TEMPLATE = "sheets/chronicle.html"
 
 
 @dataclass
@@ -44,6 +45,10 @@ def page_sources(render: SheetRender) -> list[PageSource]:
         elif page["kind"] == SheetKind.CAMPAIGN_REPORT:
             record = page["record"]
             sheet = SheetData(page["system"], CAMPAIGN_REPORT_TEMPLATE, record["title"], record)
+            sources.append(PageSource(sheet, campaign, "", None))
+        elif page["kind"] == SheetKind.CHRONICLE:
+            record = page["record"]
+            sheet = SheetData(page["system"], CHRONICLE_TEMPLATE, record["title"], record)
             sources.append(PageSource(sheet, campaign, "", None))
         elif "fields" in page and kinds.spec(page["kind"]) is not None:  # a system's kind
             sheet = kinds.sheet_data(page)
@@ -75,6 +80,6 @@ def file_name(render: SheetRender) -> str:
 
 def title_of(render: SheetRender) -> str:
     subject = render.snapshot.get("subject", "")
-    if render.kind == SheetKind.CHARACTER or render.snapshot.get("stamp_label"):
+    if (render.kind == SheetKind.CHARACTER or render.snapshot.get("stamp_label")) and render.stamp:
         return f"{subject}, {render.stamp}"
     return subject or render.get_kind_display()

@@ -17,6 +17,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from campaigns import charts
+from campaigns.chronicle import book as chronicle_book
 from campaigns.models import Campaign, Membership
 from characters.models import Character
 from sheets import archival, kinds, queue, storage
@@ -200,6 +201,17 @@ def plan(
         digest = _key([json.dumps(record, sort_keys=True, default=str)])
         # A player's copy holds their own characters: one per reader, like the after-action report.
         parts = [digest] + ([] if gm_copy else [f"u{user.pk}"])
+    elif kind == SheetKind.CHRONICLE:
+        record = chronicle_book.record(campaign, user, membership)
+        if record is None:
+            raise SheetRequestError("kind", "The chronicle starts with the first play session: none yet.")
+        gm_copy = membership.is_gm
+        pages = [{"kind": SheetKind.CHRONICLE, "system": campaign.system, "record": record}]
+        subject, revision = f"{campaign.name} chronicle", 0
+        # Each reader's copy is what their session pages show them: one per reader but the GM's.
+        parts = [_key([json.dumps(record, sort_keys=True, default=str)])] + (
+            [] if gm_copy else [f"u{user.pk}"]
+        )
     else:
         planned, spec = _system_kind(kind, campaign, membership, user, target)
         pages = _kind_pages(spec, planned, campaign.system)

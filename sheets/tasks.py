@@ -21,8 +21,8 @@ from django.conf import settings
 from django.db import DatabaseError, transaction
 from django.utils import timezone
 
-from config.metrics import RENDER_SECONDS
 from sheets import storage
+from sheets.metrics import RENDER_SECONDS
 from sheets.models import RenderStatus, SheetKind, SheetRender, render_moved
 from sheets.pages import embedded_files, file_name, page_sources, title_of
 

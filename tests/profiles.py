@@ -3,7 +3,7 @@
 "dev" (the default, what `make test` runs) tries few examples per property so the suite stays quick
 on a laptop; "ci" (what .ci/run runs) tries what each test asks for (hypothesis' default of 100
 where a test does not say). A test's own @settings(max_examples=N) is the thorough figure; under
-"dev" it is capped at DEV_MAX_EXAMPLES by tests/conftest.py, so a new property test is fast in
+"dev" it is capped at DEV_MAX_EXAMPLES by conftest.py, so a new property test is fast in
 development without thinking about it. The schemathesis fuzz (tests marked `fuzz`) sends
 FUZZ_EXAMPLES generated requests per API operation and persona.
 """

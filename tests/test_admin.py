@@ -9,6 +9,8 @@ from django.apps import apps
 from django.contrib import admin
 from django.urls import reverse
 
+from campaigns.table import rolling
+
 OUR_APPS = ("campaigns", "characters", "sheets", "ttk_missions", "tempo_conflicts", "d6_encounters")
 APPEND_ONLY = ("characters.AdvancementEntry", "campaigns.SignificanceEntry", "campaigns.Roll")
 
@@ -23,7 +25,6 @@ def operator(db, django_user_model, client):
 @pytest.fixture
 def records(world):
     """A campaign with an agent, one ledger entry, a secret roll and a mission with a tally entry."""
-    from campaigns import services
     from campaigns.models import Mission, SignificanceEntry
     from characters.models import AdvancementEntry, Character
     from tests.sheets.conftest import BUILDERS
@@ -46,7 +47,7 @@ def records(world):
         recorded_by=world.users["gm"],
         revision_after=2,
     )
-    roll = services.record_roll(world.membership["gm"], kind="d1000", secret=True, purpose="a GM secret")
+    roll = rolling.record_roll(world.membership["gm"], kind="d1000", secret=True, purpose="a GM secret")
     mission = Mission.objects.create(campaign=world.campaign, title="Operation Sundial")
     tally = SignificanceEntry.objects.create(
         mission=mission, kind="other", rating=5, recorded_by=world.users["gm"]

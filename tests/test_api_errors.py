@@ -1,6 +1,6 @@
 """One API error path: every refusal reaches the client as {status, detail, errors: [{field,
-message}]}, answered by the one exception handler (config/api.py) from the domain's errors
-(config/errors.py), never reformatted by a view.
+message}]}, answered by the one exception handler (kernel/api.py) from the domain's errors
+(kernel/errors.py), never reformatted by a view.
 
 Two checks: every route under /api/v1/ (walked from the URL conf, so a route added later is
 checked too) answers a domain error raised inside it in the one format; and on a few routes of
@@ -17,7 +17,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from rest_framework.views import APIView
 
 from archive.problems import ArchiveRefused, Problem
-from config.errors import Conflict
+from kernel.errors import Conflict
 from tests.hardening.test_no_foreign_names import api_routes, fill
 
 REFUSAL = {"__all__": ["Refused as a whole."], "name": ["Refused for the name."]}

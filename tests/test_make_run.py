@@ -12,6 +12,8 @@ import sqlite3
 import subprocess
 import sys
 import time
+import urllib.error
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -61,7 +63,7 @@ def test_run_ends_with_the_address_and_the_logins_and_renders_stay_quiet(tmp_pat
         "PORT": str(port),
         "PYTHONUNBUFFERED": "1",  # a terminal is line-buffered; the log file must be too
     }
-    for name in ("LOG_LEVEL", "JOB_LOG_LEVEL", "PYTHONWARNINGS"):
+    for name in ("LOG_LEVEL", "JOB_LOG_LEVEL", "REQUEST_LOG_LEVEL", "PYTHONWARNINGS"):
         env.pop(name, None)
     python = str(ROOT / ".venv" / "bin" / "python")
     python = python if Path(python).exists() else sys.executable
@@ -80,6 +82,10 @@ def test_run_ends_with_the_address_and_the_logins_and_renders_stay_quiet(tmp_pat
         assert _wait_for(lambda: "Dossier: http" in log.read_text(), 90), log.read_text()
         # the seed queued prerenders (debounced 2 s); wait until the worker made them all, then idle
         assert _wait_for(lambda: _renders_settled(db), 120), "the worker never finished the demo's renders"
+        # ten page views (issue 44: the address and the logins stay within the last 15 lines)
+        for path in ("/accounts/login/", "/", "/accounts/signup/", "/accounts/login/", "/") * 2:
+            with contextlib.suppress(urllib.error.HTTPError):
+                urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=30).read()
         time.sleep(3)
         shown = log.read_text()
     finally:

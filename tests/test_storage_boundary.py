@@ -38,7 +38,8 @@ def offences(root: Path) -> list[str]:
     for package in SCANNED:
         for source in sorted((root / package).rglob("*.py")):
             relative = source.relative_to(root).as_posix()
-            if relative in ALLOWED or "/migrations/" in relative:
+            # a system's tests (systems/<key>/tests) read their test storage's files as tests/ does
+            if relative in ALLOWED or "/migrations/" in relative or "/tests/" in relative:
                 continue
             for number, line in enumerate(source.read_text().splitlines(), 1):
                 for what, pattern in FORBIDDEN.items():

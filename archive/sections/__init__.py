@@ -37,6 +37,7 @@ from archive.sections import (
     mission_records,
     missions,
     npcs,
+    play_sessions,
     rolls,
     rolls_by_hand,
 )
@@ -100,6 +101,7 @@ PLATFORM_SECTIONS: tuple[ModuleType, ...] = (
     npcs,
     rolls,
     mission_records,
+    play_sessions,
 )
 #: Platform sections that come after every system's (the fair-dice proofs name rolls a system's
 #: section may have touched); optional, like the systems' (docs/export-format.md).

@@ -4,11 +4,11 @@
   everyone but the GM), so the column is added as False and then defaults to True for new rolls.
 - ``Roll.revealed_at``: the check roll of a mission already published was shown on its after-action
   record, so it counts as revealed then.
-- ``Roll.id`` and ``NPC.id`` come from ``config.fields.random_public_id`` for new rows; the rows
+- ``Roll.id`` and ``NPC.id`` come from ``kernel.fields.random_public_id`` for new rows; the rows
   already numbered keep their ids (the random ones start above 2**40).
 """
 
-import config.fields
+import kernel.fields
 from django.db import migrations, models
 
 
@@ -46,14 +46,14 @@ class Migration(migrations.Migration):
             model_name="npc",
             name="id",
             field=models.BigIntegerField(
-                default=config.fields.random_public_id, editable=False, primary_key=True, serialize=False
+                default=kernel.fields.random_public_id, editable=False, primary_key=True, serialize=False
             ),
         ),
         migrations.AlterField(
             model_name="roll",
             name="id",
             field=models.BigIntegerField(
-                default=config.fields.random_public_id, editable=False, primary_key=True, serialize=False
+                default=kernel.fields.random_public_id, editable=False, primary_key=True, serialize=False
             ),
         ),
     ]

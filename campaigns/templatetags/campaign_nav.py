@@ -14,6 +14,8 @@ register = template.Library()
 #: to it). A system's play pages come after the first SYSTEM_TABS_AFTER of them.
 TABS = (
     ("Overview", "campaign-detail", ("campaign-detail", "campaign-settings")),
+    ("Sessions", "play-session-list", ("play-session-",)),
+    ("Timeline", "campaign-timeline", ("campaign-timeline",)),
     ("Characters", "character-list", ("character-",)),
     ("Members", "campaign-members", ("campaign-members", "invitation-", "member-")),
     ("Dice", "campaign-dice", ("campaign-dice",)),
@@ -21,7 +23,7 @@ TABS = (
     ("Export", "campaign-archive", ("campaign-archive", "character-import", "character-export")),
     ("Sheets", "campaign-sheets", ("campaign-sheets", "sheet-")),
 )
-SYSTEM_TABS_AFTER = 5
+SYSTEM_TABS_AFTER = 7
 #: The campaign report's tab, before Export, for a system that supplies charts (SystemApp.charts).
 REPORT_TAB = ("Report", "campaign-report", ("campaign-report",))
 
@@ -42,13 +44,18 @@ def tabs_of(system: str) -> list[tuple[str, str, tuple[str, ...]]]:
 
 
 def current_tab(url_name: str | None, system: str = "") -> str | None:
-    """The URL name of the tab a page belongs to (None for a page outside every tab). The system's
-    own tabs are asked first: their prefixes are the more specific ones."""
+    """The URL name of the tab a page belongs to (None for a page outside every tab): the tab with
+    the longest prefix the page's URL name starts with, the system's own tabs first among equals.
+    (The first match marked "Characters" on the import page, "character-import", which Export holds.)"""
+    if not url_name:
+        return None
     tabs = tabs_of(system)
+    best, longest = None, -1
     for _label, tab_url, prefixes in tabs[SYSTEM_TABS_AFTER:-2] + tabs:
-        if url_name and url_name.startswith(prefixes):
-            return tab_url
-    return None
+        for prefix in prefixes:
+            if url_name.startswith(prefix) and len(prefix) > longest:
+                best, longest = tab_url, len(prefix)
+    return best
 
 
 @register.inclusion_tag("campaigns/_campaign_tabs.html", takes_context=True)
@@ -60,7 +67,15 @@ def campaign_tabs(context, campaign):
         {"label": label, "url": reverse(tab_url, args=[campaign.pk]), "current": tab_url == here}
         for label, tab_url, _prefixes in tabs_of(campaign.system)
     ]
-    return {"tabs": tabs}
+    # the campaign's search box (issue 50), holding the query on the search page itself
+    searching = match is not None and match.url_name == "campaign-search"
+    search_q = request.GET.get("q", "") if searching and request is not None else ""
+    return {
+        "tabs": tabs,
+        "search_url": reverse("campaign-search", args=[campaign.pk]),
+        "search_q": search_q,
+        "searching": searching,
+    }
 
 
 @register.filter

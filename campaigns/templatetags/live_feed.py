@@ -1,5 +1,5 @@
 """``{% live_attrs %}``: the attributes that connect a campaign page to its live feed (htmx's SSE
-extension; campaigns/live_views.py). Drawn on <main> by base.html whenever the page is a
+extension; campaigns/table/live_views.py). Drawn on <main> by base.html whenever the page is a
 campaign's (its context has the campaign and the reader's membership of it), with the page's own
 cursor, so that nothing that happens between drawing the page and connecting is lost."""
 
@@ -9,8 +9,8 @@ from django import template
 from django.urls import reverse
 from django.utils.html import format_html
 
-from campaigns import live
 from campaigns.models import Membership
+from campaigns.table import live
 
 register = template.Library()
 

@@ -3,16 +3,16 @@ popover for the roll a system declared under ``key`` (Engine.rolls), or the plai
 reader who may not roll it (another player, an observer) or a key this character has no roll for.
 
 Every system's character page uses this one tag; the page's view puts ``roll_specs`` (key ->
-RollSpec, campaigns.sheet_rolls.roll_specs) in the context.
+RollSpec, campaigns.table.sheet_rolls.roll_specs) in the context.
 """
 
 from __future__ import annotations
 
-import hashlib
-
 from django import template
 from django.template.loader import render_to_string
 from django.utils.html import conditional_escape
+
+from campaigns.table.sheet_rolls import anchor_of
 
 register = template.Library()
 
@@ -28,7 +28,7 @@ def roll_button(context, key, label=None):
     membership = context.get("membership")
     # a secret check's dice are the server's (or the GM's): a player is offered no faces to type
     by_hand = not spec.secret or bool(membership is not None and getattr(membership, "is_gm", False))
-    anchor = "roll-" + hashlib.sha256(str(key).encode()).hexdigest()[:10]
+    anchor = anchor_of(key)
     return render_to_string(
         "campaigns/_sheet_roll_button.html",
         {"spec": spec, "label": shown, "anchor": anchor, "character": character, "by_hand": by_hand},

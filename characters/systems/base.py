@@ -595,7 +595,13 @@ class Engine(Protocol):
     def rolls(self, build: Build, settings: dict[str, Any] | None = None) -> list[RollSpec]: ...
 
     def plan_roll(
-        self, build: Build, key: str, modifiers: Any, settings: dict[str, Any] | None = None
+        self,
+        build: Build,
+        key: str,
+        modifiers: Any,
+        settings: dict[str, Any] | None = None,
+        *,
+        specs: list[RollSpec] | None = None,
     ) -> RollPlan: ...
 
     def read_roll(
@@ -605,6 +611,8 @@ class Engine(Protocol):
         modifiers: Any,
         dice: DiceResult,
         settings: dict[str, Any] | None = None,
+        *,
+        specs: list[RollSpec] | None = None,
     ) -> dict[str, Any]: ...
 
     def roll(
@@ -684,10 +692,17 @@ class GameSystem:
         return []
 
     def plan_roll(
-        self, build: Build, key: str, modifiers: Any, settings: dict[str, Any] | None = None
+        self,
+        build: Build,
+        key: str,
+        modifiers: Any,
+        settings: dict[str, Any] | None = None,
+        *,
+        specs: list[RollSpec] | None = None,
     ) -> RollPlan:
-        """The dice of roll ``key`` with these modifiers; RuleError naming the field otherwise."""
-        spec = find_roll(self.rolls(build, settings), key)
+        """The dice of roll ``key`` with these modifiers; RuleError naming the field otherwise.
+        ``specs``: ``rolls(build, settings)`` when the caller has it (not worked out again)."""
+        spec = find_roll(self.rolls(build, settings) if specs is None else specs, key)
         plan = self.roll_plan(build, spec, spec.checked(modifiers), settings)
         if plan.kind not in ROLLER_KINDS:  # pragma: no cover - a system's bug, not the user's
             raise ValueError(f"{self.key} plans a roll of unknown kind {plan.kind!r}")
@@ -700,9 +715,11 @@ class GameSystem:
         modifiers: Any,
         dice: DiceResult,
         settings: dict[str, Any] | None = None,
+        *,
+        specs: list[RollSpec] | None = None,
     ) -> dict[str, Any]:
-        """What the dice of roll ``key`` mean under this system's rules."""
-        spec = find_roll(self.rolls(build, settings), key)
+        """What the dice of roll ``key`` mean under this system's rules (``specs``: as plan_roll)."""
+        spec = find_roll(self.rolls(build, settings) if specs is None else specs, key)
         return self.roll_reading(build, spec, spec.checked(modifiers), dice, settings)
 
     def roll(

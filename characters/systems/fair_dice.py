@@ -61,7 +61,7 @@ def lane_scope(lane: str) -> str | None:
 
 
 #: The lanes of unannounced secret rolls: numbered within the campaign or within one mission,
-#: named by its place among the campaign's missions (campaigns/fairness.py _mission_place).
+#: named by its place among the campaign's missions (campaigns/table/fairness.py _mission_place).
 HIDDEN_LANE = re.compile(r"hidden:(?:campaign|mission-([1-9][0-9]{0,8}))")
 
 
@@ -157,7 +157,7 @@ def counter_gaps(document: dict[str, Any]) -> dict[int, str]:
     return problems
 
 
-# -- what a roll waits for, in the words every checker uses (campaigns/fairness.py, the page's
+# -- what a roll waits for, in the words every checker uses (campaigns/table/fairness.py, the page's
 # static/js/fair-dice.js and scripts/verify_rolls.py say the same; docs/fair-dice.md) -------------
 #: When a seed is revealed, and when its secret key comes out: the conditions every member sees.
 WHEN_REVEALED = "the game master reveals it at the end of a session or mission"
@@ -244,10 +244,13 @@ def roll_record(
     counter: int | None,
     seed: int | None,
     by_hand: bool = False,
+    client_seeds: Sequence[str] | None = None,
 ) -> dict[str, Any]:
     """What a roll was when it was made, stored with its proof and shown with it: who made it and
     for which character (names, as they were), its dice kind, count, modifier, purpose, faces, kept
-    dice, total and reading, its lane and counter under its seed, and its kind (secret, by hand).
+    dice, total and reading, its lane and counter under its seed, its kind (secret, by hand) and,
+    for a roll the seeds drew, the digest of the players' seeds it took (``players``: a proof
+    whose seeds were edited fails whatever its dice, not only when the dice come out different).
     Every checker compares it with the roll shown (``record_problem``): a modifier changed with
     the total moved to match, a purpose, a reading, a secret roll shown as open, all fail."""
     return {
@@ -267,6 +270,7 @@ def roll_record(
         "lane": lane,
         "counter": counter,
         "seed": seed,
+        **({"players": client_digest(client_seeds)} if client_seeds is not None else {}),
     }
 
 
@@ -300,6 +304,9 @@ def record_problem(entry: dict[str, Any], proof: dict[str, Any]) -> str | None:
         return "its kind (secret or open) is not the one recorded when it was made"
     if entry.get("roller") and entry["roller"] != record.get("roller"):
         return "who made it is not the one recorded when it was made"
+    seeds = proof.get("client_seeds")
+    if "players" in record and isinstance(seeds, list) and record["players"] != client_digest(seeds):
+        return "its players' seeds are not the ones recorded when it was made"
     return None
 
 
@@ -429,3 +436,235 @@ def check_roll(
     if list(result.kept or result.faces) != list(entry["kept"]) or result.total != entry["total"]:
         return f"the total recomputes as {result.total}, not {entry['total']}"
     return None
+
+
+# -- the roll log (RFC 9162 leaves and signed tree heads; docs/fair-dice.md "The roll log") -------
+LEAF_VERSION = "dossier-leaf/1"
+HEAD_VERSION = "dossier-log/1"
+
+
+def roll_leaf(roll_id: int, record: dict[str, Any]) -> dict[str, Any]:
+    """The leaf of a roll its log's readers see whole: its record (roll_record)."""
+    return {"v": LEAF_VERSION, "type": "roll", "roll": roll_id, "record": record}
+
+
+#: What a sealed roll's leaf commits to: the roll as announced and its draw (seed, lane, counter,
+#: the players' seeds), not its dice. The seed fixes the dice of a draw, so committing to the draw
+#: binds the result without depending on it: the table's log reads the same whatever the dice
+#: were (tests/secrets: a player's heads do not depend on a sealed roll's result).
+DRAW_FIELDS = (
+    "roller",
+    "character",
+    "kind",
+    "count",
+    "modifier",
+    "purpose",
+    "secret",
+    "by_hand",
+    "lane",
+    "counter",
+    "seed",
+)
+
+
+def draw_of(record: dict[str, Any], client_seeds: Sequence[str] | None) -> dict[str, Any]:
+    """A roll's draw as its sealed leaf commits to it (DRAW_FIELDS of its record and the digest of
+    the players' seeds it took, "" for a roll no seed made)."""
+    players = client_digest(client_seeds) if client_seeds else ""
+    return {**{field: record.get(field) for field in DRAW_FIELDS}, "players": players}
+
+
+def sealing(draw: dict[str, Any], salt: str) -> str:
+    """A sealed roll's commitment: SHA-256(salt || canonical(draw)), hex. The 32 secret bytes of
+    salt keep a draw of few possible values from being found by trying them all."""
+    return sha256_hex(bytes.fromhex(salt) + canonical(draw))
+
+
+def sealed_leaf(roll_id: int, draw: dict[str, Any], salt: str) -> dict[str, Any]:
+    """The leaf of a roll its log's readers know was made but not its result: a commitment only."""
+    return {"v": LEAF_VERSION, "type": "sealed", "roll": roll_id, "commitment": sealing(draw, salt)}
+
+
+def shared_leaf(roll_id: int, record: dict[str, Any], draw: dict[str, Any], salt: str) -> dict[str, Any]:
+    """The leaf appended when a roll's result is shared with the log's readers: its record, its
+    draw and the salt that opens its sealed leaf's commitment ("" if that log holds none)."""
+    return {
+        "v": LEAF_VERSION,
+        "type": "shared",
+        "roll": roll_id,
+        "record": record,
+        "draw": draw,
+        "salt": salt,
+    }
+
+
+def leaf_bytes(leaf: dict[str, Any]) -> bytes:
+    return canonical(leaf)
+
+
+def head_message(log_id: str, size: int, root: str, timestamp: int) -> bytes:
+    """The bytes a signed tree head signs (Ed25519): version, log, size, root (hex), time (ms)."""
+    return f"{HEAD_VERSION}\n{log_id}\n{size}\n{root}\n{timestamp}\n".encode()
+
+
+def leaf_problem(entry: dict[str, Any], leaves: Sequence[dict[str, Any]]) -> str | None:
+    """None if the roll shown (``entry`` of a proof document) is what its leaves in the reader's
+    log say (``leaves``: the log's leaves naming it, in log order), else why not. A sealed roll
+    has its sealed leaf; any other roll a leaf with its record, equal to its proof's record and to
+    what is shown; a shared roll's salt opens its sealed leaf's commitment."""
+    if not leaves:
+        return "it is not in the roll log"
+    sealed = next((leaf for leaf in leaves if leaf.get("type") == "sealed"), None)
+    if entry.get("sealed"):
+        return None if sealed is not None else "its sealed leaf is not in the roll log"
+    whole = next((leaf for leaf in leaves if leaf.get("type") in ("roll", "shared")), None)
+    if whole is None or not isinstance(whole.get("record"), dict):
+        return "its result is not in the roll log"
+    record = whole["record"]
+    proof = entry.get("proof") or {}
+    if proof.get("record") and proof["record"] != record:
+        return "its record is not the one in the roll log"
+    problem = record_problem(
+        entry,
+        {
+            "record": record,
+            "lane": record.get("lane"),
+            "counter": record.get("counter"),
+            "seed": record.get("seed"),
+        },
+    )
+    if problem:
+        return problem.replace("recorded when it was made", "in the roll log")
+    if proof.get("verifiable") and any(proof.get(k) != record.get(k) for k in ("lane", "counter", "seed")):
+        return "its lane or counter is not the one in the roll log"
+    if sealed is not None and (whole.get("type") != "shared" or not _opens(whole, proof, sealed)):
+        return "its shared result does not open its sealed leaf"
+    return None
+
+
+def _opens(whole: dict[str, Any], proof: dict[str, Any], sealed: dict[str, Any]) -> bool:
+    """The shared leaf's draw opens the sealed leaf's commitment and is the shared record's draw
+    (and the players' seeds of its proof)."""
+    draw, record = whole.get("draw"), whole["record"]
+    if not isinstance(draw, dict) or any(draw.get(field) != record.get(field) for field in DRAW_FIELDS):
+        return False
+    seeds = proof.get("client_seeds")
+    if proof.get("verifiable") and isinstance(seeds, list) and draw.get("players") != client_digest(seeds):
+        return False
+    try:
+        return sealing(draw, str(whole.get("salt"))) == sealed.get("commitment")
+    except ValueError:
+        return False
+
+
+def _ed25519_ok(public_key: str, signature: str, message: bytes) -> bool:
+    from cryptography.exceptions import InvalidSignature
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+    try:
+        Ed25519PublicKey.from_public_bytes(bytes.fromhex(public_key)).verify(
+            bytes.fromhex(signature), message
+        )
+    except (InvalidSignature, ValueError, TypeError):
+        return False
+    return True
+
+
+def head_problem(head: dict[str, Any], public_key: str) -> str | None:
+    """None if ``head`` is signed by ``public_key`` (hex, Ed25519), else why not."""
+    try:
+        message = head_message(str(head["log"]), int(head["size"]), str(head["root"]), int(head["timestamp"]))
+    except (KeyError, TypeError, ValueError):
+        return "its tree head is unreadable"
+    if not _ed25519_ok(public_key, str(head.get("signature") or ""), message):
+        return "its tree head's signature does not check"
+    return None
+
+
+def _hashes(items: Any) -> list[bytes] | None:
+    try:
+        return [bytes.fromhex(h) for h in items]
+    except (TypeError, ValueError):
+        return None
+
+
+def check_logs(
+    document: dict[str, Any], kept: dict[str, dict[str, Any]] | None = None
+) -> tuple[dict[int, str], list[str]]:
+    """The roll logs of a proof document: (for each roll's place in ``rolls`` a reason it fails
+    against the log, the log's own problems). A log's head must be signed by ``log_key``; each
+    leaf given must be in it (its inclusion proof, RFC 9162 2.1.3.2); each roll its leaves' record
+    (leaf_problem) unless made before its log started; within a lane the log must hold rolls in
+    counter order; and a head the reader kept (``kept``: log id -> head) must be a prefix of the
+    new one (its consistency proof, 2.1.4.2): a log rewritten, cut or re-ordered since fails."""
+    from characters.systems import merkle
+
+    logs = document.get("logs")
+    if logs is None:
+        return {}, []
+    key = str((document.get("log_key") or {}).get("public_key") or "")
+    problems: list[str] = []
+    by_roll: dict[Any, list[tuple[int, dict[str, Any]]]] = {}
+    bad_leaf: set[Any] = set()
+    started = []
+    for log in logs:
+        head = log.get("head") or {}
+        name = str(head.get("log") or log.get("audience"))
+        if why := head_problem(head, key):
+            problems.append(f"{name}: {why}")
+            continue
+        started.append(str(log.get("started_at") or ""))
+        root = bytes.fromhex(head["root"])
+        lanes: dict[tuple[Any, Any], list[tuple[int, Any]]] = {}
+        for item in log.get("leaves", []):
+            leaf = item.get("leaf") or {}
+            path = _hashes(item.get("proof", []))
+            index, size = item.get("index"), head["size"]
+            ok = (
+                isinstance(index, int)
+                and path is not None
+                and merkle.verify_inclusion(merkle.leaf_hash(leaf_bytes(leaf)), index, size, path, root)
+            )
+            if not ok:
+                bad_leaf.add(leaf.get("roll"))
+                continue
+            by_roll.setdefault(leaf.get("roll"), []).append((index, leaf))
+            record = leaf.get("record")
+            if isinstance(record, dict) and record.get("lane") and record.get("counter") is not None:
+                lanes.setdefault((record.get("seed"), record["lane"]), []).append((index, record["counter"]))
+        for (_, lane), places in lanes.items():
+            counters = [counter for _, counter in sorted(places)]
+            if counters != sorted(counters):
+                problems.append(f"{name}: the log holds lane {lane}'s rolls out of their order")
+        old = (kept or {}).get(name)
+        if old:
+            if why := head_problem(old, key):
+                problems.append(f"{name}: the head you kept: {why}")
+            elif old["size"] > head["size"]:
+                problems.append(
+                    f"{name}: the log is shorter than the head you kept ({head['size']} < {old['size']})"
+                )
+            elif old["size"] == head["size"]:
+                if old["root"] != head["root"]:
+                    problems.append(f"{name}: the log was rewritten since the head you kept")
+            elif old["size"] > 0:
+                step = log.get("consistency") or {}
+                path = _hashes(step.get("proof", []))
+                if step.get("from") != old["size"] or path is None:
+                    problems.append(f"{name}: no consistency proof from the head you kept")
+                elif not merkle.verify_consistency(
+                    old["size"], head["size"], bytes.fromhex(old["root"]), root, path
+                ):
+                    problems.append(f"{name}: the log was rewritten since the head you kept")
+    out: dict[int, str] = {}
+    first = max(started) if started else ""
+    for place, entry in enumerate(document.get("rolls", [])):
+        if entry.get("id") in bad_leaf:
+            out[place] = "its leaf is not in the signed roll log"
+            continue
+        leaves = [leaf for _, leaf in sorted(by_roll.get(entry.get("id"), []), key=lambda pair: pair[0])]
+        if not leaves and str(entry.get("created_at") or "") < first:
+            continue  # made before the roll log started
+        if why := leaf_problem(entry, leaves):
+            out[place] = why
+    return out, problems

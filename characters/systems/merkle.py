@@ -18,7 +18,7 @@ repeats the two checks with the standard library only.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 
 def leaf_hash(data: bytes) -> bytes:
@@ -155,3 +155,112 @@ class Log:
         for _, left in reversed(self._frontier[:-1]):
             h = node_hash(left, h)
         return h
+
+
+# -- a stored tree: the log keeps its frontier and the hashes of its perfect subtrees -------------
+# A log stored in a database appends with its frontier alone (``push``: the new leaf and the
+# perfect subtrees it completes, so an append never reads the tree), and builds any proof from
+# O(log² n) perfect subtrees (``(level, index)``: the subtree of the 2**level leaves from
+# index * 2**level), fetched at once: ``needed`` names them, the proof functions take them.
+
+Node = tuple[int, int]  # (level, index): the perfect subtree of leaves [index << level, (index + 1) << level)
+
+
+def push(frontier: list[bytes], size: int, leaf: bytes) -> tuple[list[bytes], list[tuple[int, int, bytes]]]:
+    """Append the leaf hash ``leaf`` to a tree of ``size`` leaves whose frontier (the roots of its
+    perfect subtrees along the right edge, largest first: one per bit of ``size``) is ``frontier``.
+    Returns the new frontier and the nodes the append completed, ``(level, index, hash)``, the
+    leaf itself first (level 0)."""
+    made = [(0, size, leaf)]
+    stack, h, index, level = list(frontier), leaf, size, 0
+    while index & 1:
+        h = node_hash(stack.pop(), h)
+        index, level = index >> 1, level + 1
+        made.append((level, index, h))
+    stack.append(h)
+    return stack, made
+
+
+def frontier_root(frontier: Sequence[bytes]) -> bytes:
+    """The root of the tree whose frontier is ``frontier`` (RFC 9162 2.1.1)."""
+    if not frontier:
+        return EMPTY_ROOT
+    h = frontier[-1]
+    for left in reversed(frontier[:-1]):
+        h = node_hash(left, h)
+    return h
+
+
+def _chunks(start: int, end: int) -> list[Node]:
+    """The perfect subtrees whose hashes fold (right to left) into MTH(D[start:end]), for a range
+    the RFC's recursion reaches (``start`` a multiple of a power of two at least ``end - start``)."""
+    out = []
+    while start < end:
+        level = (end - start).bit_length() - 1
+        while start & ((1 << level) - 1):
+            level -= 1
+        out.append((level, start >> level))
+        start += 1 << level
+    return out
+
+
+class _Tree:
+    """Subtree roots of a tree of ``size`` leaves read off ``get`` (perfect subtrees by (level,
+    index)); with ``get`` None it only records which subtrees a proof needs."""
+
+    def __init__(self, get: Callable[[Node], bytes] | None) -> None:
+        self.get = get
+        self.asked: set[Node] = set()
+
+    def root(self, start: int, end: int) -> bytes:
+        chunks = _chunks(start, end)
+        if self.get is None:
+            self.asked.update(chunks)
+            return b""
+        h = self.get(chunks[-1])
+        for node in reversed(chunks[:-1]):
+            h = node_hash(self.get(node), h)
+        return h
+
+    def path(self, index: int, start: int, end: int) -> list[bytes]:
+        if end - start == 1:
+            return []
+        k = _split(end - start)
+        if index < start + k:
+            return [*self.path(index, start, start + k), self.root(start + k, end)]
+        return [*self.path(index, start + k, end), self.root(start, start + k)]
+
+    def subproof(self, m: int, start: int, end: int, whole: bool) -> list[bytes]:
+        if m == end - start:
+            return [] if whole else [self.root(start, end)]
+        k = _split(end - start)
+        if m <= k:
+            return [*self.subproof(m, start, start + k, whole), self.root(start + k, end)]
+        return [*self.subproof(m - k, start + k, end, False), self.root(start, start + k)]
+
+
+def needed(size: int, *, inclusion: Sequence[int] = (), consistency: Sequence[int] = ()) -> set[Node]:
+    """The perfect subtrees the inclusion proofs of leaves ``inclusion`` and the consistency proofs
+    from sizes ``consistency`` need in a tree of ``size`` leaves (fetch them, then call
+    ``inclusion_proof_of`` / ``consistency_proof_of``)."""
+    tree = _Tree(None)
+    for index in inclusion:
+        tree.path(index, 0, size)
+    for m in consistency:
+        if 0 < m < size:
+            tree.subproof(m, 0, size, True)
+    return tree.asked
+
+
+def inclusion_proof_of(index: int, size: int, nodes: Mapping[Node, bytes]) -> list[bytes]:
+    """PATH(index, D[size]) from perfect subtrees: ``nodes`` maps (level, index) to its hash."""
+    if not 0 <= index < size:
+        raise ValueError(f"no leaf {index} in a tree of {size}")
+    return _Tree(nodes.__getitem__).path(index, 0, size)
+
+
+def consistency_proof_of(m: int, size: int, nodes: Mapping[Node, bytes]) -> list[bytes]:
+    """PROOF(m, D[size]) from perfect subtrees: ``nodes`` maps (level, index) to its hash."""
+    if not 0 < m <= size:
+        raise ValueError(f"no consistency proof from {m} to {size}")
+    return _Tree(nodes.__getitem__).subproof(m, 0, size, True)

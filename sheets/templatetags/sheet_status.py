@@ -41,6 +41,15 @@ def sheet_status_context(character, user, membership) -> dict:
     # The background render is asked for SHEET_PRERENDER_DEBOUNCE_SECONDS after a change; until it
     # is (and a little while after, should the worker be slow to pick it up) the box says so and
     # asks again; after that it offers the print button alone.
+    # The other paper too (issue 44, walk point 17: the box offered the campaign's paper alone, where
+    # the sheets page offers both): its download once made, and a print button for a paper not yet
+    # made, the campaign's first.
+    done = {}
+    for r in readable:
+        done.setdefault((r.snapshot or {}).get("paper"), r if r.status == "done" else None)
+    others = [done[p] for p in PAPERS if p != paper and done.get(p) is not None]
+    other = next((r for r in others if r is not render), None)
+    to_print = [p for p in (paper, *PAPERS) if done.get(p) is None]
     expect_until = character.updated_at + timedelta(seconds=settings.SHEET_PRERENDER_DEBOUNCE_SECONDS + 30)
     return {
         # Only the owner and the GM print a character's sheet: others see no section at all.
@@ -51,5 +60,6 @@ def sheet_status_context(character, user, membership) -> dict:
         "campaign": character.campaign,
         "poll_seconds": POLL_SECONDS,
         "paper": paper,
-        "papers": PAPERS,
+        "papers": list(dict.fromkeys(to_print)),
+        "other": other,
     }

@@ -5,7 +5,7 @@
 
 // <form data-confirm="Question?" data-confirm-button="Delete">: ask in a modal <dialog> before
 // submitting (showModal keeps the focus inside it; Escape cancels). Yes submits the same form with
-// confirm=1, which the server wants (config/confirm.py); without JavaScript the server asks on a
+// confirm=1, which the server wants (kernel/confirm.py); without JavaScript the server asks on a
 // page of its own. The listener runs in the capture phase, before htmx's own submit handler.
 var confirmDialog = null;
 
@@ -221,4 +221,30 @@ document.addEventListener("htmx:afterSwap", function (event) {
     summary.focus({ preventScroll: true });
     summary.scrollIntoView({ block: "start" });
   }
+});
+
+// <details data-open-wide>: open on a wide screen, folded on a phone (the character page's print
+// box, issue 44: on a phone the sheet reads first). Only on load and when the width crosses the
+// line, so a reader's own opening or closing stands.
+(function () {
+  var wide = window.matchMedia("(min-width: 48rem)");
+  function apply() {
+    document.querySelectorAll("details[data-open-wide]").forEach(function (details) {
+      details.open = wide.matches;
+    });
+  }
+  apply();
+  wide.addEventListener("change", apply);
+})();
+// "/" anywhere outside a text field goes to the campaign's search box (issue 50); Escape in the
+// box leaves it as it was typed (the browser clears a search field on Escape otherwise).
+document.addEventListener("keydown", function (event) {
+  if (event.key !== "/" || event.ctrlKey || event.metaKey || event.altKey) return;
+  var target = event.target;
+  if (target && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))) return;
+  var box = document.getElementById("campaign-search-q");
+  if (!box) return;
+  event.preventDefault();
+  box.focus();
+  box.select();
 });

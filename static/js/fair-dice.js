@@ -269,6 +269,9 @@
     }
     if ("secret" in entry && !!entry.secret !== record.secret) { return "its kind (secret or open) is not the one recorded when it was made"; }
     if (entry.roller && entry.roller !== record.roller) { return "who made it is not the one recorded when it was made"; }
+    if ("players" in record && Array.isArray(proof.client_seeds) && record.players !== clientDigest(proof.client_seeds)) {
+      return "its players' seeds are not the ones recorded when it was made";
+    }
     return null;
   }
 
@@ -310,12 +313,179 @@
   var WHY_BY_HAND = "entered by hand from physical dice: no seed made it, so there is nothing to recompute";
   var WHY_UNPROVEN = "made without the fair dice (before they existed, or by scripted dice such as the demo's): it has no proof";
 
+  // -- the roll log (RFC 9162; characters/systems/merkle.py and fair_dice.check_logs) ----------
+  function canonical(value) {
+    if (Array.isArray(value)) { return "[" + value.map(canonical).join(",") + "]"; }
+    if (value && typeof value === "object") {
+      return "{" + Object.keys(value).sort(byCodePoint).map(function (k) { return JSON.stringify(k) + ":" + canonical(value[k]); }).join(",") + "}";
+    }
+    return JSON.stringify(value);
+  }
+  function leafHash(leaf) { return sha256(concat(new Uint8Array([0]), utf8(canonical(leaf)))); }
+  function node(left, right) { return sha256(concat(concat(new Uint8Array([1]), left), right)); }
+  function sameBytes(a, b) { return a.length === b.length && a.every(function (x, i) { return x === b[i]; }); }
+  function hashes(items) {
+    if (!Array.isArray(items) || !items.every(function (h) { return typeof h === "string" && /^[0-9a-f]{64}$/.test(h); })) { return null; }
+    return items.map(unhex);
+  }
+  function verifyInclusion(leaf, index, size, proof, expected) {
+    if (!(index >= 0 && index < size)) { return false; }
+    var fn = index, sn = size - 1, r = leaf;
+    for (var i = 0; i < proof.length; i++) {
+      if (sn === 0) { return false; }
+      if (fn % 2 === 1 || fn === sn) {
+        r = node(proof[i], r);
+        while (fn && fn % 2 === 0) { fn = Math.floor(fn / 2); sn = Math.floor(sn / 2); }
+      } else { r = node(r, proof[i]); }
+      fn = Math.floor(fn / 2); sn = Math.floor(sn / 2);
+    }
+    return sn === 0 && sameBytes(r, expected);
+  }
+  function verifyConsistency(first, second, firstRoot, secondRoot, proof) {
+    if (first === second) { return proof.length === 0 && sameBytes(firstRoot, secondRoot); }
+    if (!(first > 0 && first < second) || !proof.length) { return false; }
+    var path = proof.slice();
+    if ((first & (first - 1)) === 0) { path.unshift(firstRoot); }
+    var fn = first - 1, sn = second - 1;
+    while (fn % 2 === 1) { fn = Math.floor(fn / 2); sn = Math.floor(sn / 2); }
+    var fr = path[0], sr = path[0];
+    for (var i = 1; i < path.length; i++) {
+      if (sn === 0) { return false; }
+      if (fn % 2 === 1 || fn === sn) {
+        fr = node(path[i], fr); sr = node(path[i], sr);
+        while (fn && fn % 2 === 0) { fn = Math.floor(fn / 2); sn = Math.floor(sn / 2); }
+      } else { sr = node(sr, path[i]); }
+      fn = Math.floor(fn / 2); sn = Math.floor(sn / 2);
+    }
+    return sameBytes(fr, firstRoot) && sameBytes(sr, secondRoot) && sn === 0;
+  }
+  var DRAW_FIELDS = ["roller", "character", "kind", "count", "modifier", "purpose", "secret", "by_hand", "lane", "counter", "seed"];
+  // A shared leaf's draw opens its sealed leaf's commitment (fair_dice._opens).
+  function opens(whole, proof, sealed) {
+    var draw = whole.draw, record = whole.record, salt = whole.salt;
+    if (!draw || typeof draw !== "object" || DRAW_FIELDS.some(function (k) { return !equal(draw[k], record[k]); })) { return false; }
+    if (proof.verifiable && Array.isArray(proof.client_seeds) && draw.players !== clientDigest(proof.client_seeds)) { return false; }
+    if (typeof salt !== "string" || !/^([0-9a-f]{2})*$/.test(salt)) { return false; }
+    return hex(sha256(concat(unhex(salt), utf8(canonical(draw))))) === sealed.commitment;
+  }
+  function leafProblem(entry, leaves) {
+    if (!leaves.length) { return "it is not in the roll log"; }
+    var sealed = leaves.filter(function (l) { return l.type === "sealed"; })[0];
+    if (entry.sealed) { return sealed ? null : "its sealed leaf is not in the roll log"; }
+    var whole = leaves.filter(function (l) { return l.type === "roll" || l.type === "shared"; })[0];
+    if (!whole || !whole.record || typeof whole.record !== "object") { return "its result is not in the roll log"; }
+    var record = whole.record, proof = entry.proof || {};
+    if (proof.record && !equal(proof.record, record)) { return "its record is not the one in the roll log"; }
+    var problem = recordProblem(entry, { record: record, lane: record.lane, counter: record.counter, seed: record.seed });
+    if (problem) { return problem.replace("recorded when it was made", "in the roll log"); }
+    if (proof.verifiable && ["lane", "counter", "seed"].some(function (k) { return proof[k] !== record[k]; })) {
+      return "its lane or counter is not the one in the roll log";
+    }
+    if (sealed && (whole.type !== "shared" || !opens(whole, proof, sealed))) { return "its shared result does not open its sealed leaf"; }
+    return null;
+  }
+  function headMessage(head) {
+    return utf8("dossier-log/1\n" + head.log + "\n" + head.size + "\n" + head.root + "\n" + head.timestamp + "\n");
+  }
+  // Each roll of the document against the leaves of its logs (the trees' roots as the heads say;
+  // the heads' signatures and the heads kept are checkLogs's): place -> why it fails.
+  function offLog(doc) {
+    var byRoll = {}, bad = {}, started = [], out = {};
+    (doc.logs || []).forEach(function (log) {
+      var head = log.head || {}, root = hashes([head.root]);
+      if (!root) { return; }
+      started.push(String(log.started_at || ""));
+      (log.leaves || []).forEach(function (item) {
+        var leaf = item.leaf || {}, path = hashes(item.proof || []);
+        if (!(Number.isInteger(item.index) && path && verifyInclusion(leafHash(leaf), item.index, head.size, path, root[0]))) {
+          bad[leaf.roll] = true;
+          return;
+        }
+        (byRoll[leaf.roll] = byRoll[leaf.roll] || []).push([item.index, leaf]);
+      });
+    });
+    var first = started.sort().slice(-1)[0] || "";
+    (doc.rolls || []).forEach(function (entry, place) {
+      if (bad[entry.id]) { out[place] = "its leaf is not in the signed roll log"; return; }
+      var leaves = (byRoll[entry.id] || []).sort(function (a, b) { return a[0] - b[0]; }).map(function (p) { return p[1]; });
+      if (!leaves.length && String(entry.created_at || "") < first) { return; }
+      var why = leafProblem(entry, leaves);
+      if (why) { out[place] = why; }
+    });
+    return out;
+  }
+  // Ed25519 in this browser: WebCrypto where it is (secure contexts), else our own
+  // (static/js/ed25519-verify.js, loaded before this file on the page); null if neither.
+  function signatureCheck(publicKey, signature, message) {
+    var own = (typeof window !== "undefined" && window.dossierEd25519) || null;
+    var subtle = typeof crypto !== "undefined" && crypto && crypto.subtle;
+    if (subtle) {
+      return subtle.importKey("raw", publicKey, { name: "Ed25519" }, false, ["verify"])
+        .then(function (k) { return subtle.verify({ name: "Ed25519" }, k, signature, message); })
+        .catch(function (error) {
+          if (error && error.name === "NotSupportedError" && own) { return own.verify(publicKey, signature, message); }
+          return false;
+        });
+    }
+    return Promise.resolve(own.verify(publicKey, signature, message));
+  }
+  function canCheckSignatures() {
+    return !!((typeof crypto !== "undefined" && crypto && crypto.subtle) || (typeof window !== "undefined" && window.dossierEd25519));
+  }
+  // The logs' own problems (a Promise of a list): each head signed by the document's log_key
+  // (Ed25519: WebCrypto's, else static/js/ed25519-verify.js), each lane in counter order in its log, and each head the reader kept
+  // (``kept``: log id -> head) a prefix of the new one (its consistency proof). ``signed`` in the
+  // answer: whether the signatures could be checked in this browser.
+  function checkLogs(doc, kept) {
+    var key = ((doc.log_key || {}).public_key) || "", signed = canCheckSignatures();
+    var problems = [];
+    function checkSignature(head) {
+      if (!signed) { return Promise.resolve(true); }
+      var sig = /^[0-9a-f]{128}$/.test(head.signature || "") ? unhex(head.signature) : null;
+      if (!sig || !/^[0-9a-f]{64}$/.test(key)) { return Promise.resolve(false); }
+      return signatureCheck(unhex(key), sig, headMessage(head));
+    }
+    var checks = (doc.logs || []).map(function (log) {
+      var head = log.head || {}, name = String(head.log || log.audience), old = (kept || {})[name];
+      return checkSignature(head).then(function (ok) {
+        if (!ok) { problems.push(name + ": its tree head's signature does not check"); return; }
+        var lanes = {};
+        (log.leaves || []).forEach(function (item) {
+          var r = (item.leaf || {}).record;
+          if (r && typeof r === "object" && r.lane && r.counter !== null && r.counter !== undefined) {
+            var k = r.seed + "|" + r.lane;
+            (lanes[k] = lanes[k] || []).push([item.index, r.counter, r.lane]);
+          }
+        });
+        Object.keys(lanes).forEach(function (k) {
+          var counters = lanes[k].sort(function (a, b) { return a[0] - b[0]; }).map(function (p) { return p[1]; });
+          if (counters.some(function (c, i) { return i && c < counters[i - 1]; })) {
+            problems.push(name + ": the log holds lane " + lanes[k][0][2] + "'s rolls out of their order");
+          }
+        });
+        if (!old) { return; }
+        return checkSignature(old).then(function (oldOk) {
+          var root = hashes([head.root]), oldRoot = hashes([old.root]);
+          if (!oldOk || !root || !oldRoot) { problems.push(name + ": the head you kept: its tree head's signature does not check"); }
+          else if (old.size > head.size) { problems.push(name + ": the log is shorter than the head you kept (" + head.size + " < " + old.size + ")"); }
+          else if (old.size === head.size) { if (old.root !== head.root) { problems.push(name + ": the log was rewritten since the head you kept"); } }
+          else if (old.size > 0) {
+            var step = log.consistency || {}, path = hashes(step.proof || []);
+            if (step.from !== old.size || !path) { problems.push(name + ": no consistency proof from the head you kept"); }
+            else if (!verifyConsistency(old.size, head.size, oldRoot[0], root[0], path)) { problems.push(name + ": the log was rewritten since the head you kept"); }
+          }
+        });
+      });
+    });
+    return Promise.all(checks).then(function () { return { problems: problems, signed: signed }; });
+  }
+
   // The same verdicts as campaigns.fairness.verify_document.
   function verify(doc) {
     var seeds = {}, scopes = Object.create(null), seen = {}, verdicts = [];
     (doc.seeds || []).forEach(function (s) { seeds[s.number] = s; });
     (doc.scopes || []).forEach(function (s) { scopes[s.label] = s; });
-    var gaps = counterGaps(doc);
+    var gaps = counterGaps(doc), offlog = offLog(doc);
     (doc.rolls || []).forEach(function (entry, index) {
       var proof = entry.proof, verdict, reason = "";
       if (entry.sealed) {
@@ -343,6 +513,7 @@
         }
         seen[key] = true;
       }
+      if (offlog[index] && verdict !== "failed") { verdict = "failed"; reason = offlog[index]; }
       verdicts.push({ id: entry.id, verdict: verdict, reason: reason, entry: entry });
     });
     return verdicts;
@@ -367,7 +538,13 @@
     summary.textContent = Object.keys(counts).sort().map(function (k) { return counts[k] + " " + k; }).join(", ") || "No rolls yet.";
   }
 
-  window.dossierFairDice = { sha256: function (t) { return hex(sha256(utf8(t))); }, verify: verify };
+  window.dossierFairDice = {
+    sha256: function (t) { return hex(sha256(utf8(t))); },
+    verify: verify,
+    checkLogs: checkLogs,
+    verifyInclusion: function (leaf, index, size, proof, root) { return verifyInclusion(unhex(leaf), index, size, proof.map(unhex), unhex(root)); },
+    verifyConsistency: function (m, n, a, b, proof) { return verifyConsistency(m, n, unhex(a), unhex(b), proof.map(unhex)); }
+  };
   document.addEventListener("DOMContentLoaded", function () {
     var button = document.getElementById("fair-verify");
     if (button) { button.addEventListener("click", show); }

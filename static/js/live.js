@@ -7,12 +7,30 @@
 
 var LIVE_LOG_SIZE = 50; // as many lines as the page draws (campaigns.views.ROLL_LOG_SIZE)
 
+// A form sent the ordinary way (not by htmx) is taking the reader to its answer: a live reload now
+// would cancel that navigation (the GM who starts a session stayed on the list, reloaded by the
+// news of their own start, instead of landing on the session's page).
+var leaving = false;
+window.addEventListener("submit", function (event) { // on window: after any script on the document that stops the submit (a confirm)
+  var form = event.target;
+  if (!event.defaultPrevented && form && form.matches && !form.matches("[hx-post], [hx-get], [data-hx-post], [data-hx-get]")) {
+    leaving = true;
+    // a submit some other script stopped after this one ran: live again soon
+    window.setTimeout(function () { leaving = false; }, 10000);
+  }
+});
+window.addEventListener("pageshow", function () {
+  leaving = false; // back on the page (the back button's cache): live again
+});
+
 document.addEventListener("htmx:sseBeforeMessage", function (event) {
   // A page that becomes another page when its record moves (a draft finalised: its page is now the
   // character's sheet, with its own scripts) reloads whole: <span hidden sse-swap="topic" data-live-reload>.
   if (event.target && event.target.matches && event.target.matches("[data-live-reload]")) {
     event.preventDefault();
-    window.location.reload();
+    if (!leaving) {
+      window.location.reload();
+    }
     return;
   }
   var log = event.target;

@@ -16,7 +16,7 @@ from rest_framework.renderers import JSONRenderer
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from config.api import Pagination
+from kernel.api import Pagination
 from systems.d6 import presenters, services
 from systems.d6.access import get_campaign_for_user
 from systems.d6.models import METHOD_CHOICES, Encounter, Participant

@@ -11,4 +11,6 @@ class D6EncountersConfig(SystemAppConfig):
         play_pages=(PlayPage("Encounters", "d6-encounter-list", ("d6-encounter-",)),),
         play_in_progress="systems.d6.in_progress:records",
         roll_context="systems.d6.sheet_rolls:context",
+        # a play session's page lists the encounters set up and played during it (issue 50)
+        play_session_events="systems.d6.play_sessions:events",
     )

@@ -14,6 +14,9 @@ from systems.d6.models import Encounter
 
 #: The printed pictures' font: the one this system's sheets are set in (systems/d6/sheet_assets/sheet.css).
 PRINT_FONT = "Sheet Slab, serif"
+#: What the charts are drawn from, and when a saved row changes them (campaigns/chart_warming.py
+#: draws the report again then): an encounter that is over.
+DRAWN_FROM = {Encounter: lambda encounter: encounter.status == Encounter.Status.OVER}
 #: The report page's first sentence for each reader (campaigns/report_views.py asks for it).
 REPORT_INTRO = {
     "gm": "Every finished encounter of the campaign.",
@@ -29,18 +32,7 @@ SPENT = {"fate_points_spent": "count"}
 def fate_points_chart(campaign: Any, user: Any, is_gm: bool) -> Chart:
     """Fate points per character (the sheet's Fate Points, d6 engine/ledger.py: gained and spent
     through the ledger): gained, spent and held now."""
-    return points_chart(
-        campaign,
-        user,
-        is_gm,
-        key="campaign-fate-points",
-        title="Fate points per character",
-        what="fate points",
-        gained=GAINED,
-        spent=SPENT,
-        held="fate_points",
-        empty="Each character's fate points appear here once one of them holds or gains any.",
-    )
+    return points_chart(campaign, user, is_gm, what="fate points", gained=GAINED, spent=SPENT)
 
 
 def mission_charts(mission: Any, user: Any, is_gm: bool) -> list[Chart]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from django.conf import settings as django_settings
 from django.db import models
 
-from config.fields import ReadSafeJSONField
+from kernel.fields import ReadSafeJSONField
 from systems.d6.engine.tables import INITIATIVE_METHODS
 
 METHOD_CHOICES = [(key, info["label"]) for key, info in INITIATIVE_METHODS.items()]

@@ -14,8 +14,8 @@ from typing import Any
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 
-from campaigns import fairness, live
 from campaigns.models import Campaign, Membership, Roll, RollProof
+from campaigns.table import fairness, live, rolllog
 from characters.models import Character
 from characters.services import append_entry, violations_error
 from characters.systems import RuleError, RuleViolation
@@ -350,8 +350,10 @@ def _log_rolls(
             )
         )
     for row in Roll.objects.bulk_create(rows):
+        proof = None
         if source is not None:  # the event brought its own dice: rolled at the table, by hand
-            RollProof.objects.create(roll=row, by_hand=True)
+            proof = RollProof.objects.create(roll=row, by_hand=True)
+        rolllog.append(row, proof)
         live.publish_roll(row)
 
 
@@ -397,7 +399,7 @@ def _store_drawn(
             detail=detail,
             secret=secret,
         )
-        fairness.prove(row, item.made)
+        rolllog.append(row, fairness.prove(row, item.made))
         live.publish_roll(row)
         first = first or row
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 BLANK_LABELS = ["Perception", "search", "Reflexes", "dodge", "Initiative", "-5D", "Bash"]
 
 #: The test modules that walk this system's API routes for every role (each has WALKED_ROUTES).
-API_ROLE_WALKS = ("tests.d6_encounters.test_api_roles",)
+API_ROLE_WALKS = ("systems.d6.tests.encounters.test_api_roles",)
 
 #: The test module with this system's part of the non-interference worlds (tests/secrets/worlds.py).
-SECRET_WORLD = "tests.d6_encounters.secret_world"
+SECRET_WORLD = "systems.d6.tests.encounters.secret_world"
 
 #: The sample hero's name, and ledger entries the archive round trips append to it (the entry at
 #: LEDGER_REVERTED is reverted after).
@@ -23,7 +23,7 @@ LEDGER_REVERTED = 1
 
 #: The test module making a campaign with this system's play records (``play(world, campaign,
 #: make_hero, monkeypatch)``) for the archive round trips and the hostile-input walks.
-ARCHIVE_PLAY = "tests.d6_encounters.archive_play"
+ARCHIVE_PLAY = "systems.d6.tests.encounters.archive_play"
 
 #: What the ids of this system's routes name, for the walks that fill every route: by the path
 #: segment before a ``pk`` and by keyword.
@@ -66,3 +66,7 @@ def foreign_records(campaign, owner) -> dict[str, str]:
     for character in Character.objects.filter(campaign=campaign):
         services.add_character(encounter, character.pk)
     return {"encounter": name}
+
+
+#: This system's part of the chronicle's browser test (tests/e2e/test_chronicle_evenings.py).
+BROWSER_EVENING = "tests.e2e.evenings.d6"

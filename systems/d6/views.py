@@ -19,7 +19,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from characters import display_names
 from characters.models import Character
-from config.confirm import confirm_first
+from kernel.confirm import confirm_first
 from systems.d6 import presenters, services
 from systems.d6.access import get_campaign_for_user
 from systems.d6.engine.tables import ACTIONS, INITIATIVE_METHODS, MOVE_UP_REASONS, NON_ACTION_ROLLS

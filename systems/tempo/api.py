@@ -10,8 +10,8 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from campaigns.api import RollSerializer
 from campaigns.models import Role
+from campaigns.table.api_rolls import RollSerializer
 from systems.tempo import access, services
 from systems.tempo.access import get_campaign_for_user
 from systems.tempo.engine.tables import FATE_REFRESH_MODES

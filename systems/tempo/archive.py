@@ -14,8 +14,8 @@ from collections import Counter
 from archive import engine_states, timestamps
 from archive.problems import ArchiveRefused, Checker, Problem, join, length_of
 from archive.sections import fair_dice_scopes
-from campaigns import fairness
 from campaigns.models import Roll
+from campaigns.table import fairness
 from characters.systems import RuleError
 from systems.tempo.engine import conflict as engine
 from systems.tempo.models import Conflict, ConflictEvent, Participant

@@ -25,6 +25,9 @@ RESULTS = (
 
 #: The printed pictures' font: the one this system's sheets are set in (systems/tempo/sheet_assets/sheet.css).
 PRINT_FONT = "Sheet Inter, sans-serif"
+#: What the charts are drawn from, and when a saved row changes them (campaigns/chart_warming.py
+#: draws the report again then): a conflict that is over.
+DRAWN_FROM = {Conflict: lambda conflict: conflict.status == Conflict.Status.OVER}
 #: The report page's first sentence for each reader (campaigns/report_views.py asks for it).
 REPORT_INTRO = {
     "gm": "Your copy holds every finished conflict.",
@@ -41,23 +44,23 @@ SPENT = {"fate_point_spent": "count"}
 def fate_points_chart(campaign: Any, user: Any, is_gm: bool) -> Chart:
     """Fate points per character (tempo engine/fate.py: gained on a complication or a penalty die,
     spent on a bonus die, refreshed by the campaign's setting): gained, spent and held now."""
-    return points_chart(
-        campaign,
-        user,
-        is_gm,
-        key="campaign-fate-points",
-        title="Fate points per character",
-        what="fate points",
-        gained=GAINED,
-        spent=SPENT,
-        held="fate_points",
-        empty="Each character's fate points appear here once one of them holds or gains any.",
-    )
+    return points_chart(campaign, user, is_gm, what="fate points", gained=GAINED, spent=SPENT)
 
 
 def mission_charts(mission: Any, user: Any, is_gm: bool) -> list[Chart]:
     """Tempo's play is its conflicts; the campaign report shows them."""
     return []
+
+
+def _winner_cell(state: dict[str, Any]) -> str:
+    """Who won, or in words why nobody did: a table cell is never blank (the GM's end names its
+    reason, engine/conflict.py _end; every member who sees the conflict sees that reason)."""
+    outcome = state.get("outcome") or {}
+    winner = outcome.get("winner")
+    if winner:
+        return str(((state.get("sides") or {}).get(winner) or {}).get("name") or winner)
+    reason = str(outcome.get("reason") or "").strip()
+    return f"No winner: ended by the GM ({reason})" if reason else "No winner"
 
 
 def campaign_charts(campaign: Any, user: Any, is_gm: bool) -> list[Chart]:
@@ -86,8 +89,7 @@ def campaign_charts(campaign: Any, user: Any, is_gm: bool) -> list[Chart]:
         ours = {p.side for p in conflict.participants.all() if p.character_id}
         result = "open" if winner is None else ("won" if winner in ours else "lost")
         by_result[result][index] = rounds
-        winner_name = ((state.get("sides") or {}).get(winner) or {}).get("name", "") if winner else ""
-        rows.append((numbers[index], conflict.title, str(rounds), labels[result], winner_name))
+        rows.append((numbers[index], conflict.title, str(rounds), labels[result], _winner_cell(state)))
     return [
         Chart(
             key="campaign-conflicts",

@@ -12,7 +12,7 @@ from django.db import models
 from django.db.models import Q
 
 from characters.systems import fair_dice
-from config.fields import ReadSafeJSONField
+from kernel.fields import ReadSafeJSONField
 
 
 class ConflictQuerySet(models.QuerySet):
@@ -60,7 +60,7 @@ class Conflict(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
-    # The fair dice number this conflict's rolls within lanes of their own (campaigns.fairness.draw's
+    # The fair dice number this conflict's rolls within lanes of their own (campaigns.table.fairness.draw's
     # scope): a member who is not in the conflict sees no gap in the campaign's counters.
     dice_scope = models.CharField(max_length=40, default=new_dice_scope, editable=False)
 

@@ -18,8 +18,8 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import Q
 
-from campaigns import fairness, live, webhooks
 from campaigns.models import Membership, Role, Roll
+from campaigns.table import fairness, live, rolllog, webhooks
 from characters import services as character_services
 from characters.models import Character
 from characters.services import violations_error
@@ -29,6 +29,7 @@ from characters.systems.dice import ROLLER_KINDS, roll_kind, system_rng
 from systems.tempo.engine import conflict as engine_conflict
 from systems.tempo.engine import fate as engine_fate
 from systems.tempo.engine import roll as engine_roll
+from systems.tempo.engine import tables as engine_tables
 from systems.tempo.engine.campaign_settings import resolved
 from systems.tempo.engine.modules import get_module
 from systems.tempo.models import Conflict, ConflictEvent, Participant
@@ -66,6 +67,38 @@ def _purpose(result, purpose: str, reads: int | None = None) -> str:
     return text[:200]
 
 
+def _dice(count: int, what: str) -> str:
+    return f"{count} {what} {'die' if count == 1 else 'dice'}"
+
+
+def roll_words(roll: Roll) -> str:
+    """The dice log's words for a Tempo roll (SystemApp.roll_words): the dice thrown and the
+    rating added, each named, where the platform's words read "3d6 with bonus dice +8" and the 8,
+    the role's rating, looked like a count of dice (issue 44, finding 12). "" for a roll without
+    the engine's reading (the platform's words then)."""
+    detail = roll.detail or {}
+    if "band_name" not in detail or not isinstance(detail.get("rating"), int):
+        return ""
+    extras = []
+    if detail.get("bonus_dice"):
+        extras.append(_dice(detail["bonus_dice"], "bonus"))
+    if detail.get("penalty_dice"):
+        extras.append(_dice(detail["penalty_dice"], "penalty"))
+    if detail.get("help_dice"):
+        extras.append(_dice(len(detail["help_dice"]), "helper's"))
+    if detail.get("keep_count") == engine_roll.DICE_KEPT:
+        words = "3d6" + (" with " + " and ".join(extras) if extras else "")
+    else:  # §B4's extreme situations: another count kept
+        kept = detail.get("keep_count")
+        words = f"{len(detail.get('faces') or [])}d6" + (
+            f", {detail.get('keep')} {kept} kept" if kept else ""
+        )
+    words += f", rating {detail['rating']:+d}"
+    if detail.get("numeric_modifier"):
+        words += f", modifier {detail['numeric_modifier']:+d}"
+    return words
+
+
 def _record(
     membership: Membership, result, *, character=None, purpose: str = "", secret=False, conflict=None
 ) -> Roll:
@@ -76,22 +109,22 @@ def _record(
     data = result.as_dict()
     if conflict is not None:
         data[CONFLICT_KEY] = conflict.pk
-    return live.roll_made(
-        Roll.objects.create(
-            campaign=membership.campaign,
-            character=character,
-            roller=membership.user,
-            kind=ROLL_KIND,
-            count=len(data["faces"]),
-            modifier=data["rating"] + data["numeric_modifier"],
-            faces=data["faces"] + data["help_dice"],
-            kept=data["kept"],
-            total=data["total"],
-            purpose=_purpose(result, purpose),
-            detail=data,
-            secret=secret,
-        )
+    row = Roll.objects.create(
+        campaign=membership.campaign,
+        character=character,
+        roller=membership.user,
+        kind=ROLL_KIND,
+        count=len(data["faces"]),
+        modifier=data["rating"] + data["numeric_modifier"],
+        faces=data["faces"] + data["help_dice"],
+        kept=data["kept"],
+        total=data["total"],
+        purpose=_purpose(result, purpose),
+        detail=data,
+        secret=secret,
     )
+    rolllog.append(row)  # a leaf of the campaign's roll logs (issue 48)
+    return live.roll_made(row)
 
 
 def fair_kind(result) -> tuple[str, int] | None:
@@ -156,6 +189,11 @@ def hidden_conflict_rolls(user, membership: Membership) -> Q | None:
     if not hidden:
         return None
     return Q(detail__has_key=CONFLICT_KEY) & Q(**{f"detail__{CONFLICT_KEY}__in": hidden})
+
+
+def conflict_roll(roll) -> bool:
+    """Whether a roll row is a conflict's (registered in campaigns.models.PARTIAL_ROLLS)."""
+    return isinstance(roll.detail, dict) and CONFLICT_KEY in roll.detail
 
 
 def hidden_conflict_topics(user, membership: Membership) -> list[str] | None:
@@ -256,7 +294,7 @@ def roll_for_character(
             raise violations_error(error.violations) from None
         row = _record_fair(membership, result, character=locked, purpose=purpose) if draw else None
         if row is not None and draw is not None:
-            fairness.prove(row, draw)
+            rolllog.append(row, fairness.prove(row, draw))
             live.roll_made(row)  # after its proof, as every fair roll is published
         else:
             row = _record(membership, result, character=locked, purpose=purpose)
@@ -510,7 +548,17 @@ def _roll_side(membership: Membership, conflict: Conflict, key: str, spec: Any, 
             result, _ = engine_roll.roll_for_agent(agent.build, spec.get("role", ""), request, rng, settings)
             character = agent
         else:
-            rating = spec.get("rating", 0)
+            # no silent 0: a side rolled at a rating names it (the GM's form asks for it)
+            rating = spec.get("rating")
+            if isinstance(rating, bool) or not isinstance(rating, int):
+                raise ValidationError(
+                    {
+                        f"{where}.rating": [
+                            f"Give the rating {side['name']} rolls with, "
+                            "or a character of the side who rolls."
+                        ]
+                    }
+                )
             result = engine_roll.roll(
                 rng,
                 {**request, "rating": rating, "role": side["name"]},
@@ -523,7 +571,7 @@ def _roll_side(membership: Membership, conflict: Conflict, key: str, spec: Any, 
     fields = {"character": character, "purpose": conflict.title, "secret": secret, "conflict": conflict}
     row = _record_fair(membership, result, **fields) if draw is not None else None
     if row is not None and draw is not None:
-        fairness.prove(row, draw)
+        rolllog.append(row, fairness.prove(row, draw))
         live.roll_made(row)
     else:
         row = _record(membership, result, **fields)
@@ -594,6 +642,18 @@ def reader_summary(event, state: dict) -> str:
     return summary_of(state, record)[:300] if record else event.summary
 
 
+def _spend_words(name: str, record: dict) -> str:
+    """ "The team spends Edge to put a new aspect on the scene: “Forged pass”." The benefit in the
+    words of its table (it read "spends edge for add scene aspect", and named no aspect)."""
+    tier, benefit = record["tier"], record["benefit"]
+    what = engine_tables.SPEND_BENEFITS.get(tier, {}).get(benefit, benefit.replace("_", " "))
+    what = what.rstrip(".")
+    what = what[:1].lower() + what[1:]
+    aspect = record.get("aspect")
+    tail = f": “{aspect}”" if aspect else ""
+    return f"{name} spends {engine_tables.TEMPO_NAMES.get(tier, tier)} to {what}{tail}."
+
+
 def summary_of(state: dict, record: dict) -> str:
     """A one-line account of a log record, naming sides but never a GM side's raw roll."""
     names = {key: side["name"] for key, side in state["sides"].items()}
@@ -601,9 +661,9 @@ def summary_of(state: dict, record: dict) -> str:
     if kind == "roll":
         return f"Round {record['round']}: {record['summary']}"
     if kind == "spend":
-        return f"{names[record['side']]} spends {record['tier']} for {record['benefit'].replace('_', ' ')}."
+        return _spend_words(names[record["side"]], record)
     if kind == "concede":
-        return f"{names[record['side']]} offers to concede: {record['terms']}"
+        return f"An offer to concede from {names[record['side']]}: {record['terms']}"
     if kind == "accept_concession":
         return f"The concession is accepted; {names[record['winner']]} wins."
     if kind == "refuse_concession":

@@ -7,10 +7,10 @@ from __future__ import annotations
 BLANK_LABELS = ["Primary", "Flashpoint 1", "Athlete", "Thief", "TRUST NO ONE", "Unmitigated Failure"]
 
 #: The test modules that walk this system's API routes for every role (each has WALKED_ROUTES).
-API_ROLE_WALKS = ("tests.tempo_conflicts.test_api_roles",)
+API_ROLE_WALKS = ("systems.tempo.tests.conflicts.test_api_roles",)
 
 #: The test module with this system's part of the non-interference worlds (tests/secrets/worlds.py).
-SECRET_WORLD = "tests.tempo_conflicts.secret_world"
+SECRET_WORLD = "systems.tempo.tests.conflicts.secret_world"
 
 #: The sample hero's name, and ledger entries the archive round trips append to it (the entry at
 #: LEDGER_REVERTED is reverted after).
@@ -23,7 +23,7 @@ LEDGER_REVERTED = 0
 
 #: The test module making a campaign with this system's play records (``play(world, campaign,
 #: make_hero, monkeypatch)``) for the archive round trips and the hostile-input walks.
-ARCHIVE_PLAY = "tests.tempo_conflicts.archive_play"
+ARCHIVE_PLAY = "systems.tempo.tests.conflicts.archive_play"
 
 #: What the ids of this system's routes name, for the walks that fill every route: by the path
 #: segment before a ``pk`` and by keyword.
@@ -55,3 +55,7 @@ def api_route_ids(campaign, members, character) -> dict[str, dict]:
         "api-tempo-conflict": one,
         "api-tempo-conflict-events": one,
     }
+
+
+#: This system's part of the chronicle's browser test (tests/e2e/test_chronicle_evenings.py).
+BROWSER_EVENING = "tests.e2e.evenings.tempo"

@@ -14,11 +14,11 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods, require_POST
 
-from campaigns import fairness
 from campaigns.models import Role, Roll
+from campaigns.table import fairness
 from characters.models import Character
 from characters.systems import get_system
-from config.confirm import confirm_first
+from kernel.confirm import confirm_first
 from systems.tempo import access, services
 from systems.tempo.access import get_campaign_for_user
 from systems.tempo.forms import SPEND_CHOICES, ConflictForm, FateGainForm, TempoRollForm
@@ -92,6 +92,9 @@ def roll_panel(request, pk):
                     messages.success(request, f"Rolled {last_roll.total}: {last_roll.detail['band_name']}.")
                     return redirect("character-detail", character.pk)
     context = panel_context(character, membership, request.user, form=form, last_roll=last_roll)
+    # htmx GET: the panel fetches itself after a roll from the page's popovers ("sheet-rolled"),
+    # with the agent card's fate points beside it (out of band)
+    context["sheet_rolled"] = request.method == "GET" and bool(request.htmx)
     template = "tempo_conflicts/_roll_panel.html" if request.htmx else "tempo_conflicts/roll_page.html"
     return render(request, template, context, status=status)
 
@@ -209,21 +212,23 @@ def tracker_context(conflict, membership, user, errors=()):
     sides = []
     for row in engine_conflict.tracker(state)["sides"]:
         people = [p for p in participants if p.side == row["key"]]
+        agents = [
+            {
+                "pk": p.character.pk,
+                "name": p.character.name,
+                "roles": get_system("tempo").derive(p.character.build)["roles"],
+            }
+            for p in people
+            if p.character_id
+        ]
         sides.append(
             {
                 **row,
                 "people": people,
-                "agents": [
-                    {
-                        "pk": p.character.pk,
-                        "name": p.character.name,
-                        "roles": get_system("tempo").derive(p.character.build)["roles"],
-                    }
-                    for p in people
-                    if p.character_id
-                ],
+                "agents": agents,
                 "mine": row["key"] in mine,
                 "holds": state["tempo"]["holder"] == row["key"],
+                **(_roll_defaults(state, row, agents) if is_gm else {}),
             }
         )
     events = [
@@ -289,6 +294,31 @@ def _int(value, field):
         raise ValidationError(
             {field: [f"{field.replace('_', ' ').capitalize()} must be a whole number."]}
         ) from None
+
+
+def _roll_defaults(state: dict, side: dict, agents: list[dict]) -> dict:
+    """What the GM's round form starts with for a side, so that nothing rolls at a rating nobody
+    chose (a new-user walk rolled both sides at 0): a side with characters, its first character's
+    best-rated role; the rating, the one this side last rolled with (the GM's own view of the log),
+    else nothing, and a side of NPCs only must be given one."""
+    best = None
+    for agent in agents:
+        for role in agent["roles"]:
+            if role.get("rank") and (best is None or role["modifier"] > best[1]):
+                best = (f"{agent['pk']}:{role['key']}", role["modifier"])
+        if best is not None:
+            break
+    rating = None
+    for record in reversed(state.get("log") or []):
+        result = (record.get("results") or {}).get(side["key"]) if record.get("type") == "roll" else None
+        if (
+            isinstance(result, dict)
+            and result.get("role") == side["name"]
+            and isinstance(result.get("rating"), int)
+        ):
+            rating = result["rating"]
+            break
+    return {"default_who": best[0] if best else "", "default_rating": rating}
 
 
 def event_from_post(post, order) -> dict:

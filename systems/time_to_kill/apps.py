@@ -23,4 +23,5 @@ class TtkMissionsConfig(SystemAppConfig):
         play_pages=(PlayPage("Missions", "ttk-run-list", ("ttk-run",)),),
         play_in_progress="systems.time_to_kill.in_progress:records",
         roll_context="systems.time_to_kill.sheet_rolls:context",
+        play_session_events="systems.time_to_kill.play_sessions:events",
     )

@@ -12,7 +12,7 @@ from django.conf import settings as django_settings
 from django.contrib.contenttypes.fields import GenericRelation
 from django.db import models
 
-from config.fields import ReadSafeJSONField
+from kernel.fields import ReadSafeJSONField
 
 
 class MissionRunQuerySet(models.QuerySet):

@@ -11,15 +11,15 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 
-from campaigns import live
 from campaigns.models import Campaign, Membership, Mission
-from campaigns.services import record_roll
+from campaigns.table import live
+from campaigns.table.rolling import record_roll
 from characters import services as character_services
 from characters.models import Character
 from characters.systems import RuleError
 from characters.systems.dice import FUDGE_FACES, system_rng
 from characters.systems.wording import possessive
-from config.errors import Conflict
+from kernel.errors import Conflict
 from systems.time_to_kill.engine import (
     apply_event,
     fate_record_sheet,
@@ -182,9 +182,19 @@ def engine_side(run: MissionRun, side: str) -> str:
     return GM if side == "gm" else run.ninja_id_in_engine
 
 
-def post_event(run: MissionRun, user, side: str, data: Any, expected_count: Any = None) -> MissionEvent:
+def post_event(
+    run: MissionRun,
+    user,
+    side: str,
+    data: Any,
+    expected_count: Any = None,
+    rng: random.Random | None = None,
+) -> MissionEvent:
     """Apply one event for ``side`` ("gm" or "player") through the engine, under a row lock so two
-    requests cannot both move from the same state. A finished mission goes into the ninja's ledger."""
+    requests cannot both move from the same state. A finished mission goes into the ninja's ledger.
+    ``rng``: scripted results (the demo's finished runs, manage.py seed_demo): the stone draws and
+    the dice come from it and go to the log without a fair-dice proof, as TIMEMASTER's demo closes
+    its missions; no page or API passes one."""
     event = clean_event(data)
     with transaction.atomic():
         locked = MissionRun.objects.select_for_update().select_related("ninja", "campaign").get(pk=run.pk)
@@ -206,7 +216,7 @@ def post_event(run: MissionRun, user, side: str, data: Any, expected_count: Any 
         if locked.status != MissionRun.Status.RUNNING:
             raise ValidationError({"status": ["This mission is over; no further moves are accepted."]})
         state = locked.state
-        dice = _FairDice(make_rng(), locked, user, event.get("type"), state["turn"])
+        dice = _FairDice(rng or make_rng(), locked, user, event.get("type"), state["turn"], scripted=rng)
         try:
             new_state = apply_event(state, {**event, "by": engine_side(locked, side)}, dice)
         except RuleError as error:
@@ -265,9 +275,18 @@ class _FairDice(random.Random):
     turn can be recomputed once the seed is revealed (docs/fair-dice.md); the stone draws come
     from ``stones`` (a draw from the bag is no die, and the bag's content is the GM's)."""
 
-    def __init__(self, stones: random.Random, run: MissionRun, user, event_type: Any, turn: int):
+    def __init__(
+        self,
+        stones: random.Random,
+        run: MissionRun,
+        user,
+        event_type: Any,
+        turn: int,
+        scripted: random.Random | None = None,
+    ):
         super().__init__(0)
         self.stones, self.run, self.turn = stones, run, turn
+        self.scripted = scripted  # the dice too, when scripted (post_event's rng); else the fair dice
         self.event_type = str(event_type or "").replace("_", " ")
         self.membership = Membership.objects.get(campaign=run.campaign_id, user=user)
         self.fudge: list[int] = []
@@ -286,6 +305,7 @@ class _FairDice(random.Random):
                 purpose=f"Fate dice, turn {self.turn}: {self.run.title}"[:200],
                 secret=True,
                 mission=self.run.mission,
+                rng=self.scripted,
             )
             self.fudge = list(roll.faces)
         return self.fudge.pop(0)
@@ -299,6 +319,7 @@ class _FairDice(random.Random):
             purpose=f"{possessive(self.run.ninja.name)} action ({self.event_type}): {self.run.title}"[:200],
             mission=self.run.mission,
             character=self.run.ninja,
+            rng=self.scripted,
         )
         return roll.total
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 BLANK_LABELS = ["Armed", "Hand-to-Hand", "Knowledge", "Stealth", "Victory conditions", "Fails on 1-5"]
 
 #: The test modules that walk this system's API routes for every role (each has WALKED_ROUTES).
-API_ROLE_WALKS = ("tests.ttk_missions.test_api_roles",)
+API_ROLE_WALKS = ("systems.time_to_kill.tests.missions.test_api_roles",)
 
 #: The sample hero's name, and ledger entries the archive round trips append to it (the entry at
 #: LEDGER_REVERTED is reverted after).
@@ -20,13 +20,13 @@ LEDGER_REVERTED = 1
 
 #: The test module making a campaign with this system's play records (``play(world, campaign,
 #: make_hero, monkeypatch)``) for the archive round trips and the hostile-input walks.
-ARCHIVE_PLAY = "tests.ttk_missions.archive_play"
+ARCHIVE_PLAY = "systems.time_to_kill.tests.missions.archive_play"
 
 #: What the ids of this system's routes name, for the walks that fill every route: by the path
 #: segment before a ``pk`` and by keyword.
 ROUTE_PK_OWNERS = {"ttk": "run", "runs": "run", "ttk-runs": "run"}
 #: The test module making this system's part of the non-interference worlds (tests/secrets).
-SECRET_WORLD = "tests.ttk_missions.secret_world"
+SECRET_WORLD = "systems.time_to_kill.tests.missions.secret_world"
 
 
 def check_demo(campaign) -> None:
@@ -44,3 +44,7 @@ def api_route_ids(campaign, members, character) -> dict[str, dict]:
     for name in ("events", "abandon", "gm-state", "player-state"):
         routes[f"api-ttk-run-{name}"] = {"pk": run.pk}
     return routes
+
+
+#: This system's part of the chronicle's browser test (tests/e2e/test_chronicle_evenings.py).
+BROWSER_EVENING = "tests.e2e.evenings.time_to_kill"

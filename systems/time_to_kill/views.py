@@ -7,6 +7,8 @@ player_view, so nothing secret can reach a player's HTML.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -18,7 +20,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from campaigns.models import Mission, Role
 from characters.models import Character
-from config.confirm import confirm_first
+from kernel.confirm import confirm_first
 from systems.time_to_kill import access, services
 from systems.time_to_kill.access import get_campaign_for_user
 from systems.time_to_kill.engine.mission import available_actions
@@ -165,7 +167,10 @@ def action_forms(actions: list[dict], state_view: dict) -> list[dict]:
                 )
             elif "permutation_of" in spec:
                 values = sorted(set(spec["permutation_of"]), key="-0+".index)
-                for key in spec["keys"]:
+                # Each select starts on the die rolled in its place (the dice in the order rolled, one
+                # per key), so the placement as it comes is one the engine accepts; the GM rearranges.
+                rolled = list(spec["permutation_of"])
+                for index, key in enumerate(spec["keys"]):
                     fields.append(
                         {
                             "kind": "select",
@@ -173,6 +178,7 @@ def action_forms(actions: list[dict], state_view: dict) -> list[dict]:
                             "id": f"{field_id}-{key}",
                             "label": FATES[key]["label"],
                             "options": [(v, v) for v in values],
+                            "initial": rolled[index] if index < len(rolled) else None,
                         }
                     )
             elif spec.get("text"):
@@ -323,6 +329,17 @@ def run_abandon(request, pk):
 
 
 # -- history -----------------------------------------------------------------------------------
+def _words(value: Any) -> str:
+    """An event's parameter as a GM reads it: yes/no, not True/False; words, not codes."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, dict):
+        return ", ".join(f"{_words(k)} {_words(v)}" for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return ", ".join(_words(v) for v in value)
+    return str(value).replace("_", " ")
+
+
 @login_required
 def run_history(request, pk):
     """Every event with its dice (the GM) or its public lines (everyone else); ?at=N replays the
@@ -353,7 +370,9 @@ def run_history(request, pk):
             results = row.event.get("results") or {}
             item.update(
                 gm_log=row.gm_log,
-                params={k: v for k, v in row.event.items() if k not in ("type", "by", "results")},
+                params={
+                    _words(k): _words(v) for k, v in row.event.items() if k not in ("type", "by", "results")
+                },
                 results=results,
             )
         else:

@@ -3,7 +3,7 @@
 The engine does the rules (systems/timemaster/engine/action_table.py: general_check,
 specific_check; timemaster-play.md §2-§5); this module picks the score from the agent's derived
 values, decides who may roll for which agent, and appends the roll, with its reading in
-``Roll.detail``, to the campaign's dice log through ``services.record_roll``.
+``Roll.detail``, to the campaign's dice log through ``rolling.record_roll``.
 """
 
 from __future__ import annotations
@@ -14,8 +14,8 @@ from typing import Any
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 
-from campaigns import services
 from campaigns.models import Membership, Mission, Roll
+from campaigns.table import rolling
 from characters.models import Character
 from characters.systems import RuleError, get_system
 from systems.timemaster.check_scores import Score, reading  # noqa: F401 (this module's API)
@@ -170,7 +170,7 @@ def roll_check(
     target = score.value + modifier
     what = f"{score.name} check" + (f" ({modifier:+d})" if modifier else "")
     with transaction.atomic():
-        return services.record_roll(
+        return rolling.record_roll(
             membership,
             kind="percent",
             purpose=(purpose or what)[:200],
@@ -199,6 +199,7 @@ def attack_form(campaign, membership: Membership, data: Any = None, initial: Any
             scores[agent.pk] = agent_scores(agent)
         except ValidationError:
             scores[agent.pk] = []
+    npcs = list(campaign.npcs.filter(system=SYSTEM).order_by("name", "id"))
     return AttackForm(
         data,
         initial=initial,
@@ -206,19 +207,41 @@ def attack_form(campaign, membership: Membership, data: Any = None, initial: Any
         agents=agents,
         scores=scores,
         missions=campaign.missions.only("id", "title", "campaign"),
-        npcs=campaign.npcs.filter(system=SYSTEM).only("id", "name", "campaign"),
+        npcs=npcs,
+        npc_scores={npc.pk: npc_attack_scores(npc) for npc in npcs},
+        cover_by_location=bool((campaign.settings or {}).get("hit_location_always")),
     )
+
+
+def npc_attack_scores(npc) -> list[tuple[str, str, int]]:
+    """(key, label, score) an NPC attacks with, from its statistics (timemaster-characters.md §8,
+    its scores as an agent's with Luck replaced): Unskilled Melee and each skill with a score; none
+    for an NPC whose statistics do not derive (the GM types a base chance instead)."""
+    from systems.timemaster.npc_rules import RULES as NPC_RULES
+
+    try:
+        derived = NPC_RULES.derive(npc)
+    except RuleError:
+        return []
+    out = [("unskilled_melee", f"Unskilled Melee {derived['unskilled_melee']}", derived["unskilled_melee"])]
+    for key, skill in derived["skills"].items():
+        if skill.get("score") is not None:
+            out.append((f"skill:{key}", f"{skill['name']} {skill['score']}", skill["score"]))
+    return out
 
 
 def hold_form(campaign, membership: Membership, data: Any = None):
     """The GM's hold-round form for the dice page, or None for anyone else."""
     if campaign.system != SYSTEM or not membership.is_gm:
         return None
+    from systems.timemaster import fight_states
     from systems.timemaster.attack_forms import HoldForm
 
+    holds = [h for h in fight_states.fight(campaign.pk)["states"] if h["kind"] != "down"]
     return HoldForm(
         data,
         prefix="hold",
+        holds=holds,
         agents=list(checkable_agents(membership).only("id", "name", "campaign")),
         npcs=campaign.npcs.filter(system=SYSTEM).only("id", "name", "campaign"),
     )

@@ -138,6 +138,8 @@ class BonusForm(forms.Form):
         choices=[(n, str(n)) for n in range(BONUS_SP_STEP, BONUS_SP_MAX_PER_SESSION + 1, BONUS_SP_STEP)],
     )
     session = forms.CharField(
-        label="Session", max_length=60, help_text="A date or number naming the session."
+        label="Session",
+        max_length=60,
+        help_text="The play session, e.g. “Session 3” (or any date or number naming it).",
     )
     revision = RevisionField()

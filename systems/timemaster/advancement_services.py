@@ -21,7 +21,7 @@ from django.db import transaction
 from characters import access, services
 from characters.models import Character
 from characters.systems import RuleError
-from config.errors import Conflict
+from kernel.errors import Conflict
 from systems.timemaster.engine import advancement as engine
 from systems.timemaster.engine import regulations as regs
 from systems.timemaster.engine import tables as tm

@@ -15,7 +15,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from characters import access
 from characters.services import revert_entry
-from config.confirm import confirm_first, confirmed
+from kernel.confirm import confirm_first, confirmed
 from systems.timemaster import advancement_services as adv
 from systems.timemaster.advancement_forms import (
     BonusForm,
@@ -45,6 +45,19 @@ def _posted(request):
 def _initial(character) -> dict:
     """The revision the form was shown at: a stale form is refused (409), not applied twice."""
     return {"revision": character.revision}
+
+
+def _session_of(request, character) -> str:
+    """The session a bonus award names at first: the one the link gave (ending a play session
+    links here with it), else the campaign's latest play session (issue 50); the GM may still type
+    any other id, as before play sessions."""
+    from systems.timemaster.play_sessions import session_label
+
+    given = request.GET.get("session", "")[:60]
+    if given:
+        return given
+    latest = character.campaign.play_sessions.order_by("-number").first()
+    return session_label(latest) if latest else ""
 
 
 def _context(character, membership, request, **extra):
@@ -230,7 +243,9 @@ def violation(request, pk):
 @require_http_methods(["GET", "POST"])
 def bonus(request, pk):
     character, membership = _agent(request, pk, need="gm")
-    form = BonusForm(_posted(request), initial=_initial(character))
+    form = BonusForm(
+        _posted(request), initial={**_initial(character), "session": _session_of(request, character)}
+    )
     status = 200
     if request.method == "POST":
         status = 400

@@ -14,7 +14,7 @@ from rest_framework.decorators import api_view
 from rest_framework.response import Response
 
 from campaigns.access import require
-from campaigns.api import RollSerializer
+from campaigns.table.api_rolls import RollSerializer
 from systems.timemaster import action_checks as checks
 from systems.timemaster.access import get_timemaster_campaign_for_user
 from systems.timemaster.engine.tables import RESULTS_KEYS

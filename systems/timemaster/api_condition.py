@@ -10,6 +10,9 @@ Routes:
         POST  the GM: one attack, its column chosen by the engine (timemaster-play.md §4)
   campaigns/<campaign_pk>/holds/
         POST  the GM: a later round of a hold or strangle (timemaster-play.md §15)
+  campaigns/<campaign_pk>/fight/[<state_pk>/(end|reopen|revert)/]
+        GET   the GM: holds, strangles and knockdowns kept (who, since which round); POST ends
+              one, takes an ended one up again, or reverts one made by mistake (GM only)
   campaigns/<campaign_pk>/special-damage/
         POST  the GM: a fall, catastrophe, exposure, fire, smoke or poison (timemaster-play.md §18)
   campaigns/<campaign_pk>/npcs/<npc_pk>/condition/[<entry_pk>/revert/]
@@ -30,12 +33,12 @@ from rest_framework import serializers, status
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from campaigns.api import RollSerializer
+from campaigns.table.api_rolls import RollSerializer
 from characters import access
 from characters.api import EntrySerializer
 from systems.timemaster import action_checks as checks
 from systems.timemaster import advancement_services as adv
-from systems.timemaster import attacks
+from systems.timemaster import attacks, fight_states
 from systems.timemaster import condition_services as cond
 from systems.timemaster import npc_condition_services as npc_cond
 from systems.timemaster.access import get_timemaster_campaign_for_user
@@ -152,10 +155,15 @@ class AttackSerializer(serializers.Serializer):
     called_joint = serializers.BooleanField(default=False)
     called_target = serializers.BooleanField(default=False)
     into_melee = serializers.BooleanField(default=False)
+    fight_round = serializers.IntegerField(default=1, min_value=1, max_value=9999)
+    covered_locations = serializers.ListField(
+        child=serializers.ChoiceField(choices=list(armor_rules.LOCATIONS)), required=False, max_length=11
+    )
 
 
 class HoldRoundSerializer(serializers.Serializer):
-    round = serializers.IntegerField(min_value=2, max_value=999)
+    hold = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=MAX_ID)
+    round = serializers.IntegerField(required=False, allow_null=True, min_value=2, max_value=999)
     strangle = serializers.BooleanField(default=False)
     holder = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=MAX_ID)
     defender = serializers.IntegerField(required=False, allow_null=True, min_value=1, max_value=MAX_ID)
@@ -359,6 +367,38 @@ class NPCConditionRevertView(_NPCConditionBase):
         )
 
 
+class FightView(APIView):
+    @extend_schema(responses=OpenApiResponse(description="holds, strangles and knockdowns kept (GM only)"))
+    def get(self, request, campaign_pk=None):
+        """GM only: what lasts in the fight (who holds whom since which round, who is down) and
+        what ended or was reverted lately."""
+        campaign, _ = get_timemaster_campaign_for_user(request.user, campaign_pk, need="gm")
+        return Response(fight_states.fight(campaign.pk))
+
+
+class FightStateEndSerializer(serializers.Serializer):
+    reason = serializers.CharField(required=False, allow_blank=True, max_length=200, default="")
+
+
+class FightStateChangeView(APIView):
+    action = "end"
+
+    @extend_schema(request=FightStateEndSerializer, responses=OpenApiResponse(description="the state after"))
+    def post(self, request, campaign_pk=None, state_pk=None):
+        """GM only: end a hold or knockdown (broken, got up), take an ended one up again, or
+        revert one made by mistake."""
+        _, membership = get_timemaster_campaign_for_user(request.user, campaign_pk, need="gm")
+        if self.action == "end":
+            body = FightStateEndSerializer(data=request.data)
+            body.is_valid(raise_exception=True)
+            row = fight_states.end(membership, int(state_pk), body.validated_data["reason"])
+        elif self.action == "reopen":
+            row = fight_states.reopen(membership, int(state_pk))
+        else:
+            row = fight_states.revert(membership, int(state_pk))
+        return Response(fight_states.describe(row))
+
+
 BASE = r"^campaigns/(?P<campaign_pk>[0-9]{1,18})/"
 urlpatterns = [
     re_path(
@@ -369,6 +409,15 @@ urlpatterns = [
     re_path(BASE + r"attacks/$", AttackView.as_view(), name="api-campaign-attacks"),
     re_path(BASE + r"holds/$", HoldRoundView.as_view(), name="api-campaign-holds"),
     re_path(BASE + r"special-damage/$", SpecialDamageView.as_view(), name="api-campaign-special-damage"),
+    re_path(BASE + r"fight/$", FightView.as_view(), name="api-campaign-fight"),
+    *(
+        re_path(
+            BASE + rf"fight/(?P<state_pk>[0-9]{{1,18}})/{action}/$",
+            FightStateChangeView.as_view(action=action),
+            name=f"api-campaign-fight-{action}",
+        )
+        for action in ("end", "reopen", "revert")
+    ),
     re_path(
         BASE + r"npcs/(?P<npc_pk>[0-9]{1,18})/condition/$",
         NPCConditionView.as_view(),

@@ -13,6 +13,11 @@ exactly the map the file holds: anything else is left as it was, so the import's
 refuses it as a hand-edited build, as it would have in version 1.
 
 ``MISSION_PROBLEMS``: a mission's Historical Changes Chart checked by the significance engine.
+
+``LEDGER_PAYLOAD``: what an imported ledger entry keeps. An award exported before 2026-12-07
+carries its mission's pool, share and remainder, which players must not read in the history it
+lands in (docs/secrets.md, "What an award reveals"); the import leaves them out, as migration
+timemaster/0003 did for the awards already stored. Nothing the engine folds changes.
 """
 
 from __future__ import annotations
@@ -96,3 +101,8 @@ def MISSION_PROBLEMS(mission: dict[str, Any]) -> list[tuple[str, str]]:  # noqa:
         return []
     found = significance.validate_chart(chart)
     return [("historical_changes_chart", violation.message) for violation in found]
+
+
+def LEDGER_PAYLOAD(kind: str, payload: dict[str, Any]) -> dict[str, Any]:  # noqa: N802 (a hook's name)
+    """The payload an imported ledger entry keeps (significance.award_without_mission_figures)."""
+    return significance.award_without_mission_figures(kind, payload)

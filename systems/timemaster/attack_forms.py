@@ -2,7 +2,8 @@
 
 No field asks for a column: the engine chooses it (systems.timemaster.engine.combat,
 timemaster-play.md §4) and the log shows why. An agent attacker is chosen with one of its
-scores; an NPC attacker by its base chance. An agent defender brings its own Unskilled Melee,
+scores; an NPC attacker of the campaign with one of the scores its statistics give (or, for an
+NPC without a record, by the base chance the GM types). An agent defender brings its own Unskilled Melee,
 melee skills, Luck and current Willpower; an NPC defender is described by the GM.
 """
 
@@ -17,6 +18,7 @@ from systems.timemaster.engine import modifiers as modifier_rules
 from systems.timemaster.engine.tables import ARMOR
 
 NPC = ""
+NPC_SCORE = "npc:"  # an attacker_score choice "npc:<id>:<score key>": an NPC of the campaign
 _GROUP_TITLES = {"missile": "Missile attack this round", "melee": "Melee attack this round"}
 
 
@@ -51,7 +53,7 @@ class AttackForm(forms.Form):
         required=False,
         min_value=0,
         max_value=999,
-        help_text="When no agent attacks.",
+        help_text="Only for an NPC not in the list above.",
     )
     modifiers = forms.MultipleChoiceField(
         label="What happened this round (each adds its modifier)",
@@ -64,6 +66,13 @@ class AttackForm(forms.Form):
         label="Missile weapon for the range",
         required=False,
         choices=[("", "—")] + [(k, v[0]) for k, v in modifier_rules.RANGE_PER_10_FT.items()],
+    )
+    covered_locations = forms.MultipleChoiceField(
+        label="What the cover hides (a campaign that rolls hit location on every hit)",
+        required=False,
+        choices=LOCATION_CHOICES,
+        widget=forms.CheckboxSelectMultiple,
+        help_text="With the cover ticked: no -30, a hit landing on a part ticked here misses.",
     )
     range_feet = forms.IntegerField(
         label="Range in feet", required=False, min_value=1, max_value=modifier_rules.MAX_RANGE_FEET
@@ -93,7 +102,7 @@ class AttackForm(forms.Form):
         label="Called hold",
         required=False,
         choices=[("", "No hold"), ("hold", "Grab and hold"), ("strangle", "Strangle")],
-        help_text="Made on a C result; later rounds with the hold form below (TIMEMASTER §15).",
+        help_text="Made on a C result and kept; later rounds from the fight panel (TIMEMASTER §15).",
     )
     knockout_skill = forms.ChoiceField(
         label="NPC attacker's knockout skill",
@@ -199,6 +208,14 @@ class AttackForm(forms.Form):
     )
     purpose = forms.CharField(label="What the attack is for", max_length=200, required=False)
     secret = forms.BooleanField(label="Secret attack (the table sees only that it was made)", required=False)
+    fight_round = forms.IntegerField(
+        label="Round of the fight",
+        required=False,
+        min_value=1,
+        max_value=9999,
+        initial=1,
+        help_text="A hold or a knockdown this attack makes is kept from this round (1 if empty).",
+    )
 
     def __init__(
         self,
@@ -207,9 +224,15 @@ class AttackForm(forms.Form):
         scores: Any = None,
         missions: Any = (),
         npcs: Any = (),
+        npc_scores: Any = None,
+        cover_by_location: bool = False,
         **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
+        # {npc id: [(score key, label, score)]}: the scores an NPC attacker is chosen with
+        self.npc_scores = npc_scores or {}
+        if not cover_by_location:  # only a campaign that rolls hit location on every hit (L1558)
+            del self.fields["covered_locations"]
         scores = scores or {}
         attacker_choices: list[Any] = [(NPC, "An NPC (give the base chance)")]
         skill_choices: list[Any] = [(NPC, "No skill declared: Unskilled Melee")]
@@ -224,6 +247,12 @@ class AttackForm(forms.Form):
             ]
             if melee:
                 skill_choices.append((agent.name, melee))
+        for npc in npcs:
+            options = [
+                (f"{NPC_SCORE}{npc.pk}:{key}", label) for key, label, _ in self.npc_scores.get(npc.pk, [])
+            ]
+            if options:
+                attacker_choices.append((f"{npc.name} (NPC)", options))
         self.fields["attacker_score"].choices = attacker_choices
         self.fields["defender_skill"].choices = skill_choices
         self.fields["defender"].choices = [("", "An NPC (describe below)")] + [(a.pk, a.name) for a in agents]
@@ -269,7 +298,11 @@ class AttackForm(forms.Form):
             ),
             False,
         ),
-        ("Missile and range", ("missile_class", "missile_weapon", "range_weapon", "range_feet"), False),
+        (
+            "Missile and range",
+            ("missile_class", "missile_weapon", "range_weapon", "range_feet", "covered_locations"),
+            False,
+        ),
         ("Round modifiers", ("modifiers", "modifier"), True),
         (
             "Called shot",
@@ -290,7 +323,7 @@ class AttackForm(forms.Form):
             ("armor", "crumpled", "closed_helmet", "mass_armor", "troop_armor_rating"),
             True,
         ),
-        ("Log", ("mission", "purpose", "secret"), False),
+        ("Log", ("fight_round", "mission", "purpose", "secret"), False),
     )
 
     def sections(self) -> list[dict[str, Any]]:
@@ -298,7 +331,7 @@ class AttackForm(forms.Form):
         other than its default or an error, so nothing set or wrong is hidden."""
         out = []
         for title, names, folded in self.SECTIONS:
-            fields = [self[name] for name in names]
+            fields = [self[name] for name in names if name in self.fields]
             busy = any(f.errors for f in fields) or any(
                 f.value() not in (None, "", [], False, 0, "0", self.fields[f.name].initial) for f in fields
             )
@@ -319,6 +352,7 @@ class AttackForm(forms.Form):
     ONE_OFF = (
         "modifiers",
         "range_feet",
+        "covered_locations",
         "modifier",
         "called_location",
         "called_severity",
@@ -345,7 +379,16 @@ class AttackForm(forms.Form):
         """The cleaned data in the shape the API takes (attacks.attack_from)."""
         data = dict(self.cleaned_data)
         attacker_score = data.pop("attacker_score") or ""
-        if attacker_score:
+        if attacker_score.startswith(NPC_SCORE):
+            # the NPC's score from its statistics is the base chance (the log names it "NPC")
+            if data.get("strike_base") is not None:
+                raise forms.ValidationError(
+                    {"strike_base": "The NPC chosen above brings its own score: leave the base chance empty."}
+                )
+            npc_id, _, key = attacker_score.removeprefix(NPC_SCORE).partition(":")
+            scores = {k: value for k, _label, value in self.npc_scores.get(int(npc_id), [])}
+            data["strike_base"] = scores[key]
+        elif attacker_score:
             agent_id, _, key = attacker_score.partition(":")
             data["attacker"], data["attacker_score"] = int(agent_id), key
         skill = data.pop("defender_skill") or ""
@@ -369,15 +412,23 @@ class AttackForm(forms.Form):
 class HoldForm(forms.Form):
     """A later round of a hold or strangle made with a called hold (TIMEMASTER §15)."""
 
-    round = forms.IntegerField(label="Round of the hold", min_value=2, max_value=999, initial=2)
+    hold = forms.TypedChoiceField(label="Kept hold", coerce=int, required=False, empty_value=None)
+    round = forms.IntegerField(
+        label="Round of the hold",
+        min_value=2,
+        max_value=999,
+        required=False,
+        help_text="Only for a hold not kept above (one made before holds were kept).",
+    )
     strangle = forms.BooleanField(label="It is a strangle (check against current Stamina)", required=False)
     holder = forms.TypedChoiceField(label="Agent holding", coerce=int, required=False, empty_value=None)
     defender = forms.TypedChoiceField(label="Held agent", coerce=int, required=False, empty_value=None)
     defender_npc = forms.TypedChoiceField(label="Held NPC", coerce=int, required=False, empty_value=None)
     secret = forms.BooleanField(label="Secret hold round", required=False)
 
-    def __init__(self, *args: Any, agents: Any = (), npcs: Any = (), **kwargs: Any) -> None:
+    def __init__(self, *args: Any, agents: Any = (), npcs: Any = (), holds: Any = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.fields["hold"].choices = [("", "—")] + [(h["id"], h["title"]) for h in holds]
         self.fields["holder"].choices = [("", "An NPC")] + [(a.pk, a.name) for a in agents]
         self.fields["defender"].choices = [("", "—")] + [(a.pk, a.name) for a in agents]
         self.fields["defender_npc"].choices = [("", "—")] + [(n.pk, n.name) for n in npcs]

@@ -7,13 +7,16 @@ result and the log (timemaster-play.md §4, §5.2-§5.3).
 
 from __future__ import annotations
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
+from django.shortcuts import redirect
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from campaigns.views import dice_page
 from systems.timemaster import action_checks as checks
-from systems.timemaster import attacks
+from systems.timemaster import attacks, fight_states
 from systems.timemaster.access import get_timemaster_campaign_for_user
 
 
@@ -96,3 +99,28 @@ def dice_special(request, pk):
         status=200 if done else 400,
         last_special=last_special,
     )
+
+
+@login_required
+@require_POST
+def dice_fight_state(request, pk, state_pk, action):
+    """End a kept hold or knockdown, take an ended one up again, or revert one made by mistake
+    (systems.timemaster.fight_states); back to the dice page's fight panel."""
+    campaign, membership = get_timemaster_campaign_for_user(request.user, pk, need="gm")
+    change = {"end": fight_states.end, "reopen": fight_states.reopen, "revert": fight_states.revert}[action]
+    try:
+        change(membership, state_pk)
+    except ValidationError as error:
+        for problems in error.message_dict.values():
+            for problem in problems:
+                messages.error(request, problem)
+    else:
+        messages.success(request, FIGHT_DONE[action])
+    return redirect(f"{reverse('campaign-dice', args=[campaign.pk])}#fight-panel")
+
+
+FIGHT_DONE = {
+    "end": "Ended.",
+    "reopen": "It lasts again.",
+    "revert": "Reverted: it never was.",
+}

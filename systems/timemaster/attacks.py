@@ -26,21 +26,20 @@ from typing import Any
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.db import transaction
 
-from campaigns import fairness
-from campaigns import services as campaign_services
 from campaigns.models import NPC, Membership, Mission, Roll
+from campaigns.table import fairness, rolling
 from characters.models import AdvancementEntry, Character
 from characters.systems import RuleError, get_system
 from characters.systems.dice import d10, percent
 from systems.timemaster import action_checks as checks
-from systems.timemaster import condition_services, npc_condition_services
+from systems.timemaster import condition_services, fight_states, npc_condition_services
 from systems.timemaster.engine import armor as armor_rules
 from systems.timemaster.engine import combat, special
 from systems.timemaster.engine import modifiers as modifier_rules
 from systems.timemaster.engine.condition import condition_of
 from systems.timemaster.engine.formulas import penetration_bonus
 from systems.timemaster.engine.tables import RESULTS_KEYS
-from systems.timemaster.models import AttackedNPC
+from systems.timemaster.models import AttackedNPC, FightState, RollLedgerEntry
 from systems.timemaster.npc_rules import RULES as NPC_RULES
 
 #: Situation fields the agent itself supplies when the defender is an agent.
@@ -91,6 +90,8 @@ class Attack:
     called_joint: bool = False
     called_target: bool = False
     into_melee: bool = False
+    fight_round: int = 1  # the fight's round, for what lasts (a hold since round 2)
+    covered_locations: list[str] | None = None  # what the cover hides (hit_location_always, L1558)
 
 
 #: The missile weapon names the armor class of the shot (§19) and the shield's missile class (§4).
@@ -125,14 +126,49 @@ class Plan:
     defender_willpower: int | None = None
     hold: str | None = None
     martial_arts: bool = False
+    always_location: bool = False
+    covered: list[str] | None = None
 
 
-def _plan(attack: Attack, situation: dict[str, Any], attacker_skill: str | None) -> Plan:
+COVER = "target_behind_cover"
+
+
+def _cover(attack: Attack, settings: dict[str, Any]) -> tuple[list[str], list[str] | None]:
+    """The modifiers to value, and what the cover hides when the campaign rolls hit location on
+    every hit (setting hit_location_always, L1558): in missile fire the cover is then no -30 but
+    the locations it hides, which the GM names; a hit there misses."""
+    option = bool((settings or {}).get("hit_location_always"))
+    if not (option and attack.form == "missile" and COVER in attack.modifiers):
+        if attack.covered_locations:
+            raise ValidationError(
+                {
+                    "covered_locations": "What the cover hides counts only in missile fire at a target "
+                    "behind cover, in a campaign that rolls hit location on every hit."
+                }
+            )
+        return list(attack.modifiers), None
+    if not attack.covered_locations:
+        raise ValidationError(
+            {
+                "covered_locations": "This campaign rolls hit location against cover (L1558): name the "
+                "locations the cover hides."
+            }
+        )
+    return [m for m in attack.modifiers if m != COVER], list(attack.covered_locations)
+
+
+def _plan(
+    attack: Attack,
+    situation: dict[str, Any],
+    attacker_skill: str | None,
+    settings: dict[str, Any] | None = None,
+) -> Plan:
     """Check the named modifiers, the called shot and the armor before rolling (a bad choice is a
     400 that rolls nothing)."""
+    named, covered = _cover(attack, settings or {})
     try:
         parts, total = modifier_rules.strike_modifiers(
-            attack.modifiers, form=attack.form, range_weapon=attack.range_weapon, range_feet=attack.range_feet
+            named, form=attack.form, range_weapon=attack.range_weapon, range_feet=attack.range_feet
         )
         skill = attacker_skill if attack.attacker is not None else attack.knockout_skill
         shot = armor_rules.check_called(
@@ -199,7 +235,23 @@ def _plan(attack: Attack, situation: dict[str, Any], attacker_skill: str | None)
                 {"missile_weapon": "Name the missile weapon: armor tells a thrown one from a sling or a bow."}
             )
     martial = attack.attacker is not None and attacker_skill == "martial_arts"
-    return Plan(parts, total, shot, kind, worn, crumpled, bonus, stamina, dex, willpower, hold, martial)
+    always = bool((settings or {}).get("hit_location_always")) and attack.form != "paranormal"
+    return Plan(
+        parts,
+        total,
+        shot,
+        kind,
+        worn,
+        crumpled,
+        bonus,
+        stamina,
+        dex,
+        willpower,
+        hold,
+        martial,
+        always,
+        covered,
+    )
 
 
 def _attacker(attack: Attack) -> tuple[str, str, int]:
@@ -358,11 +410,17 @@ def _read_hit(
             return outcome, extra
     stamina, wounds = outcome.damage.stamina, outcome.damage.wounds
     location = called["location"]
+    location_roll = None
+    if location is None and ((plan.armor and plan.attack_kind) or plan.always_location):
+        location_roll = percent(rng).total
+        location = armor_rules.hit_location(location_roll)
+    if plan.covered is not None and location is not None:
+        missed, words = armor_rules.behind_cover(location, plan.covered, location_roll)
+        extra["cover"] = words
+        if missed:  # L1558: the location lies behind the cover, the shot misses
+            extra.update(stamina_applied=0, wounds_applied=0)
+            return dataclasses.replace(outcome, hit=False, damage=None, knockdown=False), extra
     if plan.armor and plan.attack_kind:
-        location_roll = None
-        if location is None:
-            location_roll = percent(rng).total
-            location = armor_rules.hit_location(location_roll)
         pieces = armor_rules.covering(plan.armor, location)
         helmet_roll = None
         if (
@@ -382,7 +440,7 @@ def _read_hit(
             crumpled=plan.crumpled,
             helmet_roll=helmet_roll,
             closed_helmet=attack.closed_helmet,
-            called=location_roll is None,
+            called=called["location"] is not None,
             location_roll=location_roll,
             joint=plan.shot.joint,
         )
@@ -396,7 +454,10 @@ def _read_hit(
         if outcome.knockdown and result.penetrated is False:
             extra["knockdown_note"] = "the Knockdown still applies (armor stops damage, not a K)"
     elif location:
-        extra.update(location=armor_rules.LOCATION_LABELS[location], armor_why="no armor there: full damage")
+        why = "called" if location_roll is None else f"location roll {location_roll}"
+        extra.update(
+            location=armor_rules.LOCATION_LABELS[location], armor_why=f"{why}; no armor there: full damage"
+        )
     extra["stamina_applied"], extra["wounds_applied"] = stamina, wounds
     _special(outcome, plan, attack, rng, extra)
     return outcome, extra
@@ -513,12 +574,10 @@ def _defense_die(
     made with it: scripted when the caller gives the dice (none), else a fair roll of its own in the
     log, proved like any other (it is read before the attack's roll, so it cannot follow that roll's
     dice). A secret attack's die is secret too, and is shared with the attack's roll (its detail's
-    ``with_rolls``: services.reveal_roll), so the seed's key is not held back by it."""
+    ``with_rolls``: rolling.reveal_roll), so the seed's key is not held back by it."""
     if rng is not None:
         return d10(rng).total, []
-    roll = campaign_services.record_roll(
-        membership, kind="d10", purpose=f"Defense die: {defender}"[:200], **fields
-    )
+    roll = rolling.record_roll(membership, kind="d10", purpose=f"Defense die: {defender}"[:200], **fields)
     return roll.total, [roll.pk]
 
 
@@ -537,9 +596,11 @@ def resolve(
     attacker, score_name, base = _attacker(attack)
     situation, defender, notes = _situation(attack)
     skill = (attack.attacker_score or "").partition("skill:")[2] or None
-    plan = _plan(attack, situation, skill)
-    strike_number = base + plan.named_total + attack.modifier
     settings = membership.campaign.settings
+    plan = _plan(attack, situation, skill, settings)
+    strike_number = base + plan.named_total + attack.modifier
+    if plan.covered is not None:
+        notes = [*notes, "target behind cover: no -30, the hit location decides (L1558)"]
     scripted = rng or system_rng()
     names = {
         "form": attack.form,
@@ -554,6 +615,7 @@ def resolve(
     }
     purpose = (attack.purpose or f"{FORM_LABELS[attack.form]} attack: {attacker} on {defender}")[:200]
     entries: list[AdvancementEntry] = []
+    holding = fight_states.holds_of(membership.campaign_id, holder=attack.defender)
     with transaction.atomic():
         if (
             situation.get("form") == "missile"
@@ -599,13 +661,15 @@ def resolve(
             extra: dict[str, Any] = {}
             if outcome.hit and outcome.letter:
                 outcome, extra = _read_hit(outcome, plan, attack, rng)
+            if outcome.hit and holding:
+                extra.setdefault("special", []).append("a hit on the holder breaks the hold (L1340-1342)")
             outcomes.append((outcome, extra))
             return _detail(
                 outcome, dict(names), notes, attack.attacker is None, attack.defender is None, extra
             )
 
         helpless_dice = combat.damage_dice(combat.helpless_letter(settings)) if defense.automatic_hit else 1
-        roll = campaign_services.record_roll(
+        roll = rolling.record_roll(
             membership,
             kind="d10" if defense.automatic_hit else "percent",
             count=helpless_dice,
@@ -624,7 +688,41 @@ def resolve(
             entries += _apply_to_agent(attack, membership, attacker, outcome, extra)
         if attack.defender_npc is not None and attack.apply_damage and outcome.hit:
             _apply_to_npc(attack, membership, attacker, outcome, extra, roll)
-    return roll, entries
+        if outcome.hit:
+            _lasting(attack, membership, attacker, outcome, extra, roll, holding)
+    return roll, _linked(roll, entries)
+
+
+def _lasting(
+    attack: Attack,
+    membership: Membership,
+    attacker: str,
+    outcome: combat.AttackOutcome,
+    extra: dict[str, Any],
+    roll: Roll,
+    holding: list[FightState],
+) -> None:
+    """What the hit leaves for the next rounds (systems.timemaster.fight_states): a hit on a holder
+    breaks his holds (L1340-1342); a hold or strangle made on a C, and a Knockdown, are kept on a
+    defender of the campaign (an agent, or an NPC of its list), since the attack's round; a
+    defender the hit kills is held and down no more."""
+    if holding:
+        fight_states.break_holds(membership, holding, f"broken: {attacker} hit the holder")
+    if not attack.apply_damage or (attack.defender is None and attack.defender_npc is None):
+        return
+    who = {"defender": attack.defender, "defender_npc": attack.defender_npc, "roll": roll}
+    if extra.get("hold"):
+        fight_states.start(
+            membership,
+            extra["hold"],
+            holder=attack.attacker,
+            holder_name=attacker,
+            since_round=attack.fight_round,
+            **who,
+        )
+    if outcome.knockdown and not (extra.get("kill") or extra.get("knockout") or extra.get("wrong_target")):
+        fight_states.start(membership, FightState.DOWN, since_round=attack.fight_round, **who)
+    fight_states.end_if_dead(membership, defender=attack.defender, defender_npc=attack.defender_npc)
 
 
 def _hit_fields(attack: Attack, attacker: str, outcome: combat.AttackOutcome, extra: dict[str, Any]):
@@ -747,6 +845,8 @@ def attack_from(data: dict, membership, campaign) -> Attack:
         called_joint=bool(data.get("called_joint")),
         called_target=bool(data.get("called_target")),
         into_melee=bool(data.get("into_melee")),
+        fight_round=data.get("fight_round") or 1,
+        covered_locations=list(data.get("covered_locations") or []),
     )
 
 
@@ -761,6 +861,7 @@ def hold_round(
     secret: bool = False,
     mission: Mission | None = None,
     rng: random.Random | None = None,
+    state: FightState | None = None,
 ) -> tuple[Roll, list[AdvancementEntry]]:
     """One later round of a hold made with a called hold (§15, L1334-1346): 1d10 Stamina; for a
     strangle, the check against current Stamina at the round's end, a failure knocking the
@@ -768,6 +869,15 @@ def hold_round(
     condition; the log line says the round, the damage and the check."""
     if not membership.is_gm:
         raise PermissionDenied("Only the game master resolves holds.")
+    if state is not None:  # the kept hold says who, which round, and whether it is a strangle
+        if state.campaign_id != membership.campaign_id or state.kind == FightState.DOWN:
+            raise ValidationError({"hold": "No such hold in this campaign."})
+        if state.ended_at is not None or state.reverted_at is not None:
+            raise ValidationError({"hold": "This hold has ended: take it up again first."})
+        round_number = special.next_hold_round(state.kind, state.rounds_held)
+        strangle = state.kind == FightState.STRANGLE
+        holder = state.holder.name if state.holder is not None else state.holder_name or "NPC"
+        defender, defender_npc = state.defender, state.defender_npc
     if (defender is None) == (defender_npc is None):
         raise ValidationError({"defender": "Choose the held agent or the held NPC."})
     if defender is not None:
@@ -779,10 +889,10 @@ def hold_round(
         current, name = condition["current_stamina"], defender.name
     else:
         assert defender_npc is not None
-        state = npc_condition_services.summary(defender_npc)
-        if state is None or state["status"] == "dead":
+        held = npc_condition_services.summary(defender_npc)
+        if held is None or held["status"] == "dead":
             raise ValidationError({"defender_npc": "This NPC cannot be held: dead, or no Stamina to track."})
-        current, name = state["current_stamina"], defender_npc.name if defender_npc.revealed else "NPC"
+        current, name = held["current_stamina"], defender_npc.name if defender_npc.revealed else "NPC"
     try:
         special.hold_damage(round_number, 1)
     except RuleError as error:
@@ -817,7 +927,7 @@ def hold_round(
     with transaction.atomic():
         made = None if scripted else _fair_draw(membership, secret, mission)
         rng = made.rng if made else scripted
-        roll = campaign_services.record_roll(
+        roll = rolling.record_roll(
             membership,
             kind="d10",
             purpose=f"{'Strangle' if strangle else 'Hold'}, round {round_number}: {holder} on {name}"[:200],
@@ -840,11 +950,32 @@ def hold_round(
         else:
             assert defender_npc is not None
             npc_condition_services.record(defender_npc, membership, "damage_taken", fields, source, roll)
-    return roll, entries
+        if state is not None:
+            fight_states.held_round(state)
+    return roll, _linked(roll, entries)
 
 
 def hold_from(data: dict, membership, campaign) -> dict[str, Any]:
-    """hold_round's arguments from validated fields (the API's or the dice page form's)."""
+    """hold_round's arguments from validated fields (the API's or the dice page form's): a kept
+    hold (``hold``) names everything; else the round, the holder and the held one are given."""
+    if data.get("hold"):
+        state = (
+            fight_states.active(campaign.pk)
+            .exclude(kind=FightState.DOWN)
+            .select_related("holder", "defender", "defender_npc")
+            .filter(pk=data["hold"])
+            .first()
+        )
+        if state is None:
+            raise ValidationError({"hold": "No hold lasting in this campaign with this id."})
+        kept: dict[str, Any] = {"round_number": 2, "state": state, "secret": bool(data.get("secret"))}
+        if data.get("mission"):
+            kept["mission"] = campaign.missions.filter(pk=data["mission"]).first()
+            if kept["mission"] is None:
+                raise ValidationError({"mission": "No mission with this id in this campaign."})
+        return kept
+    if not data.get("round"):
+        raise ValidationError({"round": "Choose a kept hold, or give the round of the hold."})
     out: dict[str, Any] = {
         "round_number": data["round"],
         "strangle": bool(data.get("strangle")),
@@ -978,7 +1109,7 @@ def special_damage(
                     "rules": [check.rule],
                 }
 
-            roll = campaign_services.record_roll(
+            roll = rolling.record_roll(
                 membership,
                 kind="percent",
                 purpose=f"Poison: {name}",
@@ -994,7 +1125,7 @@ def special_damage(
                 entries = _special_entry(
                     membership, defender, defender_npc, "fatal_blow", {"cause": "poison"}, "Poison", mission
                 )
-            return roll, entries
+            return roll, _linked(roll, entries)
         if defender is not None and luck_spent:
             row, _ = condition_services.record(
                 defender, membership, "luck_spent", {"points": luck_spent}, mission=mission
@@ -1052,7 +1183,7 @@ def special_damage(
                 names["with_rolls"] = with_rolls
             return _detail(outcome, names, [], False, defender is None)
 
-        roll = campaign_services.record_roll(
+        roll = rolling.record_roll(
             membership,
             kind="percent",
             purpose=f"{label}: {name}"[:200],
@@ -1077,7 +1208,14 @@ def special_damage(
                 mission,
                 roll,
             )
-    return roll, entries
+    return roll, _linked(roll, entries)
+
+
+def _linked(roll: Roll, entries: list[AdvancementEntry]) -> list[AdvancementEntry]:
+    """Keep which roll wrote each of the agent's ledger entries (the GM's log marks the line when
+    one is reverted, issue 49), and give the entries back."""
+    RollLedgerEntry.objects.bulk_create([RollLedgerEntry(entry=entry, roll=roll) for entry in entries])
+    return entries
 
 
 def _special_entry(membership, defender, defender_npc, kind, fields, source, mission, roll=None):

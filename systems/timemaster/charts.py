@@ -11,7 +11,7 @@ What each reader gets (ARCHITECTURE.md "Who may see what"; rulings 3-4):
 from __future__ import annotations
 
 from collections import defaultdict
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.db.models import Prefetch
 
@@ -32,6 +32,9 @@ KIND_COLOURS = dict(zip(TALLY_KINDS, PALETTE[:4], strict=True))
 
 #: The printed pictures' font: the one this system's sheets are set in (sheets/assets/sheet.css).
 PRINT_FONT = "Sheet Libertine, serif"
+#: What the charts are drawn from, and when a saved row changes them (campaigns/chart_warming.py
+#: draws the report again then): a closed mission (closing, publishing and a correction save it).
+DRAWN_FROM = {Mission: lambda mission: mission.is_closed}
 #: The report page's first sentence for each reader (campaigns/report_views.py asks for it).
 REPORT_INTRO = {
     "gm": "Your copy holds every closed mission and every agent.",
@@ -101,7 +104,7 @@ def mission_tally_chart(mission: Mission, entries: list[SignificanceEntry], is_g
         series.append(
             Series("Significance rating", (None,) * (width - 1) + (significance,), colour=PALETTE[6])
         )
-        rows.append(("Significance rating", "" if significance is None else str(significance)))
+        rows.append(("Significance rating", "not set" if significance is None else str(significance)))
     summary = (
         f"Mistakes by kind, {total} in all"
         + (f", against a roll of {roll}" if roll is not None else "")
@@ -123,6 +126,17 @@ def mission_tally_chart(mission: Mission, entries: list[SignificanceEntry], is_g
 
 
 # -- the campaign -------------------------------------------------------------------------------
+class Entry(NamedTuple):
+    """The fields of a ledger entry the campaign's charts read."""
+
+    pk: int
+    character_id: int
+    kind: str
+    payload: dict[str, Any]
+    mission_id: int | None
+    reverses_id: int | None
+
+
 def _closed_missions(campaign: Any, is_gm: bool) -> list[Mission]:
     queryset = campaign.missions.filter(status__in=Mission.CLOSED_STATUSES)
     if not is_gm:
@@ -143,11 +157,14 @@ def campaign_charts(campaign: Any, user: Any, is_gm: bool) -> list[Chart]:
     if not is_gm:
         agents = agents.filter(owner=user)
     agents = list(agents.order_by("name", "id"))
-    ledger = list(
-        AdvancementEntry.objects.filter(character__in=agents)
-        .only("id", "character_id", "kind", "payload", "mission_id", "reverses_id")
+    # plain rows, not model instances: a 50-mission campaign's ledger is a thousand entries, and
+    # building a model for each was half of the report's data cost (issue 46, finding 9)
+    ledger = [
+        Entry(*row)
+        for row in AdvancementEntry.objects.filter(character__in=agents)
         .order_by("id")
-    )
+        .values_list("id", "character_id", "kind", "payload", "mission_id", "reverses_id")
+    ]
     return [
         missions_chart(closed, is_gm),
         success_points_chart(agents, ledger),
@@ -173,10 +190,11 @@ def missions_chart(closed: list[Mission], is_gm: bool) -> Chart:
         if is_gm:
             roll = (outcome.get("check") or {}).get("roll")
             difference = counterfactual.difference(outcome.get("mistakes_total", total), roll)
+            # a failed or aborted mission rolls no check: its cells say so, never blank
             row += [
-                str(outcome.get("significance", "")),
-                "" if roll is None else str(roll),
-                "" if difference is None else str(difference),
+                str(outcome.get("significance", "not set")),
+                "no check" if roll is None else str(roll),
+                "no check" if difference is None else str(difference),
             ]
         rows.append(tuple(row))
     labels = tm_missions.VERDICT_LABELS
@@ -206,12 +224,12 @@ def missions_chart(closed: list[Mission], is_gm: bool) -> Chart:
     )
 
 
-def _live(ledger: list[AdvancementEntry]) -> list[AdvancementEntry]:
+def _live(ledger: list[Entry]) -> list[Entry]:
     undone = {e.reverses_id for e in ledger if e.kind == AdvancementEntry.REVERSAL}
     return [e for e in ledger if e.kind != AdvancementEntry.REVERSAL and e.pk not in undone]
 
 
-def success_points_chart(agents: list[Character], ledger: list[AdvancementEntry]) -> Chart:
+def success_points_chart(agents: list[Character], ledger: list[Entry]) -> Chart:
     """Per agent: Success Points earned (regular and bonus), spent, and forgone (demoted or
     Timemaster/10, ruling 3), from the ledger entries that stand (not reversed)."""
     earned: dict[int, int] = defaultdict(int)
@@ -248,7 +266,7 @@ def _steps(position: tuple[int, int]) -> int:
     return position[0] * 10 + position[1]
 
 
-def standing_chart(agents: list[Character], ledger: list[AdvancementEntry], closed: list[Mission]) -> Chart:
+def standing_chart(agents: list[Character], ledger: list[Entry], closed: list[Mission]) -> Chart:
     """Per agent, rank and grade after each closed mission (grade steps, ladder punishments and
     demotions walked from the creation standing, timemaster-characters.md §6.5-§6.6), carried
     from the first mission with an entry of theirs, with the regulation offences and demotions
@@ -257,7 +275,7 @@ def standing_chart(agents: list[Character], ledger: list[AdvancementEntry], clos
     that occur, named."""
     index_of = {m.pk: i for i, m in enumerate(closed)}
     live = _live(ledger)
-    by_agent: dict[int, list[AdvancementEntry]] = defaultdict(list)
+    by_agent: dict[int, list[Entry]] = defaultdict(list)
     for entry in live:
         by_agent[entry.character_id].append(entry)
     series = []
@@ -293,7 +311,7 @@ def standing_chart(agents: list[Character], ledger: list[AdvancementEntry], clos
                     what = "offence" if entry.kind == "regulation_violation" else "demotion"
                     marked[index].append(f"{agent.name}: {what}")
         after: list[float | None] = [None] * len(closed)
-        cells = [""] * len(closed)
+        cells = ["not on a mission yet"] * len(closed)
         current = None
         for index in range(len(closed)):
             current = at.get(index, current)
@@ -310,11 +328,11 @@ def standing_chart(agents: list[Character], ledger: list[AdvancementEntry], clos
     rows = []
     for index in range(len(closed)):
         cells = [column[index] for column in columns]
-        if not any(cells):
+        if all(value is None for value in (s.values[index] for s in series[: len(agents)])):
             continue
         row = (str(index + 1), *cells)
         if len(headers) > len(row):
-            row += ("; ".join(marked[index]),)
+            row += ("; ".join(marked[index]) or "none",)
         rows.append(row)
     # ticks on the standings that occur; at most eight, spread over them
     values = sorted(labels)

@@ -41,10 +41,15 @@ class CheckForm(forms.Form):
         missions=(),
         can_roll_secret=False,
         reload_url="",
+        specific=False,
         **kwargs,
     ):
         super().__init__(*args, **kwargs)
         self.fields["character"].choices = [(a.pk, a.name) for a in agents]
+        if not specific:
+            # A general check is success or failure: no column and no results key to read
+            # (timemaster-play.md §2.1-§2.2), so the form does not offer them (issue 49, walk point 4).
+            del self.fields["defense_column"], self.fields["results_key"]
         if reload_url:
             # Choosing another agent reloads this form with that agent's scores, sending all that
             # was entered in it (not the CSRF token: a GET's query lands in logs), which the new
@@ -62,11 +67,14 @@ class CheckForm(forms.Form):
                     "hx-trigger": "change",
                 }
             )
+            # the kind of check reloads it too: a specific check brings its column and results key
+            self.fields["kind"].widget.attrs.update(self.fields["character"].widget.attrs)
         groups: dict[str, list[tuple[str, str]]] = {}
         for score in scores:
             groups.setdefault(score.group, []).append((score.key, score.label))
         self.fields["score"].choices = list(groups.items())
-        self.fields["results_key"].choices = list(results_keys)
+        if "results_key" in self.fields:
+            self.fields["results_key"].choices = list(results_keys)
         self.fields["mission"].choices = [("", "—")] + [(m.pk, m.title) for m in missions]
         if not can_roll_secret:
             del self.fields["secret"]

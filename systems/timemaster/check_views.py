@@ -20,11 +20,17 @@ from campaigns.access import require
 from campaigns.views import dice_page
 from characters.registry import DiceExtras
 from systems.timemaster import action_checks as checks
+from systems.timemaster import fight_states
 from systems.timemaster.access import get_timemaster_campaign_for_user
 from systems.timemaster.check_forms import CheckForm
 
 #: The panels the dice page includes for a TIMEMASTER campaign, in this order.
-PANELS = ("timemaster/_dice_check.html", "timemaster/_dice_condition.html", "timemaster/_attack_panel.html")
+PANELS = (
+    "timemaster/_dice_check.html",
+    "timemaster/_dice_condition.html",
+    "timemaster/_attack_panel.html",
+    "timemaster/_fight_panel.html",
+)
 
 
 def check_form(campaign, membership, request, data=None) -> CheckForm | None:
@@ -54,6 +60,7 @@ def check_form(campaign, membership, request, data=None) -> CheckForm | None:
         missions=campaign.missions.only("id", "title", "campaign"),
         can_roll_secret=membership.is_gm,
         reload_url=reverse("campaign-dice", args=[campaign.pk]),
+        specific=(data or request.GET).get("check-kind") == "specific",
     )
     form.agent = agent
     if data is None:
@@ -104,7 +111,13 @@ def dice_panels(request, campaign, membership, given: dict[str, Any]) -> DiceExt
         "special_form": given.get("special_form") or checks.special_form(campaign, membership),
         "last_special": given.get("last_special"),
     }
-    return DiceExtras(templates=PANELS, context=context)
+    if campaign.system == checks.SYSTEM and membership.is_gm:  # the fight: the GM's alone
+        context["fight"] = {**fight_states.fight(campaign.pk), "npcs": fight_states.npcs_in_fight(campaign)}
+    shown = (("check_form", "check-heading", "Check"), ("attack_form", "attack-heading", "Attack"))
+    jumps = [(target, label) for key, target, label in shown if context.get(key)]
+    if context.get("fight"):
+        jumps.append(("fight-heading", "Fight"))
+    return DiceExtras(templates=PANELS, context=context, jumps=tuple(jumps))
 
 
 @login_required
@@ -127,8 +140,8 @@ def dice_check(request, pk):
                 agent,
                 data["score"],
                 kind=data["kind"],
-                defense_column=data["defense_column"],
-                results_key=data["results_key"],
+                defense_column=data.get("defense_column"),
+                results_key=data.get("results_key") or "ability",
                 modifier=data["modifier"],
                 secret=data.get("secret", False),
                 mission=mission,

@@ -26,10 +26,14 @@ def _count(label: str, minimum: int = 0) -> forms.IntegerField:
 
 
 class ConditionEntryForm(forms.Form):
-    kind = forms.ChoiceField(label="What happened")
-    rounds = _count("Rounds of rest", 1)
-    hours = _count("Hours of sleep", 1)
-    days = _count("Days of bedrest", 1)
+    # One radio a kind, each followed by the few fields that kind takes (kind_groups): the page
+    # shows a kind's fields once it is chosen, in CSS alone (characters/condition/_panel.html).
+    kind = forms.ChoiceField(label="What happened", widget=forms.RadioSelect)
+    # Each shown under its event's radio, which already says "Rounds of rest" etc.: the labels say
+    # what the number counts without repeating the event's name.
+    rounds = _count("Rounds rested", 1)
+    hours = _count("Hours slept", 1)
+    days = _count("Days in bed", 1)
     medical_days = _count("… of them with Medical care (check passed)")
     stamina = _count("Stamina lost")
     wounds = _count("Wounds to mark")
@@ -68,6 +72,23 @@ class ConditionEntryForm(forms.Form):
         self.fields["talent"].choices = [("", "—")] + [
             (key, TALENTS[key]["name"]) for key in talents if key in TALENTS
         ]
+
+    def kind_groups(self) -> list[dict[str, Any]]:
+        """Each kind's radio with the fields that kind takes, in the engine's order: the page lists
+        the kinds and opens a kind's fields under it when it is chosen (finding 3 of issue 44: the
+        few fields the chosen event needs, not all sixteen at once)."""
+        radios = {str(radio.data["value"]): radio for radio in self["kind"]}
+        groups = []
+        for value, _label in self.fields["kind"].choices:
+            names = recovery.FUNCTIONS[value][1] + (("source",) if value == "damage_taken" else ())
+            groups.append(
+                {
+                    "kind": value,
+                    "radio": radios[str(value)],
+                    "fields": [self[name] for name in names if name in self.fields],
+                }
+            )
+        return groups
 
     def entry_fields(self) -> dict[str, Any]:
         """Only the fields the chosen kind takes, as given (the engine says what is missing)."""

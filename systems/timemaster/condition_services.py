@@ -14,8 +14,8 @@ from typing import Any
 
 from django.core.exceptions import PermissionDenied, ValidationError
 
-from campaigns import services as campaign_services
 from campaigns.models import Membership, Role, Roll
+from campaigns.table import rolling
 from characters import access
 from characters.models import AdvancementEntry, Character
 from characters.systems import RuleError
@@ -81,14 +81,14 @@ def _secret_roll(membership, character: Character, kind: str, purpose: str, miss
             Membership.objects.filter(campaign_id=membership.campaign_id, role=Role.GM).order_by("id").first()
         )
         membership = gm or membership
-    return campaign_services.record_roll(
+    return rolling.record_roll(
         membership, kind=kind, purpose=purpose, secret=True, character=character, mission=mission
     )
 
 
 def _luck_roll(membership, character: Character, luck: int, mission=None) -> Roll:
     score = checks.Score("ability:LUCK", "Abilities", "Luck", luck, None)
-    return campaign_services.record_roll(
+    return rolling.record_roll(
         membership,
         kind="percent",
         purpose="Luck check against death",

@@ -1,11 +1,13 @@
 """TIMEMASTER's demo campaign (``manage.py seed_demo``): two agents, a mission with its tally
-published, one still open, and a few rolls in the dice log."""
+published, one still open, a few rolls in the dice log, and three NPCs for the GM's attack panel
+(two guards and a named antagonist, their statistics the GM's alone)."""
 
 from __future__ import annotations
 
-from campaigns import missions, services
+from campaigns import missions, npc_services
 from campaigns.demo import DEMO_CAMPAIGN
-from campaigns.models import Membership, Mission
+from campaigns.models import NPC, Membership, Mission
+from campaigns.table import rolling
 from systems.timemaster import missions as tm_missions
 
 # name, module, description
@@ -55,8 +57,51 @@ LOST_DISPATCH_STAKES = {
 }
 
 
+#: NPCs a new GM can attack at once from the dice page (issue 49, walk point 3): quick human
+#: statistics (timemaster-characters.md §8), not revealed, so the table sees neither them nor their
+#: numbers. Significance is given, not rolled, so the demo is the same on every run.
+NPCS = (
+    {
+        "name": "Sentry of the Dispatch Road",
+        "quick": True,
+        "kind": "human",
+        "significance_rating": 2,
+        "skills": {"bayonet": {"level": "specialist"}},
+        "public_description": "A tired soldier on the Waterloo road.",
+        "gm_notes": "Quick statistics: a guard for the attack panel.",
+    },
+    {
+        "name": "Sentry at the Farm Gate",
+        "quick": True,
+        "kind": "human",
+        "significance_rating": 1,
+        "skills": {"long_barreled_gun": {"level": "specialist"}},
+        "public_description": "A soldier with a musket at the farm gate.",
+        "gm_notes": "Quick statistics: a guard for the attack panel.",
+    },
+    {
+        "name": "Major Anton Kessler",
+        "quick": True,
+        "kind": "human",
+        "significance_rating": 8,
+        "abilities": {"STR": 65, "DEX": 70, "AGL": 60, "PER": 60, "WPR": 70, "PCN": 65, "STA": 70},
+        "skills": {"sword": {"level": "expert"}, "pistol": {"level": "specialist"}},
+        "public_description": "An officer who asks too many questions about the dispatch.",
+        "gm_notes": "The antagonist of The Lost Dispatch: he wants the message burnt.",
+    },
+)
+
+
+def npcs(campaign, gm_user) -> None:
+    """The demo's NPCs, each made once (the demo is safe to run again)."""
+    for data in NPCS:
+        if not NPC.objects.filter(campaign=campaign, name=data["name"]).exists():
+            npc_services.create_npc(campaign, gm_user, {**data, "revealed": False})
+
+
 def play(campaign, gm, users, heroes, rng) -> None:
-    """A mission with its tally published, one still open, and a few rolls in the dice log."""
+    """A mission with its tally published, one still open, a few rolls in the dice log, the NPCs."""
+    npcs(campaign, users["gm"])
     if not Mission.objects.filter(campaign=campaign, title="The Vienna Clockmaker").exists():
         done = missions.create_mission(
             campaign,
@@ -110,7 +155,7 @@ def play(campaign, gm, users, heroes, rng) -> None:
         )
     if not campaign.rolls.exists():
         alice = Membership.objects.get(campaign=campaign, user=users["alice"])
-        services.record_roll(
+        rolling.record_roll(
             alice, kind="percent", purpose="Demo: a general check", mission=open_mission, rng=rng
         )
-        services.record_roll(gm, kind="d1000", purpose="Demo: a secret check", secret=True, rng=rng)
+        rolling.record_roll(gm, kind="d1000", purpose="Demo: a secret check", secret=True, rng=rng)

@@ -1,9 +1,11 @@
 """TIMEMASTER's advancement history in sentences a player reads ("Awarded 385 Success Points for The
-Lost Dispatch, an equal share of 770"), from an entry's kind and payload (issue 30, finding 10).
+Lost Dispatch."), from an entry's kind and payload (issue 30, finding 10).
 
 Registered as SystemApp.ledger_sentence; the history page keeps the payload one click away. Only
 the payload and the mission's title are read: never the entry's own reason (a correction's reason
-can be the GM's alone).
+can be the GM's alone). An award says the agent's own points and nothing of the mission's pool:
+the pool is the GM's (docs/secrets.md, "What an award reveals"), even where an entry written before
+2026-12-07 still carries it.
 """
 
 from __future__ import annotations
@@ -72,13 +74,11 @@ def sentence(kind: str, payload: dict[str, Any], mission: str) -> str:
     if kind == "sp_awarded" and p.get("type") == "bonus":
         return f"Awarded {_points(p.get('amount'))} as a bonus."
     if kind == "sp_awarded":
-        amount, pool = p.get("amount", 0), p.get("pool")
+        amount = p.get("amount", 0)
         if not amount:
             why = WHY_LESS.get(str(p.get("reason")), "")
             return f"No Success Points{for_mission}" + (f": {why}." if why else ".")
         text = f"Awarded {_points(amount)}{for_mission}"
-        if pool:
-            text += f", an equal share of {pool}"
         if p.get("forgone"):
             why = WHY_LESS.get(str(p.get("reason")), "")
             text += f"; {p['forgone']} forgone" + (f" because {why}" if why else "")

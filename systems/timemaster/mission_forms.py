@@ -127,8 +127,12 @@ def _rating_label(rating) -> str:
 
 
 class MistakeForm(forms.Form):
+    # Starts on an empty "Choose…": no kind of mistake is picked for the GM (it started on the
+    # first kind, NPC death), and a form sent as it came is refused with a word on what to choose.
     kind = forms.ChoiceField(
-        label="Kind of mistake", choices=[(key, spec["label"]) for key, spec in TALLY_KINDS.items()]
+        label="Kind of mistake",
+        choices=[("", "Choose…")] + [(key, spec["label"]) for key, spec in TALLY_KINDS.items()],
+        error_messages={"required": "Choose the kind of mistake the team made."},
     )
     description = forms.CharField(
         max_length=2000, required=False, label="What happened", widget=forms.Textarea(attrs={"rows": 2})

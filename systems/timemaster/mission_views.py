@@ -16,11 +16,12 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from campaigns import charts, live, missions
+from campaigns import charts, missions
 from campaigns.models import NPC, Mission, SignificanceEntry
+from campaigns.table import live
 from characters.models import AdvancementEntry, Character
 from characters.systems import RuleError
-from config.confirm import confirm_first
+from kernel.confirm import confirm_first
 from systems.timemaster import missions as tm_missions
 from systems.timemaster.access import get_timemaster_campaign_for_user
 from systems.timemaster.engine import counterfactual

@@ -25,7 +25,7 @@ from django.utils import timezone
 
 from campaigns.missions import announce, lock, visible_tally
 from campaigns.models import NPC, Membership, Mission, SignificanceEntry
-from campaigns.services import record_roll
+from campaigns.table.rolling import record_roll
 from characters import services as character_services
 from characters.models import AdvancementEntry, Character
 from characters.systems import RuleError

@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from campaigns.models import NPC
 from characters.systems import RuleError
-from systems.timemaster.engine import npc_condition
+from systems.timemaster.engine import npc_condition, recovery
 from systems.timemaster.engine.armor import LOCATION_LABELS
 from systems.timemaster.engine.tables import ARMOR
 from systems.timemaster.models import NPCConditionEntry
@@ -98,7 +98,8 @@ def record(
         if build is None:
             raise ValidationError({"defender_npc": "This NPC has no Stamina score to track."})
         try:
-            npc_condition.apply(build, kind, fields)
+            _new, events = npc_condition.apply(build, kind, fields)
+            recovery.refuse_an_empty_rest(kind, events)
         except RuleError as error:
             raise ValidationError({v.field: v.message for v in error.violations}) from None
         return NPCConditionEntry.objects.create(

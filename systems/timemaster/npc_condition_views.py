@@ -7,6 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.http import Http404
 from django.shortcuts import redirect
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from systems.timemaster import npc_condition_services as npc_cond
@@ -28,4 +29,6 @@ def npc_condition_revert(request, pk, npc_pk, entry_pk):
                 messages.error(request, problem)
     else:
         messages.success(request, "The change is reverted.")
+    if request.POST.get("back") == "fight":  # from the dice page's fight panel: back there
+        return redirect(f"{reverse('campaign-dice', args=[campaign.pk])}#fight-panel")
     return redirect("npc-detail", campaign.pk, npc.pk)

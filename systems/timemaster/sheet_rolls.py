@@ -15,6 +15,7 @@ def context(character) -> RollContext | None:
             campaign_id=character.campaign_id, status=Mission.Status.ACTIVE, agents=character
         )
         .order_by("-id")
+        .only("id", "campaign_id", "title")  # what a roll takes of it (the rest is read if asked)
         .first()
     )
     if mission is None:

@@ -15,6 +15,9 @@ LEDGER = (
 )
 LEDGER_REVERTED = 0
 
+#: The records TIMEMASTER's own route keywords name, for the walks over every route.
+ROUTE_KWARG_OWNERS = {"state_pk": "fight_state"}
+
 
 def check_demo(campaign) -> None:
     """The demo's play: a published mission (in alice's agent's ledger) and an open one."""
@@ -33,7 +36,7 @@ def api_route_ids(campaign, members, character) -> dict[str, dict]:
     """The URL ids of TIMEMASTER's own API routes in ``campaign`` (the personas are its members,
     ``character`` a player's agent), for the walks over every API route."""
     from campaigns.models import NPC
-    from systems.timemaster.models import NPCConditionEntry
+    from systems.timemaster.models import FightState, NPCConditionEntry
 
     own = {"campaign_pk": campaign.pk, "character_pk": character.pk}
     guard = NPC.objects.create(
@@ -48,7 +51,13 @@ def api_route_ids(campaign, members, character) -> dict[str, dict]:
         npc=guard, entry={"kind": "damage_taken", "stamina": 2, "wounds": 1}
     )
     npc = {"campaign_pk": campaign.pk, "npc_pk": guard.pk}
+    state = FightState.objects.create(campaign=campaign, kind="down", defender_npc=guard)
+    held = {"campaign_pk": campaign.pk, "state_pk": state.pk}
     return {
+        "api-campaign-fight": own,
+        "api-campaign-fight-end": held,
+        "api-campaign-fight-reopen": held,
+        "api-campaign-fight-revert": held,
         "api-check": own,
         "api-campaign-attacks": own,
         "api-campaign-holds": own,
@@ -57,3 +66,7 @@ def api_route_ids(campaign, members, character) -> dict[str, dict]:
         "api-npc-condition": npc,
         "api-npc-condition-revert": {**npc, "entry_pk": entry.pk},
     }
+
+
+#: This system's part of the chronicle's browser test (tests/e2e/test_chronicle_evenings.py).
+BROWSER_EVENING = "tests.e2e.evenings.timemaster"

@@ -20,6 +20,15 @@ urlpatterns: list = [
     path("campaigns/<id:pk>/dice/attack/", attack_views.dice_attack, name="campaign-dice-attack"),
     path("campaigns/<id:pk>/dice/hold/", attack_views.dice_hold, name="campaign-dice-hold"),
     path("campaigns/<id:pk>/dice/special/", attack_views.dice_special, name="campaign-dice-special"),
+    *(
+        path(
+            f"campaigns/<id:pk>/dice/fight/<id:state_pk>/{action}/",
+            attack_views.dice_fight_state,
+            {"action": action},
+            name=f"campaign-dice-fight-{action}",
+        )
+        for action in ("end", "reopen", "revert")
+    ),
     path(
         "campaigns/<id:pk>/npcs/<id:npc_pk>/condition/<id:entry_pk>/revert/",
         npc_condition_views.npc_condition_revert,

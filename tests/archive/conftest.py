@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+from campaigns.table import rolling
 from characters import services as character_services
 from tests import system_kit
 
@@ -68,7 +69,6 @@ def full_campaign(world, make_hero):
     """The world's TIMEMASTER campaign with something in every section: missions, characters with
     ledgers (an entry tied to a mission, a reversal), a draft, NPCs (one hidden), open and secret rolls."""
     from campaigns import npc_services
-    from campaigns import services as campaign_services
 
     campaign = world.campaign
     gm = world.users["gm"]
@@ -92,10 +92,8 @@ def full_campaign(world, make_hero):
     )
     membership = world.membership
     _run_a_mission(world, [harry, mae])
-    campaign_services.record_roll(
-        membership["player"], kind="d6", count=2, character=harry, rng=random.Random(1)
-    )
-    campaign_services.record_roll(
+    rolling.record_roll(membership["player"], kind="d6", count=2, character=harry, rng=random.Random(1))
+    rolling.record_roll(
         membership["gm"],
         kind="d1000",
         secret=True,

@@ -116,7 +116,7 @@ def test_only_the_gm_imports_a_character_into_the_campaign(world, make_hero, api
     hero = make_hero(world.campaign)
     document = json.dumps(services.export_character(hero))
     before = Character.objects.count()
-    url = f"/api/v1/campaigns/{world.campaign.pk}/characters/import/?owner=player"
+    url = f"/api/v1/campaigns/{world.campaign.pk}/characters/import/?owner=player&on_duplicate=copy"
     response = client_for(api, world, persona).post(url, document, content_type="application/json")
     assert_error_format(response, status)
     assert Character.objects.count() == before + (status == 201)
@@ -129,7 +129,7 @@ def test_a_character_upload_goes_to_the_owner_named_in_the_form(world, make_hero
     upload = SimpleUploadedFile("hero.json", json.dumps(services.export_character(hero)).encode())
     response = api(world.users["gm"]).post(
         f"/api/v1/campaigns/{world.campaign.pk}/characters/import/",
-        {"file": upload, "owner": "other_player"},
+        {"file": upload, "owner": "other_player", "on_duplicate": "copy"},
         format="multipart",
     )
     assert response.status_code == 201, response.content

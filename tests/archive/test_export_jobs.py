@@ -14,6 +14,7 @@ from archive.models import CampaignExport, ExportStatus
 from archive.tasks import run_export
 from campaigns import services as campaign_services
 from campaigns.models import Campaign
+from campaigns.table import rolling
 from tests.archive.conftest import SECRET_PURPOSE
 from tests.archive.test_api_roles import client_for
 from tests.archive.test_round_trip import campaign_rows
@@ -47,7 +48,7 @@ def awkward_rolls(world, full_campaign, rng):
     JSONRenderer escapes."""
     player = world.membership["player"]
     for purpose in ("Zürich, 1519 — Zwingli", "line\u2028separator\u2029here", 'quote " and \\ back'):
-        campaign_services.record_roll(player, kind="d10", count=2, purpose=purpose, rng=rng)
+        rolling.record_roll(player, kind="d10", count=2, purpose=purpose, rng=rng)
     return full_campaign
 
 

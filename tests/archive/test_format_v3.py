@@ -198,7 +198,10 @@ def test_a_character_document_names_no_record_it_does_not_hold(world, play_campa
     document = services.export_character(kage, world.users["gm"])
     assert [m["mission"] for m in document["build"]["missions"]] == ["ttk_run:~1"]
     target = play_campaign("time_to_kill", name="Another dojo")
-    copy = services.import_character(document, target, world.users["player"], world.users["gm"])
+    # the target has its own Kage, of the same name and owner: imported as a copy
+    copy = services.import_character(
+        document, target, world.users["player"], world.users["gm"], on_duplicate="copy"
+    )
     # the run is not on this server: the key stays, it is no id, and the page shows no link for it
     assert [m["mission"] for m in copy.build["missions"]] == ["ttk_run:~1"]
     client.force_login(world.users["gm"])

@@ -87,12 +87,15 @@ def test_imported_rolls_and_records_name_no_one_outside_the_copy(world, full_cam
     assert any("'outsider'" in line for line in response.json()["warnings"])
 
 
-def test_a_character_import_names_only_members_of_the_campaign_as_recorders(world, full_campaign, api):
+def test_a_character_import_names_only_members_of_the_campaign_as_recorders(
+    world, full_campaign, make_campaign, api
+):
     harry = full_campaign.characters.get(name="Harry Adams")
+    target = make_campaign("timemaster", name="Another table")  # Harry is not there yet
     document = json.loads(json.dumps(services.export_character(harry)))
     for entry in document["ledger"]:
         entry["recorded_by"] = "outsider"
-    url = f"/api/v1/campaigns/{full_campaign.pk}/characters/import/"
+    url = f"/api/v1/campaigns/{target.pk}/characters/import/"
     response = api(world.users["gm"]).post(url, json.dumps(document), content_type="application/json")
     assert response.status_code == 201, response.content
     copy = Character.objects.get(pk=response.json()["id"])
@@ -109,15 +112,21 @@ def test_a_character_import_names_only_members_of_the_campaign_as_recorders(worl
 
 
 @pytest.mark.parametrize("name", ["outsider", "nobody_by_that_name"])
-def test_a_restored_ledger_says_what_became_of_an_entry_by_a_non_member(world, full_campaign, client, name):
+def test_a_restored_ledger_says_what_became_of_an_entry_by_a_non_member(
+    world, full_campaign, make_campaign, client, name
+):
     """The same words whether or not the account exists; one entry, so the verb is singular."""
     harry = full_campaign.characters.get(name="Harry Adams")
+    target = make_campaign("timemaster", name="Another table")  # Harry is not there yet
     document = json.loads(json.dumps(services.export_character(harry)))
     document["ledger"][0]["recorded_by"] = name
     client.force_login(world.users["gm"])
     response = client.post(
-        f"/campaigns/{full_campaign.pk}/archive/characters/import/",
-        {"owner": "player", "file": SimpleUploadedFile("harry.json", json.dumps(document).encode())},
+        f"/campaigns/{target.pk}/archive/characters/import/",
+        {
+            "owner": "player",
+            "file": SimpleUploadedFile("harry.json", json.dumps(document).encode()),
+        },
         follow=True,
     )
     assert response.status_code == 200
@@ -126,7 +135,7 @@ def test_a_restored_ledger_says_what_became_of_an_entry_by_a_non_member(world, f
         f"1 of Harry Adams&#x27; ledger entries was recorded by {name}, who is not a member of this "
         "campaign: it is kept, with no recorder shown."
     ) in page
-    copy = Character.objects.filter(campaign=full_campaign, name="Harry Adams").order_by("-pk").first()
+    copy = Character.objects.get(campaign=target, name="Harry Adams")
     assert copy.pk != harry.pk and copy.entries.count() == harry.entries.count()
     assert copy.entries.order_by("pk").first().recorded_by is None
 

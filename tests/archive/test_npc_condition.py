@@ -89,7 +89,7 @@ def test_npc_condition_round_trips_with_its_reverts_and_the_npc_page_shows_it_ag
         assert set(item) == set(npc_archive.FIELDS)
         if item["roll"] is not None:
             assert document["rolls"][item["roll"]]["detail"].get("attack") is True
-    # NPC and roll ids are random and long (config.fields.random_public_id): none is in the section
+    # NPC and roll ids are random and long (kernel.fields.random_public_id): none is in the section
     ids = [*NPC.objects.values_list("pk", flat=True), *Roll.objects.values_list("pk", flat=True)]
     text = json.dumps(section)
     assert ids and all(pk > 1000 and str(pk) not in text for pk in ids)

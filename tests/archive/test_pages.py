@@ -105,7 +105,9 @@ def test_only_the_gm_imports_a_character_on_the_page(world, make_hero, client, p
     document = services.export_character(make_hero(world.campaign))
     before = Character.objects.count()
     url = f"/campaigns/{world.campaign.pk}/archive/characters/import/"
-    response = page_client(client, world, persona).post(url, {"file": upload(document), "owner": "player"})
+    response = page_client(client, world, persona).post(
+        url, {"file": upload(document), "owner": "player", "on_duplicate": "copy"}
+    )
     assert response.status_code == status
     assert Character.objects.count() == before + (persona == "gm")
 

@@ -17,8 +17,10 @@ from pathlib import Path
 import pikepdf
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
 
 from archive import services
+from archive.problems import ArchiveRefused
 from campaigns.access import get_campaign_for_user
 from sheets import archival
 from sheets import services as sheet_services
@@ -135,12 +137,144 @@ def test_a_sheet_that_carries_no_character_is_refused(world, make_hero):
     assert problems and "carries no character" in " ".join(m for _, m in problems)
 
 
-def test_a_party_bundle_of_two_characters_is_refused(world, make_hero):
-    make_hero(world.campaign, "player")
-    hero = make_hero(world.campaign, "other_player", name="Mae Lin")
-    bundle = sheet_pdf(world.users["gm"], hero, kind="party_bundle")
-    problems, _ = refused_character(world, bundle)
-    assert "carries 2 characters" in " ".join(m for _, m in problems)
+@pytest.fixture
+def bundle(world, make_hero, make_campaign):
+    """The GM's party bundle of a D6 table with Ana (player's) and Mae Lin (other_player's)."""
+    table = make_campaign("d6")
+    make_hero(table, "player")
+    mae = make_hero(table, "other_player", name="Mae Lin")
+    return table, sheet_pdf(world.users["gm"], mae, kind="party_bundle")
+
+
+def test_a_party_bundle_is_not_imported_without_saying_which_characters(world, bundle):
+    table, pdf = bundle
+    problems, error = refused_character(world, pdf, campaign=table)
+    text = " ".join(m for _, m in problems)
+    assert error.status == 400 and "party bundle carrying 2 characters" in text
+    assert "0: Ana (player, revision" in text and "1: Mae Lin (other_player, revision" in text
+
+
+def test_the_ticked_characters_of_a_bundle_are_restored_each_to_its_owner(world, bundle, make_campaign):
+    table, pdf = bundle
+    target = make_campaign("d6", name="An empty table")
+    documents = services.character_documents(pdf)
+    assert [d["name"] for d in documents] == ["Ana", "Mae Lin"]
+    picks = [services.Pick(1, world.users["other_player"])]
+    (done,) = services.import_characters(documents, picks, target, world.users["gm"])
+    mae = table.characters.get(name="Mae Lin")
+    assert (done.character.name, done.character.owner) == ("Mae Lin", world.users["other_player"])
+    assert comparable(services.export_character(done.character)) == comparable(services.export_character(mae))
+    assert not target.characters.filter(name="Ana").exists()
+
+
+def test_a_bundle_into_its_own_campaign_asks_about_each_character_already_there(world, bundle):
+    from tests.archive.test_refusals import counts
+
+    table, pdf = bundle
+    documents = services.character_documents(pdf)
+    picks = [services.Pick(0, world.users["player"], "copy"), services.Pick(1, world.users["other_player"])]
+    before = counts()
+    with pytest.raises(ArchiveRefused) as caught:  # Mae Lin has no answer: neither is imported
+        services.import_characters(documents, picks, table, world.users["gm"])
+    assert counts() == before and caught.value.status == 409
+    assert caught.value.problems[0].path == "characters[1].on_duplicate"
+    picks[1].on_duplicate = "replace"
+    done = services.import_characters(documents, picks, table, world.users["gm"])
+    assert [(d.character.name.startswith("Ana (restored "), d.replaced) for d in done] == [
+        (True, False),
+        (False, True),
+    ]
+    assert table.characters.filter(name="Mae Lin").count() == 1
+
+
+def test_a_tampered_file_in_a_bundle_refuses_the_whole_bundle(world, bundle):
+    table, pdf = bundle
+    data = pikepdf.open(io.BytesIO(pdf))
+    document = json.loads(_spec(data).EF.F.read_bytes())
+    document["name"] = "Someone else"
+    altered = _rewritten(pdf, _replace_file(json.dumps(document).encode(), checksum=False))
+    problems, _ = refused_character(world, altered, campaign=table)
+    assert "does not match the checksum" in " ".join(m for _, m in problems)
+
+
+def test_a_sheet_of_another_system_is_refused(world, make_hero, make_campaign):
+    pdf = sheet_pdf(world.users["player"], make_hero(make_campaign("d6")))
+    problems, error = refused_character(world, pdf)  # the world's campaign plays TIMEMASTER
+    assert error.status == 400 and "This campaign plays timemaster, not d6." in {m for _, m in problems}
+
+
+def test_the_api_imports_the_characters_a_bundle_names(world, bundle, make_campaign, api):
+    _, pdf = bundle
+    target = make_campaign("d6", name="An empty table")
+    url = f"/api/v1/campaigns/{target.pk}/characters/import/"
+
+    def post(user, **fields):
+        upload = SimpleUploadedFile("party.pdf", pdf, "application/pdf")
+        return api(world.users[user]).post(url, {"file": upload, **fields}, format="multipart")
+
+    assert post("player", characters="all").status_code == 403  # importing stays the GM's
+    asked = post("gm")
+    assert asked.status_code == 400 and "characters=all" in json.dumps(asked.json())
+    assert post("gm", characters="0,7").status_code == 400
+    assert not target.characters.exists()
+    made = post("gm", characters="all")
+    assert made.status_code == 201, made.content
+    owners = {c["name"]: c["owner"] for c in made.json()["characters"]}
+    assert owners == {"Ana": "player", "Mae Lin": "other_player"}  # each to the owner its sheet names
+    again = post("gm", characters="1")
+    assert again.status_code == 409 and "on_duplicate" in json.dumps(again.json())
+
+
+def test_the_import_page_lists_a_bundle_and_imports_what_is_ticked(world, bundle, make_campaign, client):
+    _, pdf = bundle
+    target = make_campaign("d6", name="An empty table")
+    client.force_login(world.users["gm"])
+    url = f"/campaigns/{target.pk}/archive/characters/import/"
+    listed = client.post(
+        url, {"file": SimpleUploadedFile("party.pdf", pdf, "application/pdf"), "owner": "gm"}
+    )
+    page = listed.content.decode()
+    assert listed.status_code == 200 and "This party bundle carries 2 characters" in page
+    assert 'name="pick" value="0"' in page and 'name="pick" value="1"' in page
+    assert not target.characters.exists()
+    token = listed.context["pending"]["token"]
+    nothing = client.post(url, {"pending": token, "owner": "gm", "confirm": "1"})
+    assert nothing.status_code == 400 and "Tick at least one character" in nothing.content.decode()
+    done = client.post(
+        url,
+        {"pending": token, "owner": "gm", "confirm": "1", "pick": ["0"], "owner_0": "player"},
+        follow=True,
+    )
+    assert done.status_code == 200 and "Imported Ana (revision" in done.content.decode()
+    assert list(target.characters.values_list("name", "owner__username")) == [("Ana", "player")]
+    stale = client.post(url, {"pending": token, "owner": "gm", "confirm": "1", "pick": ["1"]})
+    assert stale.status_code == 400 and "upload the file again" in stale.content.decode()
+
+
+def test_the_import_page_asks_before_importing_a_sheet_twice(world, make_hero, client):
+    hero = make_hero(world.campaign)
+    pdf = sheet_pdf(world.users["player"], hero)
+    client.force_login(world.users["gm"])
+    url = f"/campaigns/{world.campaign.pk}/archive/characters/import/"
+    asked = client.post(
+        url, {"file": SimpleUploadedFile("harry.pdf", pdf, "application/pdf"), "owner": "player"}
+    )
+    page = asked.content.decode()
+    assert asked.status_code == 409 and "Harry Adams is already in this campaign" in page
+    assert (
+        'value="replace"' in page and 'value="copy"' in page and "on_duplicate=" not in page
+    )  # no API words
+    assert world.campaign.characters.filter(name__startswith="Harry Adams").count() == 1
+    token = asked.context["pending"]["token"]
+    other = Client()
+    other.force_login(world.users["player"])  # someone else cannot answer for the GM
+    assert other.post(url, {"pending": token, "on_duplicate": "copy"}).status_code == 403
+    unanswered = client.post(url, {"pending": token, "owner": "player"})
+    assert unanswered.status_code == 409
+    assert "to replace it or to import a copy" in unanswered.content.decode()
+    done = client.post(url, {"pending": token, "owner": "player", "on_duplicate": "replace"}, follow=True)
+    assert "Harry Adams already holds what the file holds: nothing changed." in done.content.decode()
+    assert world.campaign.characters.filter(name__startswith="Harry Adams").count() == 1
 
 
 def test_an_attachment_that_does_not_match_its_checksum_is_refused(world, harry_pdf):

@@ -68,7 +68,7 @@ def test_a_truncated_campaign_archive_is_refused(world, campaign_document):
     assert "line 1" in messages(problems) and "truncated" in messages(problems)
 
 
-@pytest.mark.parametrize("version", [5, 99, 0, -1, "1", None, True])
+@pytest.mark.parametrize("version", [6, 99, 0, -1, "1", None, True])
 def test_an_unknown_format_version_is_refused(world, campaign_document, version):
     campaign_document["format_version"] = version
     problems, _ = refused_campaign(world, json.dumps(campaign_document).encode())

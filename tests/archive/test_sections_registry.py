@@ -20,8 +20,13 @@ ORDER = (
     "d6_encounters",
     "rolls",
     "mission_records",
+    # the play sessions and their notes (format version 5, issue 50): they name missions,
+    # characters and NPCs, all restored before them
+    "play_sessions",
     # TIMEMASTER's section (issue 49): first of the systems', as systems.timemaster is installed first
     "timemaster_npc_condition",
+    "timemaster_attacked_npcs",
+    "timemaster_fight_states",
     "ttk_runs",
     "tempo_conflicts",
     # the platform's sections after every system's (archive.sections.PLATFORM_TAIL_SECTIONS)
@@ -37,20 +42,26 @@ def test_the_sections_keep_their_order_with_the_systems_sections_from_their_fold
     before the platform's tail sections."""
     keys = archive_sections.section_keys()
     assert tuple(key for key in keys if key in ORDER) == ORDER
-    others = tuple(key for key in keys if key not in ORDER)
-    assert keys[len(keys) - 3 - len(others) :] == (*others, "fair_dice_scopes", "fair_dice", "rolls_by_hand")
-    assert [
-        section.__name__
-        for section in archive_sections.system_sections()
-        if section.__name__.startswith("systems.")
-    ] == [
-        "systems.timemaster.archive",
-        "systems.time_to_kill.archive",
-        "systems.tempo.archive",
-        "systems.d6.archive",
+    tail = ("fair_dice_scopes", "fair_dice", "rolls_by_hand")
+    assert keys[-3:] == tail
+    # Any other system's section (the toy's, a new system's): right before the platform section
+    # its BEFORE names, or else after every section of the format's order and before the tail.
+    by_key = {section.KEY: section for section in archive_sections.SECTIONS}
+    last_of_order = keys.index(ORDER[-4])
+    for key in (key for key in keys if key not in ORDER):
+        before = getattr(by_key[key], "BEFORE", "")
+        if before:
+            assert before in keys[keys.index(key) + 1 :], key
+        else:
+            assert last_of_order < keys.index(key) < len(keys) - 3, key
+    # Each installed system's sections come from its own folder, in INSTALLED_APPS order.
+    assert [section.__name__ for section in archive_sections.system_sections()] == [
+        name for app in registry.installed() for name in app.archive_sections
     ]
     assert tuple(key for key in archive_sections.OPTIONAL_SECTIONS if key in ORDER) == (
         "timemaster_npc_condition",
+        "timemaster_attacked_npcs",
+        "timemaster_fight_states",
         "ttk_runs",
         "tempo_conflicts",
         "d6_encounters",
@@ -65,7 +76,11 @@ def test_a_system_names_its_section_by_the_folders_convention():
     assert registry.get("tempo").archive_sections == ("systems.tempo.archive",)
     # TIMEMASTER's NPC condition entries are its own section; its mission records are still the
     # platform's.
-    assert registry.get("timemaster").archive_sections == ("systems.timemaster.archive",)
+    assert registry.get("timemaster").archive_sections == (
+        "systems.timemaster.archive",
+        "systems.timemaster.archive_attacked",
+        "systems.timemaster.archive_fight_states",
+    )
 
 
 def _install(monkeypatch, key: str, **attributes) -> types.ModuleType:

@@ -9,6 +9,7 @@ from django.urls import get_resolver
 
 from campaigns import services
 from campaigns.models import Invitation, Membership, Role, Roll
+from campaigns.table import rolling
 from tests import system_kit
 
 ROLES = ("gm", "player", "observer", "outsider", "anonymous")
@@ -18,9 +19,9 @@ def _setup(world):
     campaign = world.campaign
     gm = world.membership["gm"]
     mission = campaign.missions.create(title="Op")
-    open_roll = services.record_roll(gm, kind="d6", rng=random.Random(1))
-    secret_roll = services.record_roll(gm, kind="d1000", secret=True, rng=random.Random(2))
-    hidden_roll = services.record_roll(gm, kind="d1000", secret=True, announced=False, rng=random.Random(3))
+    open_roll = rolling.record_roll(gm, kind="d6", rng=random.Random(1))
+    secret_roll = rolling.record_roll(gm, kind="d1000", secret=True, rng=random.Random(2))
+    hidden_roll = rolling.record_roll(gm, kind="d1000", secret=True, announced=False, rng=random.Random(3))
     invitation = services.create_invitation(campaign, world.users["gm"])
     spare = Membership.objects.create(
         campaign=campaign,
@@ -163,6 +164,8 @@ WALKS_ELSEWHERE = (
     "tests.campaigns.test_fair_dice_api",
     "tests.characters.test_sheet_rolls",
     "tests.campaigns.test_webhooks",
+    "tests.campaigns.test_play_sessions_api",
+    "tests.campaigns.test_search",
 )
 
 

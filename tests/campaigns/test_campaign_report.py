@@ -93,6 +93,26 @@ def test_a_system_that_registers_no_charts_gets_a_report_page_that_says_so(
     assert "The campaign in pictures" not in client.get(f"/campaigns/{d6.pk}/").content.decode()
 
 
+@pytest.mark.parametrize("system", [app.key for app in registry.installed() if app.charts])
+def test_a_report_with_nothing_drawn_yet_offers_no_print_and_says_why(client, make_user, system):
+    """Every chart of a new campaign is still its empty sentence: the page says there is nothing to
+    print yet instead of offering a PDF of empty sentences (a walk's finding)."""
+    from tests.system_kit import make_campaign
+
+    gm = make_user(f"{system}-gm")
+    campaign = make_campaign(gm, system, "New Table")
+    client.force_login(gm)
+    html = client.get(f"/campaigns/{campaign.pk}/report/").content.decode()
+    assert 'data-testid="print-campaign-report"' not in html
+    assert "Nothing to print yet" in html
+
+
+def test_a_played_report_offers_its_print(world, client, campaign_played):
+    client.force_login(world.users["gm"])
+    html = client.get(url(world)).content.decode()
+    assert 'data-testid="print-campaign-report"' in html and "Nothing to print yet" not in html
+
+
 def test_the_gm_sees_every_closed_mission_with_its_significance_roll_and_difference(
     world, client, campaign_played
 ):
@@ -242,11 +262,33 @@ def test_success_points_and_standing_follow_the_ledger_with_offences_marked(worl
     # the table is the drawing: a row per mission, a column per series, the same standings
     assert standing.table_headers == ("Mission", "Harry Adams", "Ida Brandt", "Offence or demotion")
     assert standing.table_rows == (
-        ("1", "Trainee/0", "Trainee/0", ""),
+        ("1", "Trainee/0", "Trainee/0", "none"),
         ("2", "Trainee/0", "Trainee/1", "Harry Adams: offence"),
     )
     # the y axis ticks on the standings that occur, by name
     assert standing.y_labels == ((0, "Trainee/0"), (1, "Trainee/1"))
+
+
+def test_no_cell_of_the_gms_report_is_blank_a_failed_mission_says_no_check_was_rolled(world, campaign_played):
+    """A failed mission rolls no significance check; its Roll and Difference cells read as such
+    (they were blank), and an agent not yet on a mission reads so in the standing table."""
+    missions.publish_mission(campaign_played["second"], world.users["gm"])
+    failed = started(world, [campaign_played["ida"]], title="Lost at sea", start_year=1600, end_year=1600)
+    missions.publish_mission(
+        tm_missions.close_mission(gm_membership(world), failed, "failure"), world.users["gm"]
+    )
+    late = new_agent(world, "player", "Cora Late")
+    third = started(world, [late], title="Cora's first", start_year=1700, end_year=1700)
+    missions.publish_mission(
+        tm_missions.close_mission(gm_membership(world), third, "failure"), world.users["gm"]
+    )
+    missions_chart, points, standing = charts.campaign_charts(world.campaign, world.users["gm"], True)
+    lost = next(row for row in missions_chart.table_rows if row[1] == "Lost at sea")
+    assert lost[5:] == ("no check", "no check")
+    # Cora Late's column comes first (by name)
+    assert ("1", "not on a mission yet", "Trainee/0", "Trainee/0") in standing.table_rows
+    for chart in (missions_chart, points, standing):
+        assert all(cell.strip() for row in chart.table_rows for cell in row), chart.table_rows
 
 
 def test_the_report_has_a_tab_of_its_own_and_says_its_paper_and_file_by_their_names(

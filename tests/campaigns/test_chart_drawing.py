@@ -5,6 +5,7 @@ picture is lettered in the sheet's serif and its PDF figure's alternative text i
 
 from __future__ import annotations
 
+import base64
 import io
 import itertools
 import re
@@ -67,6 +68,29 @@ def test_an_axis_of_counts_ticks_on_whole_numbers():
     labels = y_axis_labels(charts.draw(chart))
     assert labels and all(re.fullmatch(r"-?\d+", label) for label in labels), labels
     assert charts.whole_ticks(chart) == [0, 1, 2, 3]
+
+
+def test_a_stacked_axis_reaches_the_tallest_stack_not_the_tallest_piece():
+    """Time to Kill's stones of a run (2 + 3 + 15 = 20) ticked only up to 15."""
+    series = (Series("Drawn", (2, 5)), Series("Waits", (3, 1)), Series("Left", (15, 4)))
+    chart = Chart("c", "Stones", "Stones.", "stacked_bar", ("1", "2"), series, ("Run",), ())
+    assert charts.whole_ticks(chart)[-1] >= 20
+    assert "20" in y_axis_labels(charts.draw(chart))
+
+
+def test_a_pictures_letters_stay_readable_on_a_phone():
+    """At 390 px the page shows a picture about 330 px across: the 640-wide drawing's 19-unit
+    labels came out at 10 px; the 480-wide drawing's 18-unit labels are 12.4 px there, and shown
+    at most 520 px wide on a laptop they stay the size they were (19.5 px)."""
+    chart = Chart("c", "Counts", "Counts.", "bar", ("1", "2"), (Series("A", (1, 2)),), ("No.",), ())
+    drawn = charts.draw(chart)
+    screen = charts.MEDIA["screen"]
+    assert f'viewBox="0 0 {screen["width"]} ' in drawn
+    assert f"font-size:{screen['label']}px" in drawn.replace(" ", "")
+    assert screen["label"] * 330 / screen["width"] >= 12
+    assert 19 * 330 / 640 < 12  # the old drawing's letters on a phone
+    page = charts.for_page(chart, "gm")
+    assert base64.b64decode(page["src"].split(",", 1)[1]).decode() == drawn and page["width"] == 480
 
 
 def test_a_dashed_line_of_one_point_is_drawn_as_its_dot():

@@ -11,8 +11,8 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from campaigns import services
 from campaigns.models import Mission, Roll
 from systems.timemaster import action_checks as checks
+from systems.timemaster.tests.helpers import ASSIGNMENT
 from tests.characters.conftest import make_agent  # noqa: F401  (fixture)
-from tests.systems.timemaster.helpers import ASSIGNMENT
 
 ROLES = ("gm", "player", "other_player", "observer", "outsider", "anonymous")
 # Dexterity 72 as in the book's example (timemaster-play.md §2.2): the player's agent.
@@ -433,3 +433,21 @@ def test_the_agent_select_sends_the_whole_check_form_but_not_the_csrf_token(worl
     assert 'hx-select-oob="#dice-condition"' in select
     page = client.get(f"/campaigns/{world.campaign.pk}/dice/").content.decode()
     assert 'id="check-panel"' in page and 'id="dice-condition"' in page
+
+
+def test_a_general_check_offers_no_defense_column_and_a_specific_one_does(world, agents, client):
+    """Issue 49, walk point 4: the "Defense column" (and the results key) only read a specific
+    check (timemaster-play.md §2.1-§2.2), yet the general check's form offered them. The form
+    shows them once the check is specific; choosing the kind reloads it as choosing the agent does."""
+    client.force_login(world.users["player"])
+    url = f"/campaigns/{world.campaign.pk}/dice/"
+    general = _check_panel(client.get(url).content.decode())
+    assert 'id="id_check-kind"' in general
+    assert "Defense column" not in general and 'name="check-defense_column"' not in general
+    assert 'name="check-results_key"' not in general
+    kind = general.split('id="id_check-kind"')[0].rsplit("<select", 1)[1]
+    assert 'hx-target="#check-panel"' in kind and 'hx-include="closest form"' in kind
+    specific = _check_panel(client.get(url, {"check-kind": "specific"}).content.decode())
+    assert "Defense column (specific)" in specific and 'name="check-defense_column"' in specific
+    assert 'name="check-results_key"' in specific
+    assert '<option value="specific" selected>' in specific

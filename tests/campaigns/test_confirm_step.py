@@ -17,13 +17,20 @@ from django.test import Client
 
 from campaigns import missions
 from campaigns.models import Campaign, Membership, Mission
+from tests import rows_once
 
 pytestmark = pytest.mark.django_db
 
 
+@pytest.fixture(scope="module")
+def seeded(django_db_setup, django_db_blocker):
+    """The demo, seeded once for the module (tests/rows_once.py): each test starts from it as seeded
+    and what it changes is rolled back after it."""
+    yield from rows_once.kept(django_db_blocker, lambda: call_command("seed_demo", stdout=StringIO()))
+
+
 @pytest.fixture
-def demo():
-    call_command("seed_demo", stdout=StringIO())
+def demo(seeded, db):
     return {c.system: c for c in Campaign.objects.filter(name__startswith="Demo: ")}
 
 

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from campaigns import fairness, services
 from campaigns.models import Roll
+from campaigns.table import fairness, rolling
 from tests.campaigns.test_dice_attacks import _attack, agents  # noqa: F401  (fixture)
 from tests.characters.conftest import make_agent  # noqa: F401  (fixture)
 
@@ -27,7 +27,7 @@ def _script(document, tmp_path):
     path = tmp_path / "doc.json"
     path.write_text(json.dumps(document), encoding="utf-8")
     return subprocess.run(
-        [sys.executable, "-I", "-S", str(SCRIPT), str(path)], capture_output=True, text=True, check=False
+        [sys.executable, "-I", str(SCRIPT), str(path)], capture_output=True, text=True, check=False
     )
 
 
@@ -72,7 +72,7 @@ def test_attacks_from_the_dice_page_are_proved_and_verify_on_the_server_and_in_t
     assert all(sorted(c) == list(range(len(c))) for c in lanes.values()), lanes
     for roll in rolls:  # any secret check a blow called for (a knockout's)
         if roll.secret:
-            services.reveal_roll(world.membership["gm"], roll)
+            rolling.reveal_roll(world.membership["gm"], roll)
     fairness.rotate(world.membership["gm"])
     for name in ("gm", "player"):
         m = world.membership[name]
@@ -123,7 +123,7 @@ def test_a_strangles_round_a_fall_and_poison_are_proved_and_verify(world, agents
     assert next(r for r in rolls if r.purpose.startswith("Poison")).secret
     for roll in rolls:  # the poison check, and any secret check a blow called for
         if roll.secret:
-            services.reveal_roll(gm, roll)
+            rolling.reveal_roll(gm, roll)
     fairness.rotate(gm)
     document = fairness.proof_document(world.campaign, gm.user, gm, seed=1)
     assert {v["verdict"] for v in fairness.verify_document(document)} == {"verified"}
@@ -148,11 +148,11 @@ def test_a_secret_missile_attacks_defense_die_is_shared_with_it_so_the_seeds_key
     roll, _ = attacks.resolve(gm, attack)
     die = Roll.objects.get(campaign=world.campaign, purpose__startswith="Defense die")
     assert die.secret and roll.detail["with_rolls"] == [die.pk]
-    services.reveal_roll(gm, roll)
+    rolling.reveal_roll(gm, roll)
     die.refresh_from_db()
     assert die.revealed_at is not None
     for other in Roll.objects.filter(campaign=world.campaign, secret=True, revealed_at__isnull=True):
-        services.reveal_roll(gm, other)  # a check a blow called for
+        rolling.reveal_roll(gm, other)  # a check a blow called for
     seed = fairness.rotate(gm)
     assert seed.secret_released_at is not None
     m = world.membership["player"]

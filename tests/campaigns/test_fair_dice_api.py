@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from campaigns import fairness, services
 from campaigns.models import ClientSeed, Roll, RollSeed
+from campaigns.table import fairness, rolling
 from characters.systems import fair_dice
 
 ROLES = ("gm", "player", "observer", "outsider", "anonymous")
@@ -82,7 +82,7 @@ def test_a_player_sets_their_seed_and_the_next_roll_takes_it(world, api):
     url = f"/api/v1/campaigns/{world.campaign.pk}/fair-dice/my-seed/"
     assert len(client.get(url).json()["seed"]) == 16  # a random one until they choose
     assert client.put(url, {"seed": "  my lucky socks "}, format="json").json() == {"seed": "my lucky socks"}
-    roll = services.record_roll(world.membership["gm"], kind="d6")
+    roll = rolling.record_roll(world.membership["gm"], kind="d6")
     assert "my lucky socks" in roll.proof.client_seeds
 
 
@@ -144,7 +144,7 @@ def test_a_bad_roll_by_hand_is_refused_and_logs_nothing(world, api, body, field)
 
 
 def test_the_log_marks_a_roll_entered_by_hand(world, client):
-    services.enter_roll_by_hand(world.membership["player"], kind="d10", faces=[10, 3], count=2)
+    rolling.enter_roll_by_hand(world.membership["player"], kind="d10", faces=[10, 3], count=2)
     client.force_login(world.users["observer"])
     page = client.get(f"/campaigns/{world.campaign.pk}/dice/").content.decode()
     assert "entered by hand, not verifiable" in page and "10 3" in page
@@ -159,7 +159,7 @@ def test_the_dice_page_shows_the_commitment_before_any_roll(world, client):
 
 def test_the_fair_page_never_shows_an_unrevealed_seed(world, client):
     gm = world.membership["gm"]
-    services.record_roll(gm, kind="d6", secret=True)
+    rolling.record_roll(gm, kind="d6", secret=True)
     seed = fairness.current_seed(world.campaign)
     for role in ("gm", "player", "observer"):
         client.force_login(world.users[role])
@@ -169,9 +169,9 @@ def test_the_fair_page_never_shows_an_unrevealed_seed(world, client):
 
 def test_the_proof_document_and_the_page_take_one_seed_at_a_time(world, api, client):
     gm = world.membership["gm"]
-    first = services.record_roll(gm, kind="d6")
+    first = rolling.record_roll(gm, kind="d6")
     fairness.rotate(gm)
-    second = services.record_roll(gm, kind="d6")
+    second = rolling.record_roll(gm, kind="d6")
     url = f"/api/v1/campaigns/{world.campaign.pk}/fair-dice/"
     one = api(world.users["player"]).get(url, {"seed": 1}).json()
     assert [r["id"] for r in one["rolls"]] == [first.pk] and [s["number"] for s in one["seeds"]] == [1]

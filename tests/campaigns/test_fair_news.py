@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from campaigns import fairness, services
+from campaigns.table import fairness, rolling
 from characters.systems import fair_dice
 
 pytestmark = pytest.mark.django_db
@@ -40,10 +40,10 @@ def test_each_roll_says_exactly_what_it_waits_for(world):
     """The old words were "pending (its seed is not revealed yet)" for a secret roll whose seed
     the table already showed as "seed revealed": it waited on the secret key."""
     gm, player = world.membership["gm"], world.membership["player"]
-    services.record_roll(player, kind="d10", count=2)
-    shared = services.record_roll(gm, kind="percent", secret=True)
-    services.reveal_roll(gm, shared)
-    services.record_roll(gm, kind="d6", secret=True)  # still the GM's: keeps seed 1's key in
+    rolling.record_roll(player, kind="d10", count=2)
+    shared = rolling.record_roll(gm, kind="percent", secret=True)
+    rolling.reveal_roll(gm, shared)
+    rolling.record_roll(gm, kind="d6", secret=True)  # still the GM's: keeps seed 1's key in
     assert _reasons(world) == [
         ("pending", WAITS_FOR_SEED),
         (
@@ -61,16 +61,16 @@ def test_each_roll_says_exactly_what_it_waits_for(world):
 
 def test_the_script_gives_the_same_words(world, tmp_path):
     gm, player = world.membership["gm"], world.membership["player"]
-    services.record_roll(player, kind="d10", count=2)
-    shared = services.record_roll(gm, kind="percent", secret=True)
-    services.reveal_roll(gm, shared)
-    services.record_roll(gm, kind="d6", secret=True)
+    rolling.record_roll(player, kind="d10", count=2)
+    shared = rolling.record_roll(gm, kind="percent", secret=True)
+    rolling.reveal_roll(gm, shared)
+    rolling.record_roll(gm, kind="d6", secret=True)
     fairness.rotate(gm)
     m = world.membership["player"]
     path = tmp_path / "doc.json"
     path.write_text(json.dumps(fairness.proof_document(world.campaign, m.user, m)), encoding="utf-8")
     done = subprocess.run(
-        [sys.executable, "-I", "-S", str(SCRIPT), str(path)], capture_output=True, text=True, check=False
+        [sys.executable, "-I", str(SCRIPT), str(path)], capture_output=True, text=True, check=False
     )
     assert done.returncode == 0, done.stderr
     assert f"pending ({WAITS_FOR_KEY})" in done.stdout
@@ -88,8 +88,8 @@ def test_a_scenes_secret_roll_waits_for_the_scenes_own_key():
 
 def test_the_seed_table_says_where_each_seed_stands_in_the_same_words(world, client):
     gm = world.membership["gm"]
-    services.record_roll(world.membership["player"], kind="d6")
-    services.record_roll(gm, kind="d6", secret=True)
+    rolling.record_roll(world.membership["player"], kind="d6")
+    rolling.record_roll(gm, kind="d6", secret=True)
     fairness.rotate(gm)  # seed 1 revealed, its key in (a secret roll is still the GM's); seed 2 in use
     client.force_login(world.users["player"])
     page = client.get(f"/campaigns/{world.campaign.pk}/dice/fair/").content.decode()
@@ -108,14 +108,14 @@ def _news(world, name):
 def test_what_a_player_can_check_is_counted_from_the_rolls_they_see(world):
     gm, player = world.membership["gm"], world.membership["player"]
     assert _news(world, "player") == []
-    services.record_roll(player, kind="d10")
-    services.record_roll(player, kind="d6")
+    rolling.record_roll(player, kind="d10")
+    rolling.record_roll(player, kind="d6")
     assert _news(world, "player") == []  # nothing revealed yet
-    secret = services.record_roll(gm, kind="d6", secret=True)
+    secret = rolling.record_roll(gm, kind="d6", secret=True)
     seed = fairness.rotate(gm)
     assert _news(world, "player") == [{"seed": 1, "rolls": 2, "since": seed.rotated_at.isoformat()}]
     assert _news(world, "gm") == _news(world, "player")  # the GM's secret roll waits for the key
-    services.reveal_roll(gm, secret)
+    rolling.reveal_roll(gm, secret)
     seed.refresh_from_db()
     assert seed.secret_released_at is not None
     assert _news(world, "player") == [
@@ -128,8 +128,8 @@ def test_a_roll_the_player_cannot_see_counts_nowhere_for_them(world, client):
     """An unannounced secret roll under the same seed is not in the player's count, nor on their
     page's marker data; the GM's count has it once its key is out."""
     gm, player = world.membership["gm"], world.membership["player"]
-    services.record_roll(player, kind="d10")
-    hidden = services.record_roll(gm, kind="d1000", secret=True, announced=False)
+    rolling.record_roll(player, kind="d10")
+    hidden = rolling.record_roll(gm, kind="d1000", secret=True, announced=False)
     seed = fairness.rotate(gm)
     assert _news(world, "player") == [{"seed": 1, "rolls": 1, "since": seed.rotated_at.isoformat()}]
     client.force_login(world.users["player"])
@@ -139,6 +139,6 @@ def test_a_roll_the_player_cannot_see_counts_nowhere_for_them(world, client):
     assert (
         f'data-fair-news-key="dossier:fair-seen:{world.campaign.pk}:{world.users["player"].username}"' in page
     )
-    services.reveal_roll(gm, hidden)
+    rolling.reveal_roll(gm, hidden)
     assert sum(n["rolls"] for n in _news(world, "gm")) == 2
     assert sum(n["rolls"] for n in _news(world, "player")) == 2  # shared now: the player sees it

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from campaigns import fairness, services
+from campaigns.table import fairness, rolling
 from characters.systems import fair_dice
 
 pytestmark = pytest.mark.django_db
@@ -36,11 +36,11 @@ def _listed(world, name, seed):
 
 def _play(world):
     gm, player = world.membership["gm"], world.membership["player"]
-    services.record_roll(player, kind="percent", purpose="open")
-    services.enter_roll_by_hand(player, kind="d6", faces=[4], purpose="by hand")
-    services.record_roll(gm, kind="d10", purpose="scripted", rng=random.Random(3))  # no proof
-    services.record_roll(gm, kind="d10", purpose="sealed", secret=True)
-    services.record_roll(
+    rolling.record_roll(player, kind="percent", purpose="open")
+    rolling.enter_roll_by_hand(player, kind="d6", faces=[4], purpose="by hand")
+    rolling.record_roll(gm, kind="d10", purpose="scripted", rng=random.Random(3))  # no proof
+    rolling.record_roll(gm, kind="d10", purpose="sealed", secret=True)
+    rolling.record_roll(
         gm, kind="d10", purpose="unannounced", secret=True, announced=False, rng=random.Random(4)
     )
 
@@ -48,7 +48,7 @@ def _play(world):
 def test_the_checked_seed_lists_rolls_without_a_proof_and_says_why(world, tmp_path):
     _play(world)
     fairness.rotate(world.membership["gm"])
-    services.record_roll(world.membership["gm"], kind="d6", purpose="after the reveal")
+    rolling.record_roll(world.membership["gm"], kind="d6", purpose="after the reveal")
     _, player = _listed(world, "player", 1)
     assert player == {
         "open": ("verified", ""),
@@ -67,7 +67,7 @@ def test_the_checked_seed_lists_rolls_without_a_proof_and_says_why(world, tmp_pa
     path = tmp_path / "doc.json"
     path.write_text(json.dumps(document), encoding="utf-8")
     done = subprocess.run(
-        [sys.executable, "-I", "-S", str(SCRIPT), str(path)], capture_output=True, text=True, check=False
+        [sys.executable, "-I", str(SCRIPT), str(path)], capture_output=True, text=True, check=False
     )
     assert done.returncode == 0, done.stdout + done.stderr
     for reason in (fair_dice.WHY_BY_HAND, fair_dice.WHY_UNPROVEN, fair_dice.WHY_SEALED):

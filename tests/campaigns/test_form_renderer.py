@@ -1,4 +1,4 @@
-"""config.form_renderer writes <select> in Python: its markup must be exactly what Django's widget
+"""kernel.form_renderer writes <select> in Python: its markup must be exactly what Django's widget
 templates give, for edge cases and for the project's real pages with long selects."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy
 
-from config.form_renderer import SelectRenderer
+from kernel.form_renderer import SelectRenderer
 from tests.characters.conftest import make_agent  # noqa: F401  (fixture)
 
 TEMPLATES_RENDERER = "django.forms.renderers.DjangoTemplates"

@@ -6,6 +6,7 @@ from django.utils import timezone
 
 from campaigns import services
 from campaigns.models import Membership, Role
+from campaigns.table import rolling
 
 
 def test_the_creator_becomes_the_gm(world):
@@ -51,7 +52,7 @@ def test_an_invitation_used_up_is_refused(world, make_user):
 
 
 def test_the_roll_log_is_append_only(world, rng):
-    roll = services.record_roll(world.membership["player"], kind="d6", rng=rng)
+    roll = rolling.record_roll(world.membership["player"], kind="d6", rng=rng)
     roll.total = 99
     with pytest.raises(ValueError):
         roll.save()
@@ -63,7 +64,7 @@ def test_only_a_gm_rolls_in_secret(world, rng):
     from django.core.exceptions import PermissionDenied
 
     with pytest.raises(PermissionDenied):
-        services.record_roll(world.membership["player"], kind="d6", secret=True, rng=rng)
+        rolling.record_roll(world.membership["player"], kind="d6", secret=True, rng=rng)
 
 
 def test_campaign_settings_start_at_the_systems_defaults(world):

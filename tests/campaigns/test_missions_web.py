@@ -26,6 +26,9 @@ ROLES = ("gm", "player", "observer", "outsider", "anonymous")
 SECRET_WORDS = ("Clock tower burnt", "Significance roll", "Mistakes total", "Success Point pool", "History")
 
 CSRF_TOKEN = re.compile(r"[A-Za-z0-9]{32,}")
+#: Random public ids (kernel.fields.random_public_id, 2^40 to 2^53: 13 to 16 digits), such as the
+#: live feed's cursor: one holds "777" by chance about once in seventy pages.
+RANDOM_ID = re.compile(r"\b\d{13,16}\b")
 
 
 @pytest.fixture
@@ -127,8 +130,8 @@ def test_players_see_nothing_of_an_open_or_unpublished_mission(world, agents, cl
             f"/campaigns/{c}/dice/log/",
             f"/campaigns/{c}/",
         ):
-            # CSRF tokens are random letters and digits: one could hold "777" by chance.
-            html = CSRF_TOKEN.sub("<token>", client.get(path).content.decode())
+            # CSRF tokens and random ids are random letters and digits: one could hold "777" by chance.
+            html = RANDOM_ID.sub("<id>", CSRF_TOKEN.sub("<token>", client.get(path).content.decode()))
             for word in (*SECRET_WORDS, "777", "Significance check", "Completed"):
                 assert word not in html, (role, path, word)
             if "/dice/" not in path and not path.endswith("/report/"):
@@ -357,3 +360,39 @@ def test_publishing_asks_first_and_the_confirm_page_posts_the_same_with_confirm(
     assert client.post(url, {"confirm": "1"}).status_code == 302
     mission.refresh_from_db()
     assert mission.is_published
+
+
+def _cells(html: str, label: str) -> list[str]:
+    """The text of every table cell with this data-label (the phone's header for the cell)."""
+    return [
+        re.sub(r"<[^>]+>", "", cell).strip()
+        for cell in re.findall(rf'data-label="{label}">(.*?)</td>', html, re.S)
+    ]
+
+
+def test_an_active_missions_audit_says_the_roll_and_the_awards_come_after_closing(world, agents, client):
+    """Before the mission is closed there is no roll and no award: the audits say so in words, and
+    list no agent under awards (a new-user walk read the agents there as 'awarded nothing')."""
+    active = started(world, agents, title="Still in Vienna")
+    client.force_login(world.users["gm"])
+    c = world.campaign.pk
+    audit = client.get(f"/campaigns/{c}/missions/{active.pk}/audit/").content.decode()
+    assert "<caption>Awards</caption>" not in audit
+    assert "The awards are worked out when the mission is closed" in audit
+    assert "not rolled yet" in audit
+    every = client.get(f"/campaigns/{c}/missions/audit/").content.decode()
+    assert _cells(every, "Roll") == ["not rolled yet"]
+    awards = _cells(every, "Awards")
+    assert awards == ["after the mission is closed"]
+    assert "Harry Adams" not in awards[0]
+
+
+def test_a_failed_missions_audit_says_no_check_was_rolled(world, agents, client):
+    failed = started(world, agents, title="Lost in Vienna")
+    tm_missions.close_mission(gm_membership(world), failed, "failure")
+    client.force_login(world.users["gm"])
+    c = world.campaign.pk
+    every = client.get(f"/campaigns/{c}/missions/audit/").content.decode()
+    assert _cells(every, "Roll") == ["no check"]
+    audit = client.get(f"/campaigns/{c}/missions/{failed.pk}/audit/").content.decode()
+    assert "no check: only a successful mission rolls one" in audit

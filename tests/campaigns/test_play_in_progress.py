@@ -13,6 +13,7 @@ from campaigns.models import Campaign, Membership, Role
 from characters import registry
 from systems.d6 import services as d6
 from systems.d6.engine.encounter import whose_turn
+from tests import rows_once
 
 #: system -> (the record's title on the page, the GM's turn words as a player reads them)
 RECORDS = {
@@ -25,12 +26,23 @@ RECORDS = {
 PARTICIPANTS_ONLY = {"tempo"}
 
 
-@pytest.fixture
-def demo(db):
+def _seed_with_an_observer():
     call_command("seed_demo", stdout=StringIO())
     carol = get_user_model().objects.create_user("carol", password="x")
     for campaign in Campaign.objects.filter(name__startswith="Demo: "):
         Membership.objects.create(campaign=campaign, user=carol, role=Role.OBSERVER)
+
+
+@pytest.fixture(scope="module")
+def seeded(django_db_setup, django_db_blocker):
+    """The demo and its observer, seeded once for the module (tests/rows_once.py): each test starts
+    from them as seeded and what it changes is rolled back after it."""
+    yield from rows_once.kept(django_db_blocker, _seed_with_an_observer)
+
+
+@pytest.fixture
+def demo(seeded, db):
+    pass
 
 
 def _card(page: str) -> str:
@@ -57,7 +69,7 @@ def test_every_role_sees_the_record_under_way_and_whose_move(demo, client, syste
 
 def test_the_player_whose_turn_it_is_is_told_outside_the_encounter(demo, client):
     campaign = Campaign.objects.get(name__startswith="Demo: ", system="d6")
-    encounter = campaign.d6_encounters.get()
+    encounter = campaign.d6_encounters.get(status="running")
     gm = Membership.objects.get(campaign=campaign, role=Role.GM)
     thugs = encounter.state["order"][0]
     d6.record_event(encounter, gm, {"type": "declare", "participant": thugs, "actions": 1})

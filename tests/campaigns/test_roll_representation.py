@@ -9,9 +9,9 @@ import json
 import pytest
 from rest_framework import serializers
 
-from campaigns import services
-from campaigns.api import RollSerializer
 from campaigns.models import Mission, Roll
+from campaigns.table import rolling
+from campaigns.table.api_rolls import RollSerializer
 
 pytestmark = pytest.mark.django_db
 
@@ -24,14 +24,14 @@ def test_every_kind_of_roll_is_represented_as_the_generic_serializer_does(world,
     mission = Mission.objects.create(campaign=world.campaign, title="Paris 1789")
     gm, player = world.membership["gm"], world.membership["player"]
     rolls = [
-        services.record_roll(player, kind="d10", count=3, purpose="open", rng=rng),
-        services.record_roll(gm, kind="percent", count=1, modifier=-7, secret=True, mission=mission, rng=rng),
-        services.record_roll(player, kind="fudge", count=4, purpose="", rng=rng),
-        services.record_roll(
+        rolling.record_roll(player, kind="d10", count=3, purpose="open", rng=rng),
+        rolling.record_roll(gm, kind="percent", count=1, modifier=-7, secret=True, mission=mission, rng=rng),
+        rolling.record_roll(player, kind="fudge", count=4, purpose="", rng=rng),
+        rolling.record_roll(
             player, kind="3d6_bonus", count=1, detail={"margin": 5, "result": "hit"}, rng=rng
         ),
     ]
-    orphan = services.record_roll(player, kind="d6", count=2, purpose="roller gone", rng=rng)
+    orphan = rolling.record_roll(player, kind="d6", count=2, purpose="roller gone", rng=rng)
     Roll.objects.filter(pk=orphan.pk).update(roller=None)
     rolls.append(Roll.objects.get(pk=orphan.pk))
     for roll in Roll.objects.filter(pk__in=[r.pk for r in rolls]).select_related("roller"):
@@ -50,8 +50,8 @@ def test_every_kind_of_roll_is_represented_as_the_generic_serializer_does(world,
 def test_the_roll_log_filters_by_mission_and_refuses_an_unknown_one(world, api, rng):
     mission = Mission.objects.create(campaign=world.campaign, title="Rome 44 BC")
     player = world.membership["player"]
-    services.record_roll(player, kind="d10", count=1, mission=mission, rng=rng)
-    services.record_roll(player, kind="d10", count=1, rng=rng)
+    rolling.record_roll(player, kind="d10", count=1, mission=mission, rng=rng)
+    rolling.record_roll(player, kind="d10", count=1, rng=rng)
     client = api(world.users["player"])
     url = f"/api/v1/campaigns/{world.campaign.pk}/rolls/"
     assert len(client.get(url).json()["results"]) == 2

@@ -1,6 +1,6 @@
 """The stand-alone verifier (scripts/verify_rolls.py, stdlib only), the browser's verifier
 (static/js/fair-dice.js, run under node) and the archive's fair-dice sections all agree with
-campaigns.fairness on the same rolls, tampered copies included."""
+campaigns.table.fairness on the same rolls, tampered copies included."""
 
 from __future__ import annotations
 
@@ -14,8 +14,9 @@ from pathlib import Path
 import pytest
 
 from archive import services as archive_services
-from campaigns import fairness, services
+from archive.format import FORMAT_VERSION
 from campaigns.models import Mission
+from campaigns.table import fairness, rolling
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "scripts" / "verify_rolls.py"
@@ -27,15 +28,15 @@ def _play(world):
     fairness.set_client_seed(player, "ünïcode ✓ seed")
     fairness.set_client_seed(world.membership["other_player"], "Zebra")
     mission = Mission.objects.create(campaign=world.campaign, title="Rome")
-    services.record_roll(player, kind="d10", count=4, modifier=-2)
-    services.record_roll(player, kind="3d6_penalty", count=3)
-    services.record_roll(gm, kind="fudge", count=4)
-    services.record_roll(gm, kind="d1000")
-    shared = services.record_roll(gm, kind="percent", secret=True, mission=mission)
-    services.reveal_roll(gm, shared)
-    services.enter_roll_by_hand(player, kind="d6", faces=[2, 2], count=2)
+    rolling.record_roll(player, kind="d10", count=4, modifier=-2)
+    rolling.record_roll(player, kind="3d6_penalty", count=3)
+    rolling.record_roll(gm, kind="fudge", count=4)
+    rolling.record_roll(gm, kind="d1000")
+    shared = rolling.record_roll(gm, kind="percent", secret=True, mission=mission)
+    rolling.reveal_roll(gm, shared)
+    rolling.enter_roll_by_hand(player, kind="d6", faces=[2, 2], count=2)
     fairness.rotate(gm)
-    services.record_roll(player, kind="d6", count=2)  # under seed 2: pending until it is rotated
+    rolling.record_roll(player, kind="d6", count=2)  # under seed 2: pending until it is rotated
 
 
 def _doc(world, name="player"):
@@ -46,9 +47,9 @@ def _doc(world, name="player"):
 def _run_script(tmp_path, document) -> subprocess.CompletedProcess:
     path = tmp_path / "doc.json"
     path.write_text(json.dumps(document), encoding="utf-8")
-    # -I -S: no site-packages, no environment: the standard library only.
+    # -I: no environment, no user site: the standard library (and cryptography, for the log's heads).
     return subprocess.run(
-        [sys.executable, "-I", "-S", str(SCRIPT), str(path)], capture_output=True, text=True, check=False
+        [sys.executable, "-I", str(SCRIPT), str(path)], capture_output=True, text=True, check=False
     )
 
 
@@ -99,7 +100,7 @@ def test_an_imported_campaign_keeps_its_proofs_and_seeds(world):
     assert [v["verdict"] for v in fairness.verify_document(doc)] == ["verified"] * 5 + ["by hand", "pending"]
     assert [s["commitment"] for s in doc["seeds"]] == [s["commitment"] for s in archive["fair_dice"]]
     # The seed in use did not travel (issue 48, finding 5): the copy rolls on under a new seed.
-    roll = services.record_roll(gm, kind="d6")
+    roll = rolling.record_roll(gm, kind="d6")
     assert (roll.proof.seed.number, roll.proof.counter) == (3, 0)
     assert roll.proof.seed.server_seed not in json.dumps(archive)
 
@@ -165,7 +166,7 @@ def test_the_archive_carries_no_seed_or_key_before_its_release(world):
 
     _play(world)
     gm = world.membership["gm"]
-    services.record_roll(gm, kind="percent", secret=True)  # sealed: seed 2's key stays in
+    rolling.record_roll(gm, kind="percent", secret=True)  # sealed: seed 2's key stays in
     fairness.open_scope(world.campaign, "scene-one")  # a scene under way: its key stays in
     archive = archive_services.export_campaign(world.campaign)
     text = json.dumps(archive)
@@ -178,7 +179,7 @@ def test_the_archive_carries_no_seed_or_key_before_its_release(world):
     assert by_number[2]["server_seed"] is None and by_number[2]["secret_key"] is None
     assert by_number[2]["commitment"] == in_use.commitment and by_number[2]["next_open"] == 1
     assert by_number[1]["server_seed"] and by_number[1]["secret_key"]  # revealed, key out
-    assert archive["format_version"] == 4
+    assert archive["format_version"] == FORMAT_VERSION
 
 
 def test_a_restore_keeps_the_released_proofs_and_says_what_stays_sealed(world):
@@ -186,7 +187,7 @@ def test_a_restore_keeps_the_released_proofs_and_says_what_stays_sealed(world):
 
     _play(world)
     gm = world.membership["gm"]
-    sealed = services.record_roll(gm, kind="percent", secret=True, purpose="The guard's spot check")
+    sealed = rolling.record_roll(gm, kind="percent", secret=True, purpose="The guard's spot check")
     fairness.rotate(gm)  # seed 2 revealed; its key stays in while the secret roll is sealed
     archive = json.loads(json.dumps(archive_services.export_campaign(world.campaign)))
     warnings: list[str] = []
@@ -204,7 +205,7 @@ def test_a_restore_keeps_the_released_proofs_and_says_what_stays_sealed(world):
     assert any("seed 3 was in use when the archive was written" in line for line in warnings), warnings
     # the key nobody holds is never released, even once every secret roll is shared
     copied = Roll.objects.get(campaign=copy_, purpose=sealed.purpose)
-    services.reveal_roll(member, copied)
+    rolling.reveal_roll(member, copied)
     assert not copied.proof.seed.secret_released_at
     assert "can never be checked" in fairness.seed_state(copied.proof.seed)
 
@@ -234,6 +235,6 @@ def test_a_version_3_archive_loses_its_unreleased_seeds_and_keys_on_upgrade(worl
     )
     # a roll in the restored scene goes on in a scope of its own, under a key someone holds
     gm = copy_.memberships.get(user=world.users["gm"])
-    roll = services.record_roll(gm, kind="d6", secret=True, scope="scene-one")
+    roll = rolling.record_roll(gm, kind="d6", secret=True, scope="scene-one")
     assert roll.proof.lane == "secret:scene-one-r"
     assert DiceScope.objects.get(campaign=copy_, label="scene-one-r").secret_key

@@ -12,8 +12,8 @@ import time
 import pytest
 from django.test import override_settings
 
-from campaigns import webhooks
 from campaigns.models import Webhook, WebhookKind
+from campaigns.table import webhooks
 
 ANSWER = b"HTTP/1.1 200 OK\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
 

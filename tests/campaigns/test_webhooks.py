@@ -17,9 +17,10 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 import pytest
 from django.test import override_settings
 
-from campaigns import missions, services, webhooks
+from campaigns import missions
 from campaigns.models import Webhook
-from campaigns.webhooks import deliver_webhook
+from campaigns.table import rolling, webhooks
+from campaigns.table.webhooks import deliver_webhook
 from systems.timemaster import missions as tm_missions
 
 
@@ -97,7 +98,7 @@ def test_an_open_roll_is_delivered_signed_with_what_an_observer_sees(
     with Receiver() as receiver, override_settings(WEBHOOK_ALLOWED_HOSTS=receiver.allow):
         hook = _hook(world, receiver)
         with django_capture_on_commit_callbacks(execute=True):
-            roll = services.record_roll(
+            roll = rolling.record_roll(
                 world.membership["player"], kind="d6", count=2, purpose="Climb", rng=random.Random(1)
             )
     ((headers, body),) = receiver.got
@@ -118,7 +119,7 @@ def test_chat_formats_carry_one_line(world, eager, django_capture_on_commit_call
     with Receiver() as receiver, override_settings(WEBHOOK_ALLOWED_HOSTS=receiver.allow):
         _hook(world, receiver, kind)
         with django_capture_on_commit_callbacks(execute=True):
-            services.record_roll(
+            rolling.record_roll(
                 world.membership["player"],
                 kind="d10",
                 count=2,
@@ -138,10 +139,10 @@ def test_a_secret_roll_is_never_sent_sealed_or_shared(world, eager, django_captu
     with Receiver() as receiver, override_settings(WEBHOOK_ALLOWED_HOSTS=receiver.allow):
         _hook(world, receiver)
         with django_capture_on_commit_callbacks(execute=True):
-            secret = services.record_roll(gm, kind="percent", secret=True)
-            services.record_roll(gm, kind="d1000", secret=True, announced=False)
-            services.record_roll(world.membership["player"], kind="percent", secret_by_rule=True)
-            services.reveal_roll(gm, secret)
+            secret = rolling.record_roll(gm, kind="percent", secret=True)
+            rolling.record_roll(gm, kind="d1000", secret=True, announced=False)
+            rolling.record_roll(world.membership["player"], kind="percent", secret_by_rule=True)
+            rolling.reveal_roll(gm, secret)
     assert receiver.got == [] and receiver.connections == 0
 
 
@@ -152,7 +153,7 @@ def test_a_500_is_retried_with_backoff(world, eager, django_capture_on_commit_ca
     ):
         _hook(world, receiver)
         with django_capture_on_commit_callbacks(execute=True):
-            services.record_roll(world.membership["player"], kind="d6", rng=random.Random(3))
+            rolling.record_roll(world.membership["player"], kind="d6", rng=random.Random(3))
     assert len(receiver.got) == 3 and receiver.got[0][1] == receiver.got[2][1]
     assert eager == [5.0, 10.0]  # WEBHOOK_BACKOFF_SECONDS, doubled
     assert Webhook.objects.get().failures == 0
@@ -165,7 +166,7 @@ def test_a_redirect_to_a_port_not_allowlisted_is_refused_without_connecting(
         with override_settings(WEBHOOK_ALLOWED_HOSTS=first.allow, WEBHOOK_MAX_ATTEMPTS=1):
             _hook(world, first)
             with django_capture_on_commit_callbacks(execute=True):
-                services.record_roll(world.membership["player"], kind="d6", rng=random.Random(4))
+                rolling.record_roll(world.membership["player"], kind="d6", rng=random.Random(4))
     assert len(first.got) == 1 and elsewhere.connections == 0
     hook = Webhook.objects.get()
     assert hook.failures == 1 and "loopback" in hook.last_error
@@ -242,7 +243,7 @@ def test_a_hook_that_keeps_failing_is_disabled_and_the_gm_told(
         _hook(world, receiver)
         for seed in (5, 6, 7):
             with django_capture_on_commit_callbacks(execute=True):
-                services.record_roll(world.membership["player"], kind="d6", rng=random.Random(seed))
+                rolling.record_roll(world.membership["player"], kind="d6", rng=random.Random(seed))
     hook = Webhook.objects.get()
     assert (
         not hook.enabled
@@ -299,14 +300,14 @@ def test_the_body_is_the_same_whether_or_not_the_gm_hid_something(
             hook = _hook(world, receiver)
             with django_capture_on_commit_callbacks(execute=True):
                 if hidden:
-                    services.record_roll(world.membership["gm"], kind="percent", secret=True)
-                    services.record_roll(world.membership["gm"], kind="d1000", secret=True, announced=False)
+                    rolling.record_roll(world.membership["gm"], kind="percent", secret=True)
+                    rolling.record_roll(world.membership["gm"], kind="d1000", secret=True, announced=False)
                     npc_services.create_npc(
                         world.campaign,
                         world.users["gm"],
                         {"name": "Spy", "revealed": False, "significance_rating": 7},
                     )
-                services.record_roll(world.membership["player"], kind="d6", rng=random.Random(9))
+                rolling.record_roll(world.membership["player"], kind="d6", rng=random.Random(9))
             hook.delete()
         bodies.append([body for _, body in receiver.got])
     assert bodies[0] == bodies[1] and len(bodies[0]) == 1

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from characters import services
-from tests.systems.timemaster.helpers import ASSIGNMENT, BACKGROUND
+from systems.timemaster.tests.helpers import ASSIGNMENT, BACKGROUND
 
 
 def agent_choices(**changes):

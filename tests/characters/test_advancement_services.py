@@ -14,7 +14,7 @@ from characters import services
 from characters.models import AdvancementEntry, Character
 from systems.timemaster import advancement_services as adv
 from systems.timemaster.engine.advancement_tables import RANK_NAMES
-from tests.systems.timemaster.helpers import ASSIGNMENT
+from systems.timemaster.tests.helpers import ASSIGNMENT
 
 
 def after_adventure(agent: Character, gm, mission: str = "m1", amount: int = 300) -> Character:

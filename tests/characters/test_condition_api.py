@@ -23,6 +23,10 @@ WALKED_ROUTES = {
     "api-campaign-special-damage",  # walked in tests/campaigns/test_npc_fight.py
     "api-npc-condition",  # walked in tests/campaigns/test_npc_fight.py
     "api-npc-condition-revert",
+    "api-campaign-fight",  # walked in tests/campaigns/test_fight_states.py
+    "api-campaign-fight-end",
+    "api-campaign-fight-reopen",
+    "api-campaign-fight-revert",
 }
 
 READ = {"default": 200, "outsider": 404, "anonymous": 401}
@@ -276,3 +280,47 @@ def test_a_player_sees_the_same_agent_whatever_the_secret_minutes_roll_says(
         {},
         "",
     )
+
+
+def test_rest_at_full_stamina_is_refused_with_why_and_makes_no_revision(world, api, tired, client):
+    """Issue 49, walk point 4: rest at full Stamina gave back nothing (§17, never above the score)
+    but made a revision in the ledger. It is refused, saying there is nothing to recover: on the
+    API, on the agent's page and on an NPC's condition; a rest that recovers something still counts."""
+    gm = api(world.users["gm"])
+    # STA 40, recovery 3 a round: 20 Stamina lost come back in 7 rounds, the 7th only in part
+    assert (
+        gm.post(_url(world, tired), {"kind": "stamina_rested", "rounds": 7}, format="json").status_code == 201
+    )
+    tired.refresh_from_db()
+    revision = tired.revision
+    response = gm.post(_url(world, tired), {"kind": "stamina_rested", "rounds": 1}, format="json")
+    assert response.status_code == 400
+    error = next(e for e in response.json()["errors"] if e["field"] == "rounds")
+    assert "Nothing to recover" in error["message"], response.json()
+    tired.refresh_from_db()
+    assert tired.revision == revision
+    assert tired.entries.filter(kind="stamina_rested").count() == 1
+    # the agent's page refuses it the same way (the player's own form; it goes back with the error)
+    client.force_login(world.users["player"])
+    page = client.post(
+        f"/characters/{tired.pk}/condition/",
+        {"condition-kind": "stamina_rested", "condition-rounds": "2"},
+        follow=True,
+    )
+    assert "Nothing to recover" in page.content.decode()
+    assert "Rounds of rest: recorded" not in page.content.decode()
+    tired.refresh_from_db()
+    assert tired.revision == revision
+    # an NPC at full Stamina: refused too, nothing kept
+    from django.core.exceptions import ValidationError
+
+    from campaigns import npc_services
+    from systems.timemaster import npc_condition_services as npc_cond
+
+    guard = npc_services.create_npc(world.campaign, world.users["gm"], {"name": "Guard", "quick": True})
+    with pytest.raises(ValidationError, match="Nothing to recover"):
+        npc_cond.record(guard, world.membership["gm"], "stamina_rested", {"rounds": 1})
+    assert not npc_cond.history(guard)
+    npc_cond.record(guard, world.membership["gm"], "damage_taken", {"stamina": 5, "wounds": 0})
+    npc_cond.record(guard, world.membership["gm"], "stamina_rested", {"rounds": 1})
+    assert npc_cond.summary(guard)["current_stamina"] > 45

@@ -117,9 +117,8 @@ def test_a_player_cannot_record_damage_or_healing_for_his_agent_on_the_page(worl
     agent = make_agent("player")
     client.force_login(world.users["player"])
     page = _page(client, agent)
-    kinds = re.findall(
-        r'<option value="([a-z_]+)"', page.split('id="condition-heading"')[1].split("</form>")[0]
-    )
+    form = page.split('id="condition-heading"')[1].split("</form>")[0]
+    kinds = re.findall(r'name="condition-kind" value="([a-z_]+)"', form)
     assert set(kinds) >= {"stamina_rested", "willpower_slept", "luck_spent"}
     assert "damage_taken" not in kinds and "wounds_healed" not in kinds
     client.post(

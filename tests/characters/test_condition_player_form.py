@@ -12,9 +12,9 @@ PLAYER = ("condition-rounds", "condition-hours", "condition-points")
 
 def _form(client, agent):
     page = client.get(f"/characters/{agent.pk}/").content.decode()
-    return (
-        page.split('name="condition-kind"')[1].split("</form>")[0] if 'name="condition-kind"' in page else ""
-    )
+    if 'name="condition-kind"' not in page:
+        return ""
+    return page.split('name="condition-kind"', 1)[1].split("</form>")[0]
 
 
 def test_the_players_condition_form_has_only_the_fields_a_player_records(world, make_agent, client):  # noqa: F811

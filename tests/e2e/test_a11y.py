@@ -15,6 +15,8 @@ import random
 import pytest
 from playwright.sync_api import expect
 
+from campaigns.table import rolling
+
 PASSWORD = "zebra-lantern-93"
 MAX_TABS = 400
 
@@ -36,8 +38,11 @@ LANDMARKS = """() => ({
 })"""
 
 # Mark the main form's submit button (or, without a form, the first control in main); say what.
+# Visible: laid out and not folded away (a closed <details> keeps its content's boxes in Chromium,
+# but neither shows it nor lets the keyboard reach it: the character page's condition form).
 MARK_TARGET = """() => {
-  const visible = el => el.getClientRects().length > 0;
+  const visible = el => el.getClientRects().length > 0
+    && (el.checkVisibility ? el.checkVisibility() : true);
   const forms = [...document.querySelectorAll('main form')].filter(visible);
   const size = f => [...f.querySelectorAll('input:not([type=hidden]), select, textarea')]
     .filter(visible).length;
@@ -131,7 +136,7 @@ def campaign_world(transactional_db):
         agent, {"kind": "sp_awarded", "type": "bonus", "session": "s1", "amount": 10}, users["gm"]
     )
     npc = npc_services.create_npc(campaign, users["gm"], {"name": "Countess Ilse", "significance_rating": 5})
-    services.record_roll(player, kind="d6", count=2, purpose="warm-up")
+    rolling.record_roll(player, kind="d6", count=2, purpose="warm-up")
     return {"campaign": campaign, "agent": agent, "draft": draft, "npc": npc}
 
 
@@ -169,6 +174,7 @@ def test_main_pages_have_labels_one_h1_a_main_landmark_and_keyboard_reachable_su
     log_in(player, "player")
     for path in (
         f"/campaigns/{c}/dice/",
+        f"/campaigns/{c}/dice/fair/",  # with the roll log's check (issue 48)
         f"/campaigns/{c}/characters/",
         *(f"/characters/{draft}/build/{step}/" for step, _ in STEPS),
         f"/characters/{agent}/",

@@ -20,7 +20,7 @@ from systems.timemaster import missions as tm_missions
 from tests.campaigns.test_missions import gm_membership, mistake, new_agent, roll_of, started
 from tests.e2e.test_every_page import axe_problems, resize
 
-PASSWORD = "a-long-test-password"  # tests/conftest.py make_user
+PASSWORD = "a-long-test-password"  # conftest.py make_user
 SCREENSHOTS = os.environ.get("DOSSIER_SCREENSHOTS", "")
 OVERFLOW = "() => document.documentElement.scrollWidth > window.innerWidth + 1"
 #: Each table in a card: whether it is wider than the card, whether it is wider than the box that
@@ -39,10 +39,25 @@ EMPTY = """() => [...document.querySelectorAll('figure.chart-empty')].map(f => (
   axes: !!f.querySelector('img, svg, table'),
   text: (f.querySelector('.chart-empty-text') || {}).textContent || '',
 }))"""
+#: Table cells with nothing in them: a cell says what it holds, or why it holds nothing yet.
+BLANK_CELLS = """() => [...document.querySelectorAll('.card table td')]
+  .filter(td => !td.textContent.trim())
+  .map(td => (td.closest('table').caption || {}).textContent + ': ' + (td.dataset.label || '?'))"""
 PICTURES = """() => [...document.querySelectorAll('img.chart-picture')].map(img => ({
   loaded: img.complete && img.naturalWidth > 0, alt: img.alt,
   table: !!img.closest('figure').querySelector('table caption'),
+  shown: img.getBoundingClientRect().width,
 }))"""
+#: The smallest letters a chart may show, in CSS px (its labels' units scaled to the picture's width).
+SMALLEST_LETTERS = 12
+
+
+def letters(picture: dict) -> float:
+    """The px height of a picture's labels as shown: the drawing's label size times the shown
+    width over the drawing's width."""
+    from campaigns.charts import MEDIA
+
+    return float(MEDIA["screen"]["label"]) * picture["shown"] / float(MEDIA["screen"]["width"])
 
 
 def played(world):
@@ -93,6 +108,8 @@ def look(page, name: str, report: bool = False) -> list[str]:
         for table in page.evaluate(TABLES):
             if table["wider"] and (report or not table["scrolls"]):
                 problems.append(f"{name} at {width}: a table wider than its card: {table}")
+        for blank in page.evaluate(BLANK_CELLS):
+            problems.append(f"{name} at {width}: a blank table cell: {blank}")
         for empty in page.evaluate(EMPTY):
             if empty["axes"] or not empty["text"]:
                 problems.append(
@@ -101,6 +118,8 @@ def look(page, name: str, report: bool = False) -> list[str]:
         for picture in page.evaluate(PICTURES):
             if not (picture["loaded"] and picture["alt"] and picture["table"]):
                 problems.append(f"{name} at {width}: a picture without its image, alt or table: {picture}")
+            if letters(picture) < SMALLEST_LETTERS:
+                problems.append(f"{name} at {width}: labels of {letters(picture):.1f} px: {picture}")
         problems += [f"{name} at {width}: {p}" for p in axe_problems(page)]
         if SCREENSHOTS:
             Path(SCREENSHOTS).mkdir(parents=True, exist_ok=True)
@@ -121,6 +140,14 @@ def small(path: Path) -> None:
 @pytest.mark.django_db(transaction=True)
 def test_the_charts_read_well_on_a_phone_and_a_laptop_for_the_gm_and_a_player(new_page, world):
     tie = played(world)
+    # a mission under way, before its award: its audit says the roll and the awards come later
+    under_way = started(
+        world,
+        [new_agent(world, "player", "Jo Novak")],
+        title="Mission 9, under way",
+        start_year=1620,
+        end_year=1620,
+    )
     c = world.campaign.pk
     problems = []
 
@@ -130,6 +157,10 @@ def test_the_charts_read_well_on_a_phone_and_a_laptop_for_the_gm_and_a_player(ne
     expect(gm.get_by_role("heading", name="Which mistake mattered")).to_be_visible()
     expect(gm.get_by_text("Fewest lines whose removal would have kept history intact")).to_be_visible()
     problems += look(gm, "gm-mission-audit")
+    gm.goto(f"/campaigns/{c}/missions/{under_way.pk}/audit/")
+    expect(gm.get_by_text("The awards are worked out when the mission is closed")).to_be_visible()
+    expect(gm.get_by_text("not rolled yet")).to_be_visible()
+    problems += look(gm, "timemaster-empty-mission-audit")
     gm.goto(f"/campaigns/{c}/report/")
     expect(gm.get_by_text("Mistakes per mission against significance").first).to_be_visible()
     problems += look(gm, "gm-campaign-report", report=True)
@@ -145,7 +176,7 @@ def test_the_charts_read_well_on_a_phone_and_a_laptop_for_the_gm_and_a_player(ne
     player.goto(f"/campaigns/{c}/missions/{tie.pk}/report/")
     expect(player.get_by_text("Mistakes shown to players").first).to_be_visible()
     problems += look(player, "player-after-action")
-    assert problems == []
+    assert problems == [], "\n".join(problems)
 
 
 def other_systems(world):
@@ -184,6 +215,14 @@ def other_systems(world):
         for n in range(1, 7):
             if system == "time_to_kill":
                 won = n % 3 != 0
+                # the stones drawn: two in preparation, n on waits, n + 1 at turns' ends, a target
+                # missed on the third run; the rest left in a bag of 20
+                draws = (
+                    [{"when": "preparation", "stone": "ordinary"}] * 2
+                    + [{"when": "wait", "stone": "ordinary"}] * n
+                    + [{"when": "end_of_turn", "stone": "ordinary"}] * (n + 1)
+                    + [{"when": "penalty", "stone": "ordinary"}] * (n == 3)
+                )
                 MissionRun.objects.create(
                     campaign=full,
                     ninja=character,
@@ -191,14 +230,23 @@ def other_systems(world):
                     status=MissionRun.Status.OVER,
                     outcome="victory" if won else "fatally_wounded",
                     initial_state={},
-                    state={"victory_points": 2 + n, "die_roll_count": 2 + n},
+                    state={
+                        "victory_points": 2 + n,
+                        "die_roll_count": 2 + n,
+                        "draws": draws,
+                        "bag": {"start_ordinary": 20, "ordinary": 20 - len(draws)},
+                    },
                 )
             elif system == "tempo":
                 winner = ("cell", "guards", None)[n % 3]
+                # a conflict without a winner is one the GM ended, with the reason given
+                ended = {"winner": None, "how": "ended", "reason": "the alarm rang"}
                 state = {
                     "status": "over",
                     "round": 1 + n % 4,
-                    "outcome": {"winner": winner, "how": "decisive", "goal": "the vault"} if winner else None,
+                    "outcome": {"winner": winner, "how": "decisive", "goal": "the vault"}
+                    if winner
+                    else ended,
                     "sides": {"cell": {"name": "Cell Nine"}, "guards": {"name": "The guards"}},
                 }
                 conflict = Conflict.objects.create(
@@ -246,4 +294,4 @@ def test_every_systems_report_full_and_empty_reads_well_on_a_phone_and_a_laptop(
         expect(gm.locator("figure.chart-empty").first).to_be_visible()
         assert gm.locator("img.chart-picture").count() == 0
         problems += look(gm, f"{system}-empty-report", report=True)
-    assert problems == []
+    assert problems == [], "\n".join(problems)

@@ -80,7 +80,9 @@ def test_the_api_docs_and_the_browsable_api_work_under_their_policy(new_page, tr
     page = new_page()
     log_in(page, "reader")
     page.goto("/api/docs/")
-    expect(page.get_by_role("heading", name="Dossier API")).to_be_visible()
+    # Swagger UI draws the heading once the schema (the whole API, built on request) has come: a
+    # second or two alone, over five under a loaded machine's full browser suite.
+    expect(page.get_by_role("heading", name="Dossier API")).to_be_visible(timeout=20_000)
     expect(page.get_by_text("/api/v1/auth/tokens/", exact=True).first).to_be_visible()
     # DRF's browsable pages too (their inline styles allowed, their scripts from static files).
     page.goto("/api/v1/me/?format=api")
@@ -93,7 +95,7 @@ def test_a_poll_waits_while_someone_is_in_a_form_of_the_panel(new_page, transact
     from campaigns import services as campaign_services
     from campaigns.models import Membership, Role
     from systems.d6 import services, views
-    from tests.d6_encounters.conftest import character_choices, make_character
+    from systems.d6.tests.encounters.conftest import character_choices, make_character
 
     monkeypatch.setattr(views, "POLL_SECONDS", 1)
     gm_user, player = make_user("gm"), make_user("player")

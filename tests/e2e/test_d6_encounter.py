@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 from campaigns import services as campaign_services
 from campaigns.models import Membership, Role
 from systems.d6.models import Encounter
-from tests.d6_encounters.conftest import character_choices, make_character
+from systems.d6.tests.encounters.conftest import character_choices, make_character
 
 PASSWORD = "a-long-test-password"
 UNLABELLED = """() => [...document.querySelectorAll('input:not([type=hidden]), select, textarea')]

@@ -81,6 +81,8 @@ KWARG_OWNER = {
     "entry_pk": "entry",
     "render_pk": "render",
     "code": "code",
+    "number": "play_session",
+    "note_pk": "note",
 }
 
 PAGE_CHECKS = """(viewport) => {
@@ -204,15 +206,30 @@ def demo_objects() -> list[dict]:
             "entry": hero.entries.values_list("pk", flat=True).first(),
             "mission": campaign.missions.values_list("pk", flat=True).first(),
             "npc": NPC.objects.filter(campaign=campaign).values_list("pk", flat=True).first(),
-            "run": campaign.ttk_runs.values_list("pk", flat=True).first(),
-            "conflict": campaign.tempo_conflicts.values_list("pk", flat=True).first(),
-            "encounter": campaign.d6_encounters.values_list("pk", flat=True).first(),
+            # the play in progress (made last: the demo's finished play comes before it)
+            "run": campaign.ttk_runs.order_by("-pk").values_list("pk", flat=True).first(),
+            "conflict": campaign.tempo_conflicts.order_by("-pk").values_list("pk", flat=True).first(),
+            "encounter": campaign.d6_encounters.order_by("-pk").values_list("pk", flat=True).first(),
             "code": Invitation.objects.filter(campaign=campaign).values_list("code", flat=True).first(),
+            # the demo's first played session and its GM's shared recap (issue 50)
+            "play_session": 1,
+            "note": campaign.notes.filter(visibility="shared")
+            .order_by("created_at", "id")
+            .values_list("pk", flat=True)
+            .first(),
         }
         out.append(common)
         # every mission and encounter (a published tally and an open one, one being set up ...)
         out += [{**common, "mission": pk} for pk in campaign.missions.values_list("pk", flat=True)[1:]]
-        out += [{**common, "encounter": pk} for pk in campaign.d6_encounters.values_list("pk", flat=True)[1:]]
+        others = campaign.d6_encounters.exclude(pk=common["encounter"]).values_list("pk", flat=True)
+        out += [{**common, "encounter": pk} for pk in others]
+        # every finished run and conflict too
+        out += [
+            {**common, "run": pk}
+            for pk in campaign.ttk_runs.exclude(pk=common["run"]).values_list("pk", flat=True)
+        ]
+        others = campaign.tempo_conflicts.exclude(pk=common["conflict"]).values_list("pk", flat=True)
+        out += [{**common, "conflict": pk} for pk in others]
         for step in builder.step_keys(WIZARDS[campaign.system]):  # the builder, on the campaign's draft
             out.append({**common, "character": draft.pk, "step": step})
     return out

@@ -12,6 +12,8 @@ from pathlib import Path
 
 from playwright.sync_api import expect
 
+from campaigns.table import rolling
+
 PASSWORD = "zebra-lantern-93"
 
 
@@ -48,7 +50,7 @@ def test_after_rotation_the_players_page_verifies_every_roll_the_secret_check_in
     player.get_by_label("How many (extra dice for 3d6)").fill("3")
     player.get_by_role("button", name="Roll", exact=True).click()
     expect(player.get_by_test_id("roll-total")).to_be_visible()
-    secret = services.record_roll(ana, kind="percent", secret_by_rule=True, purpose="Investigation")
+    secret = rolling.record_roll(ana, kind="percent", secret_by_rule=True, purpose="Investigation")
 
     gm = new_page()
     log_in(gm, "chief")
@@ -92,14 +94,15 @@ def test_a_log_rewritten_in_the_database_shows_as_failed_on_the_players_next_vis
     revealed; after it, another roll moved to a later counter); each next visit shows it failed."""
     from django.contrib.auth import get_user_model
 
-    from campaigns import fairness, services
+    from campaigns import services
     from campaigns.models import Membership, Role, Roll, RollProof
+    from campaigns.table import fairness
 
     users = {n: get_user_model().objects.create_user(username=n, password=PASSWORD) for n in ("chief", "ana")}
     campaign = services.create_campaign(users["chief"], name="Time Corps", system="timemaster")
     ana = Membership.objects.create(campaign=campaign, user=users["ana"], role=Role.PLAYER)
-    first = services.record_roll(ana, kind="d10", count=2, modifier=1, purpose="Climb")
-    second = services.record_roll(ana, kind="d10", count=1, purpose="Spot")
+    first = rolling.record_roll(ana, kind="d10", count=2, modifier=1, purpose="Climb")
+    second = rolling.record_roll(ana, kind="d10", count=1, purpose="Spot")
 
     player = new_page(390, 844)
     log_in(player, "ana")
@@ -131,20 +134,21 @@ def test_the_page_lists_every_roll_of_the_seed_and_says_why_one_cannot_be_checke
 
     from django.contrib.auth import get_user_model
 
-    from campaigns import fairness, services
+    from campaigns import services
     from campaigns.models import Membership, Role
+    from campaigns.table import fairness
     from characters.systems import fair_dice
 
     users = {n: get_user_model().objects.create_user(username=n, password=PASSWORD) for n in ("chief", "ana")}
     campaign = services.create_campaign(users["chief"], name="Time Corps", system="timemaster")
     ana = Membership.objects.create(campaign=campaign, user=users["ana"], role=Role.PLAYER)
     chief = campaign.memberships.get(user=users["chief"])
-    services.record_roll(ana, kind="d10", purpose="Climb")
-    services.enter_roll_by_hand(ana, kind="d6", faces=[5], purpose="Table dice")
-    services.record_roll(chief, kind="percent", purpose="Old attack", rng=random.Random(7))  # no proof
-    services.record_roll(ana, kind="percent", secret_by_rule=True, purpose="Investigation")
+    rolling.record_roll(ana, kind="d10", purpose="Climb")
+    rolling.enter_roll_by_hand(ana, kind="d6", faces=[5], purpose="Table dice")
+    rolling.record_roll(chief, kind="percent", purpose="Old attack", rng=random.Random(7))  # no proof
+    rolling.record_roll(ana, kind="percent", secret_by_rule=True, purpose="Investigation")
     fairness.rotate(chief)
-    services.record_roll(chief, kind="d6", purpose="LIVE TEST")
+    rolling.record_roll(chief, kind="d6", purpose="LIVE TEST")
 
     player = new_page()
     log_in(player, "ana")

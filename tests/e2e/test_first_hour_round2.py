@@ -10,6 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from campaigns.models import Campaign, Roll
+from campaigns.table import rolling
 from characters.models import Character
 from tests.e2e.conftest import ARTIFACTS
 from tests.e2e.test_every_page import axe_problems, log_in
@@ -51,6 +52,9 @@ def test_changing_the_agent_keeps_what_for_the_score_and_the_secret_box(new_page
     # a score both agents have, a specific check, a note, a modifier and the secret box
     score.select_option("ability:PCN")
     form.get_by_label("Check", exact=True).select_option("specific")
+    # a specific check reloads the form with its Defense column (issue 49): type once it is there,
+    # as a reader does
+    expect(form.get_by_label("Defense column (specific)")).to_be_visible()
     form.get_by_label("Score modifier").fill("-5")
     form.get_by_label("What for").fill("Spot the forger in the crowd")
     form.get_by_label("Secret (the table sees only that it was made)").check()
@@ -90,16 +94,25 @@ def test_a_tempo_aspect_at_zero_fate_points_rolls_as_trouble_and_a_refusal_is_in
     agent = Character.objects.filter(
         campaign=campaign_of("tempo"), owner__username="alice", status="active"
     ).first()
-    assert agent.build.get("fate_points", 0) == 0  # the demo's agents start (and refresh) at 0
+    # the demo's agent plays with what its finished conflicts left it: spend it down to none first
+    from characters import services as character_services
+
+    gm = agent.campaign.memberships.get(role="gm").user
+    for _ in range(agent.build.get("fate_points", 0)):
+        entry = {"kind": "fate_point_spent", "reason": "bonus_die_from_aspect", "aspect": "THE BERLIN TUNNEL"}
+        character_services.append_entry(agent, entry, by=gm)
+    agent.refresh_from_db()
+    assert agent.build.get("fate_points", 0) == 0
     page = new_page(width, 844)
     log_in(page, "alice")
     page.goto(f"/characters/{agent.pk}/")
     page.get_by_test_id("roll-aspect:primary").click()
     popover = page.locator(".roll-popover:popover-open")
     use = popover.get_by_label("Use of the aspect")
-    # what is possible is preselected; invoke is there, disabled, with the reason beside it
-    expect(use).to_have_value("trouble")
+    # the use that costs nothing is preselected; invoke is there, disabled, with the reason beside it
+    expect(use).to_have_value("none")
     expect(use.locator("option[value=invoke]")).to_be_disabled()
+    use.select_option("trouble")
     expect(popover.get_by_test_id("roll-why-not")).to_contain_text("has none to spend")
     assert not page.evaluate(OVERFLOW)
     photo(page, f"tempo-aspect-popover-{width}")
@@ -108,6 +121,10 @@ def test_a_tempo_aspect_at_zero_fate_points_rolls_as_trouble_and_a_refusal_is_in
     expect(popover.get_by_test_id("roll-sheet-changed")).to_contain_text("changed")
     agent.refresh_from_db()
     assert agent.build["fate_points"] == 1  # trouble earned one
+    # the open popover's options are drawn again from the sheet as the roll left it: invoke is open
+    expect(use.locator("option[value=invoke]")).to_be_enabled()
+    expect(popover.locator(".roll-title")).to_contain_text("(1 fate point to spend)")
+    expect(popover).to_be_visible()
     photo(page, f"tempo-aspect-rolled-{width}")
     # a refusal (here: a number out of bounds, typed with the keyboard) shows next to the Roll
     # button, in view, and takes the focus
@@ -131,17 +148,17 @@ def test_a_tempo_aspect_at_zero_fate_points_rolls_as_trouble_and_a_refusal_is_in
 
 @pytest.mark.parametrize("width", [1280, 390])
 def test_fair_dice_say_what_each_roll_waits_for_and_mark_what_is_new(new_page, width):
-    from campaigns import fairness, services
     from campaigns.models import Membership
+    from campaigns.table import fairness
 
     campaign = campaign_of("timemaster")
     gm = Membership.objects.get(campaign=campaign, role="gm")
     alice = Membership.objects.get(campaign=campaign, user__username="alice")
     number = fairness.current_seed(campaign).number
-    services.record_roll(alice, kind="d10", count=2, purpose="Open roll")
-    shared = services.record_roll(gm, kind="percent", secret=True, purpose="Shared secret")
-    services.reveal_roll(gm, shared)
-    kept = services.record_roll(gm, kind="d6", secret=True, purpose="Kept secret")
+    rolling.record_roll(alice, kind="d10", count=2, purpose="Open roll")
+    shared = rolling.record_roll(gm, kind="percent", secret=True, purpose="Shared secret")
+    rolling.reveal_roll(gm, shared)
+    kept = rolling.record_roll(gm, kind="d6", secret=True, purpose="Kept secret")
     fairness.rotate(gm)  # the seed is revealed; its key stays in: a secret roll is still the GM's
 
     page = new_page(width, 844)
@@ -170,7 +187,11 @@ def test_fair_dice_say_what_each_roll_waits_for_and_mark_what_is_new(new_page, w
     expect(results.filter(has_text="pending")).to_contain_text(
         f"pending (waits for seed {number}'s secret key: it comes out once every secret roll"
     )
-    expect(results.filter(has_text="a secret roll")).to_contain_text("sealed")
+    # this roll's and any the demo's own play left sealed
+    sealed = results.filter(has_text="a secret roll")
+    expect(sealed.first).to_contain_text("sealed")
+    for index in range(sealed.count()):
+        expect(sealed.nth(index)).to_contain_text("sealed")
     assert "not revealed yet" not in page.locator("#fair-results").inner_text()
     assert not page.evaluate(OVERFLOW)
     photo(page, f"fair-news-page-{width}", full=True)
@@ -184,7 +205,7 @@ def test_fair_dice_say_what_each_roll_waits_for_and_mark_what_is_new(new_page, w
     page.goto(f"/campaigns/{campaign.pk}/dice/")
     expect(page.get_by_test_id("fair-news-badge")).to_be_hidden()
     # ... until the GM shares the last secret roll: the key comes out, both secret rolls are new
-    services.reveal_roll(gm, kept)
+    rolling.reveal_roll(gm, kept)
     page.reload()
     expect(page.get_by_test_id("fair-news-badge")).to_have_text("New: 2 rolls you can check")
     page.get_by_test_id("fair-news-badge").click()

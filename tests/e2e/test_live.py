@@ -142,3 +142,30 @@ def test_a_players_secret_check_from_the_sheet_shows_the_gm_the_result_and_the_p
     expect(mine).to_contain_text("alice made a secret roll")
     expect(mine.get_by_test_id("log-sealed")).to_be_visible()
     expect(mine).not_to_contain_text(f"→ {roll.total}")
+
+
+def test_one_tab_more_than_the_cap_says_why_and_connects_once_a_tab_closes(table, demo, settings, shot):
+    """Issue 47, finding 2: a browser holds LIVE_STREAMS_PER_SESSION streams of the live table;
+    the next tab's stream is refused (429) and the page says so in its own words
+    (static/js/live.js), then connects by itself once a tab is closed."""
+    settings.LIVE_STREAMS_PER_SESSION = 2
+    campaign = _campaign()
+    first = table("alice")
+    url = f"/campaigns/{campaign.pk}/dice/"
+    tabs = [first]
+    first.goto(url)
+    for _ in range(2):
+        tab = first.context.new_page()  # the same browser: the same session
+        tab.goto(url)
+        tabs.append(tab)
+    first.wait_for_timeout(500)
+    refused = tabs[2].locator("#live-refused")
+    expect(refused).to_contain_text("Too many open pages of this campaign's live table")
+    expect(refused).to_contain_text("at most 2 in one browser")
+    expect(refused).to_have_attribute("role", "status")
+    for tab in tabs[:2]:
+        expect(tab.locator("#live-refused")).to_have_count(0)
+    shot(tabs[2], "live-too-many-tabs")
+    tabs[1].close()
+    # the extension retries (0.5 s, 1 s, 2 s ...): the stream opens and the notice goes
+    expect(refused).to_have_count(0, timeout=20_000)

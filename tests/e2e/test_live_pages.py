@@ -99,8 +99,8 @@ def test_a_sheet_a_worker_renders_reaches_the_open_character_page(
     """The worker is another process: it wakes no stream of the web process directly (no local
     listener), so what brings its event is the web process's poll of the newest event id, as under
     make run. The pages' own polls are made too slow to bring it within the wait."""
-    from campaigns import live
     from campaigns.models import Membership
+    from campaigns.table import live
     from characters.models import Character
     from sheets import services as sheet_services
     from sheets import views

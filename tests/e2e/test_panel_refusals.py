@@ -73,7 +73,7 @@ def test_refusals_show_inside_their_panel_and_the_panel_keeps_working(new_page, 
     log_in(gm, "gm")
 
     # The Time to Kill GM console: a move made against an old view of the run (409).
-    run = MissionRun.objects.get(campaign=demo["time_to_kill"])
+    run = MissionRun.objects.get(campaign=demo["time_to_kill"], status="running")
     gm.goto(f"/ttk/{run.pk}/")
     title = gm.title()
     console = gm.locator("#ttk-panel")
@@ -93,7 +93,7 @@ def test_refusals_show_inside_their_panel_and_the_panel_keeps_working(new_page, 
     expect(console).not_to_contain_text("places the dice on the four Fates")
 
     # A D6 encounter action the tracker refuses (400).
-    encounter = Encounter.objects.get(campaign=demo["d6"])
+    encounter = Encounter.objects.get(campaign=demo["d6"], status="running")
     gm.goto(f"/campaigns/{demo['d6'].pk}/encounters/{encounter.pk}/")
     title = gm.title()
     tracker = gm.locator("#encounter-panel")

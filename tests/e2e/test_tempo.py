@@ -141,7 +141,7 @@ def test_the_gm_runs_a_conflict_and_the_player_sees_the_tempo(
     new_page, shot, transactional_db, django_user_model
 ):
     from characters import services as character_services
-    from tests.systems.tempo.helpers import choices
+    from systems.tempo.tests.helpers import choices
 
     campaign = _campaign(django_user_model)
     player = django_user_model.objects.get(username="kestrel")

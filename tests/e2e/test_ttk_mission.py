@@ -8,7 +8,7 @@ import re
 
 from playwright.sync_api import expect
 
-from tests.ttk_missions.helpers import PLACEMENT, VICTORY_SCRIPT, ScriptedRng
+from systems.time_to_kill.tests.missions.helpers import PLACEMENT, VICTORY_SCRIPT, ScriptedRng
 
 PASSWORD = "zebra-lantern-93"
 GM_NOTES = "The abbot keeps the key under the bell"

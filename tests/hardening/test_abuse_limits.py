@@ -153,7 +153,7 @@ CHILD = """
 import django
 django.setup()
 from django.test import RequestFactory
-from config.abuse import SignupThrottle
+from kernel.abuse import SignupThrottle
 request = RequestFactory().post("/accounts/signup/", REMOTE_ADDR="10.0.9.9")
 print("allowed" if SignupThrottle().allow_request(request, None) else "throttled")
 """

@@ -3,18 +3,19 @@
 For every generated request (valid and invalid data, random and real path ids) the answer must:
 - never be a 5xx;
 - match the schema when its status is documented, and have a documented content type;
-- use the one error format of config/api.py when it is a 4xx;
+- use the one error format of kernel/api.py when it is a 4xx;
 - never show a non-GM anything GM-only: a secret roll's purpose or an invitation code;
 - never tell a non-member that the campaign exists (404 whatever the request).
 
 The schema is loaded from the running app (``from_wsgi``), so endpoints added later are fuzzed
 too. Examples per operation: HARDENING_FUZZ_EXAMPLES (default: 20 under the "ci" hypothesis profile,
-5 under "dev", see tests/conftest.py); generation is derandomized so
+5 under "dev", see conftest.py); generation is derandomized so
 CI is stable, set HARDENING_FUZZ_RANDOM=1 to explore new inputs locally.
 """
 
 from __future__ import annotations
 
+import copy
 import json
 import os
 from collections import Counter
@@ -28,6 +29,7 @@ from schemathesis.checks import not_a_server_error
 from schemathesis.core.failures import FailureGroup
 from schemathesis.specs.openapi.checks import content_type_conformance, response_schema_conformance
 
+from campaigns.table import rolling
 from tests.profiles import FUZZ_EXAMPLES
 
 EXAMPLES = int(os.environ.get("HARDENING_FUZZ_EXAMPLES") or FUZZ_EXAMPLES)
@@ -47,8 +49,8 @@ def planted(world):
 
     gm = world.membership["gm"]
     mission = Mission.objects.create(campaign=world.campaign, title="Operation Sundial")
-    world.secret_roll = services.record_roll(gm, kind="d1000", secret=True, purpose=SECRET_PURPOSE)
-    world.open_roll = services.record_roll(world.membership["player"], kind="d6", count=2, mission=mission)
+    world.secret_roll = rolling.record_roll(gm, kind="d1000", secret=True, purpose=SECRET_PURPOSE)
+    world.open_roll = rolling.record_roll(world.membership["player"], kind="d6", count=2, mission=mission)
     world.invitation = services.create_invitation(world.campaign, world.users["gm"])
     world.tokens = {name: AuthToken.objects.create(user=user)[1] for name, user in world.users.items()}
     world.gm_only = [SECRET_PURPOSE, world.invitation.code]
@@ -82,10 +84,27 @@ def api_schema(db):
     request_started.disconnect(close_old_connections)
     request_finished.disconnect(close_old_connections)
     try:
-        yield schemathesis.openapi.from_wsgi("/api/schema/?format=json", application)
+        yield _schema(application)
     finally:
         request_started.connect(close_old_connections)
         request_finished.connect(close_old_connections)
+
+
+SCHEMA_PATH = "/api/schema/?format=json"
+#: The document /api/schema/ served the first time in this process: the routes and serializers it
+#: is made from do not change while the process runs, and drf-spectacular takes ~0.5 s to make it.
+#: Each test still loads its own schemathesis schema from it, as from the app (docs/testing.md).
+_SERVED: list[dict] = []
+
+
+def _schema(application):
+    if not _SERVED:
+        loaded = schemathesis.openapi.from_wsgi(SCHEMA_PATH, application)
+        _SERVED.append(copy.deepcopy(loaded.raw_schema))
+        return loaded
+    loaded = schemathesis.openapi.from_dict(copy.deepcopy(_SERVED[0]))
+    loaded.app, loaded.location = application, SCHEMA_PATH
+    return loaded
 
 
 def _strategy(operation, world):

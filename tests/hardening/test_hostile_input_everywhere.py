@@ -21,6 +21,7 @@ from django.db import connection, transaction
 from django.urls import URLPattern, URLResolver, get_resolver
 
 from campaigns.management.commands import find_bad_text
+from campaigns.table import rolling
 from tests.archive.conftest import make_campaign, make_hero, play_campaign  # noqa: F401  (fixtures)
 
 #: name -> JSON text of the hostile value (raw: json.dumps can write neither of the first and last).
@@ -49,7 +50,8 @@ def arena(world, make_campaign, make_hero, play_campaign):  # noqa: F811
     """Campaigns of all four systems with a row behind every kind of id, by path segment."""
     from campaigns import missions, npc_services
     from campaigns import services as campaign_services
-    from campaigns.models import SignificanceEntry
+    from campaigns.chronicle import notes, play_sessions
+    from campaigns.models import Note, SignificanceEntry
     from characters import services as character_services
     from sheets import services as sheet_services
     from systems.d6.models import Encounter
@@ -72,7 +74,7 @@ def arena(world, make_campaign, make_hero, play_campaign):  # noqa: F811
         "invitations": campaign_services.create_invitation(timemaster, gm).pk,
         "missions": mission.pk,
         "tally": SignificanceEntry.objects.filter(mission=mission).first().pk,
-        "rolls": campaign_services.record_roll(gm_member, kind="d6", count=2).pk,
+        "rolls": rolling.record_roll(gm_member, kind="d6", count=2).pk,
         "npcs": npc_services.create_npc(timemaster, gm, {"name": "Innkeeper", "quick": True}).pk,
         "characters": hero.pk,
         "scores": hero.pk,
@@ -80,7 +82,13 @@ def arena(world, make_campaign, make_hero, play_campaign):  # noqa: F811
         "sheets": render.pk,
         "draft": draft.pk,
         "code": "no-such-invitation",
+        # a play session (by its number) and its note (issue 50)
+        "play-sessions": play_sessions.start(gm_member, title="Evening").number,
+        "play_sessions": 1,
     }
+    base["notes"] = notes.save_note(
+        Note(campaign=timemaster, play_session=timemaster.play_sessions.get(), author=gm, body="Recap")
+    ).pk
     contexts = {"timemaster": base}
     for system in ("time_to_kill", "tempo", "d6"):
         campaign = play_campaign(system)
@@ -145,7 +153,7 @@ def row_counts() -> tuple:
 
 
 def stored_refused_values() -> list[str]:
-    from config import input_boundary
+    from kernel import input_boundary
 
     limit = input_boundary.limits(items=None)
     found = []

@@ -1,4 +1,4 @@
-"""The pure checker of config/input_boundary.py: what it refuses, where it says the problem is,
+"""The pure checker of kernel/input_boundary.py: what it refuses, where it says the problem is,
 and that the depth found in the text before parsing agrees with the depth of the parsed value."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from config.input_boundary import (
+from kernel.input_boundary import (
     BAD_CHARACTER,
     InputRefused,
     Limits,

@@ -14,7 +14,9 @@ import pytest
 from django.urls import URLPattern, URLResolver, get_resolver
 
 from campaigns import services as campaign_services
-from campaigns.models import NPC, Membership, Role, Webhook
+from campaigns.chronicle import notes, play_sessions
+from campaigns.models import NPC, Membership, Note, Role, Webhook
+from campaigns.table import rolling
 from characters import services as character_services
 from tests import system_kit
 
@@ -27,6 +29,8 @@ FOREIGN = {
     "character": "Xanthippe Foreignagent",
     "mission": "Operation Ultraforeign",
     "npc": "Vorpal Foreignnpc",
+    "play_session": "Session of Quillon Foreignness",
+    "note": "Note of Quarrelsome Foreignness",
 }
 
 
@@ -45,6 +49,14 @@ def _seed_foreign(make_user, home_system):
     agent = system_kit.make_character(campaign, stranger, name=FOREIGN["character"])
     mission = campaign.missions.create(title=FOREIGN["mission"])
     NPC.objects.create(campaign=campaign, system=home_system, name=FOREIGN["npc"], revealed=True)
+    # two play sessions (issue 50), the second with a shared note: number 2 is held by this
+    # campaign only (a session's number is its campaign's: the filter is tried with it)
+    stranger_gm = campaign.memberships.get(user=stranger)
+    play_sessions.end(stranger_gm, play_sessions.start(stranger_gm))
+    foreign_session = play_sessions.start(stranger_gm, title=FOREIGN["play_session"])
+    notes.save_note(
+        Note(campaign=campaign, play_session=foreign_session, author=stranger, body=FOREIGN["note"])
+    )
     for key in system_kit.installed_keys():
         where = campaign
         if key != home_system:
@@ -54,7 +66,7 @@ def _seed_foreign(make_user, home_system):
         seed = getattr(system_kit.extras(key), "foreign_records", None)
         if seed is not None:  # the system's own named records (its play records)
             names.update(seed(where, stranger))
-    return names, {"character": agent.pk, "agent": agent.pk, "mission": mission.pk}
+    return names, {"character": agent.pk, "agent": agent.pk, "mission": mission.pk, "play_session": 2}
 
 
 @pytest.fixture
@@ -71,7 +83,7 @@ def home(world, make_user):
     npc = NPC.objects.create(
         campaign=world.campaign, system=world.campaign.system, name="Home NPC", revealed=True
     )
-    roll = campaign_services.record_roll(gm, kind="d6", rng=random.Random(1))
+    roll = rolling.record_roll(gm, kind="d6", rng=random.Random(1))
     invitation = campaign_services.create_invitation(world.campaign, users["gm"])
     render, _ = sheet_services.request_render(
         users["player"], "character", world.campaign, world.membership["player"], agent
@@ -82,6 +94,10 @@ def home(world, make_user):
     export = CampaignExport.objects.create(campaign=world.campaign, requested_by=users["gm"])
     names, foreign = _seed_foreign(make_user, world.campaign.system)
     own = {"campaign_pk": world.campaign.pk, "character_pk": agent.pk}
+    home_session = play_sessions.start(gm, title="Home session")
+    home_note = notes.save_note(
+        Note(campaign=world.campaign, play_session=home_session, author=users["gm"], body="Home note")
+    )
     # Which record each route's ids name, by route name; a new route must be added here or in its
     # system's testkit (the walk refuses a route it cannot fill), so no route escapes it.
     routes = {
@@ -118,6 +134,14 @@ def home(world, make_user):
         },
         # Tokens belong to users, not campaigns: an id nobody holds answers 404 for everyone.
         "api-token-revoke": {"token_id": "0" * 15},
+        # play sessions by their number in the campaign, notes by their id (issue 50)
+        "api-play-session-list": own,
+        "api-play-session-detail": {**own, "number": home_session.number},
+        "api-play-session-end": {**own, "number": home_session.number},
+        "api-play-session-record": {**own, "number": home_session.number},
+        "api-note-list": own,
+        "api-note-detail": {**own, "pk": home_note.pk},
+        "api-search": own,
     }
     for key in system_kit.installed_keys():
         route_ids = getattr(system_kit.extras(key), "api_route_ids", None)

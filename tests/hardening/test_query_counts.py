@@ -15,6 +15,7 @@ from django.test.utils import CaptureQueriesContext
 
 from campaigns import services
 from campaigns.models import Membership, Mission, Role
+from campaigns.table import rolling
 
 FEW, MANY = 3, 30
 _serial = itertools.count()
@@ -67,8 +68,8 @@ def _grow(kind: str, world, make_user, upto: int) -> None:
             character = Character.objects.create(
                 campaign=campaign, owner=user, system="timemaster", name=f"Agent {n}", status="active"
             )
-            services.record_roll(membership, kind="d6", count=2, mission=mission, character=character)
-            services.record_roll(world.membership["gm"], kind="d1000", secret=True, purpose=f"secret {n}")
+            rolling.record_roll(membership, kind="d6", count=2, mission=mission, character=character)
+            rolling.record_roll(world.membership["gm"], kind="d1000", secret=True, purpose=f"secret {n}")
     else:  # pragma: no cover - a typo in the parametrization below
         raise ValueError(kind)
 

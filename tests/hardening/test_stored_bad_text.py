@@ -1,7 +1,7 @@
 """Issue 18, repair path: rows stored before the input boundary may hold what it now refuses.
 
 A row that holds a lone surrogate reads back with U+FFFD on every page, API answer and export
-(config/fields.py), and ``manage.py find_bad_text`` finds it and, with --fix, repairs it.
+(kernel/fields.py), and ``manage.py find_bad_text`` finds it and, with --fix, repairs it.
 
 The rows are written with raw SQL, bypassing the boundary, as an older Dossier stored them. Only
 SQLite can hold a lone surrogate or NUL (its JSON is text; PostgreSQL's jsonb refuses both

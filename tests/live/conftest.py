@@ -1,3 +1,3 @@
 """The Tempo fixtures, for the feed's conflict tests."""
 
-from tests.tempo_conflicts.conftest import agent, make_tempo_agent, tempo  # noqa: F401
+from systems.tempo.tests.conflicts.conftest import agent, make_tempo_agent, tempo  # noqa: F401

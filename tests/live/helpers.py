@@ -1,4 +1,4 @@
-"""Reading the live feed (campaigns/live_views.py) in tests: its SSE text as a list of messages."""
+"""Reading the live feed (campaigns/table/live_views.py) in tests: its SSE text as a list of messages."""
 
 from __future__ import annotations
 

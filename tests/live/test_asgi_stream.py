@@ -1,4 +1,4 @@
-"""The feed as an ASGI server serves it (campaigns/live_views.py): the stream stays open and a
+"""The feed as an ASGI server serves it (campaigns/table/live_views.py): the stream stays open and a
 roll made elsewhere (another thread: another request, or a worker's write found by the poll)
 reaches it without a reconnection."""
 
@@ -6,14 +6,15 @@ from __future__ import annotations
 
 import asyncio
 import random
+import signal
 
 import pytest
 from asgiref.sync import sync_to_async
 from django.test import AsyncClient
 
-from campaigns import services
-from campaigns.live_hub import hub
 from campaigns.models import LiveEvent
+from campaigns.table import rolling
+from campaigns.table.live_hub import hub
 from tests.live.helpers import asgi_receive, parse
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -44,7 +45,7 @@ def _scenario(world, who, make_roll):
 
 def test_a_roll_made_in_another_request_reaches_an_open_stream(world):
     def roll():
-        return services.record_roll(world.membership["gm"], kind="d10", secret=True, rng=random.Random(1))
+        return rolling.record_roll(world.membership["gm"], kind="d10", secret=True, rng=random.Random(1))
 
     made, text = _scenario(world, "player", roll)
     [message] = parse(text)
@@ -63,7 +64,7 @@ def test_an_event_written_by_another_process_is_found_by_the_poll(world, setting
         from unittest import mock
 
         with mock.patch.object(hub, "poke"):  # as if in another process: no direct wake-up
-            return services.record_roll(world.membership["player"], kind="d6", rng=random.Random(2))
+            return rolling.record_roll(world.membership["player"], kind="d6", rng=random.Random(2))
 
     made, text = _scenario(world, "gm", written_elsewhere)
     assert f'id="roll-{made.pk}"' in parse(text)[0]["data"]
@@ -123,7 +124,7 @@ def _route_scenario(world, who, make_roll=None, host="127.0.0.1", path=None):
 
 def test_the_asgi_route_streams_a_new_roll_as_the_view_does(world):
     def roll():
-        return services.record_roll(world.membership["gm"], kind="d10", secret=True, rng=random.Random(1))
+        return rolling.record_roll(world.membership["gm"], kind="d10", secret=True, rng=random.Random(1))
 
     status, text, made = _route_scenario(world, "player", roll)
     [message] = parse(text)
@@ -150,7 +151,7 @@ def test_other_paths_go_to_django(world):
 def test_the_safety_poll_wakes_only_campaigns_with_an_event_no_wake_named():
     """With Redis the poll is a safety net for a lost pub/sub message: a campaign whose newest
     event a wake already named (this process's commit, a message) is not read again."""
-    from campaigns.live_hub import Hub
+    from campaigns.table.live_hub import Hub
 
     async def run():
         hub = Hub()
@@ -177,8 +178,46 @@ async def _record(hub, read, campaign_id):
 
 
 async def _subscribe(hub, campaign_id):
-    from campaigns.live_hub import Subscriber
+    from campaigns.table.live_hub import Subscriber
 
     subscriber = Subscriber(None, None, 0)
     hub.waiters.setdefault(campaign_id, set()).add(subscriber)
     return subscriber
+
+
+def test_an_open_stream_ends_its_response_when_the_server_is_asked_to_stop(world):
+    """Issue 44: Ctrl-C on `make run` with a page open: uvicorn waited for the live feed, then
+    cancelled it with an ERROR and a traceback. The stream now ends its response cleanly when the
+    server is asked to stop (the signal handler chained before the server's)."""
+    from django.conf import settings
+    from django.test import Client
+
+    from campaigns.table import live_asgi
+    from config.asgi import application
+
+    browser = Client()
+    browser.force_login(world.users["player"])
+    cookies = {settings.SESSION_COOKIE_NAME: browser.cookies[settings.SESSION_COOKIE_NAME].value}
+    called = []
+
+    async def run():
+        sent: asyncio.Queue = asyncio.Queue()
+        leave = asyncio.Event()
+        scope = _asgi_get(f"/campaigns/{world.campaign.pk}/live/", cookies)
+        served = asyncio.ensure_future(application(scope, asgi_receive(leave), sent.put))
+        try:
+            assert (await asyncio.wait_for(sent.get(), 10))["status"] == 200
+            assert (await asyncio.wait_for(sent.get(), 10))["body"].startswith(b"retry: ")
+            live_asgi._chained(lambda signum, frame: called.append(signum))(signal.SIGTERM, None)
+            await asyncio.wait_for(served, 5)  # ended by itself: the client never left
+            messages = []
+            while not sent.empty():
+                messages.append(sent.get_nowait())
+            return messages
+        finally:
+            leave.set()
+            await hub.stop()
+
+    messages = asyncio.run(run())
+    assert called == [signal.SIGTERM]  # the server's own handler still runs
+    assert messages and messages[-1] == {"type": "http.response.body", "body": b"", "more_body": False}

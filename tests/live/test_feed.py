@@ -1,4 +1,4 @@
-"""The campaign's live feed (issue 32, campaigns/live.py): each reader is sent what the roll log
+"""The campaign's live feed (issue 32, campaigns/table/live.py): each reader is sent what the roll log
 shows them, rendered for them; a reconnection resumes exactly after the last message received."""
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ import pytest
 
 from campaigns import services
 from campaigns.models import LiveEvent, Roll
+from campaigns.table import rolling
 from systems.tempo import services as tempo_services
 from tests.live.helpers import feed, parse
 
@@ -19,7 +20,7 @@ def _login(client, world, who):
 
 
 def _roll(world, who="player", **fields):
-    return services.record_roll(world.membership[who], kind="d10", count=2, rng=random.Random(3), **fields)
+    return rolling.record_roll(world.membership[who], kind="d10", count=2, rng=random.Random(3), **fields)
 
 
 def test_every_member_is_sent_a_roll_as_their_log_shows_it(world, client):
@@ -46,7 +47,7 @@ def test_a_secret_roll_not_announced_reaches_players_only_once_shared(world, cli
     hidden = _roll(world, "gm", secret=True, announced=False, purpose="Significance")
     assert feed(_login(client, world, "player"), world.campaign.pk)[1] == []
     assert len(feed(_login(client, world, "gm"), world.campaign.pk)[1]) == 1
-    services.reveal_roll(world.membership["gm"], hidden)
+    rolling.reveal_roll(world.membership["gm"], hidden)
     messages = feed(_login(client, world, "player"), world.campaign.pk)[1]
     # the roll and its sharing come as one line, as the roll stands now
     assert len(messages) == 1
@@ -59,7 +60,7 @@ def test_sharing_a_secret_roll_sends_its_line_again_with_the_result(world, clien
     player = _login(client, world, "player")
     first = feed(player, world.campaign.pk)[1]
     assert "Ambush?" not in first[0]["data"]
-    services.reveal_roll(world.membership["gm"], secret)
+    rolling.reveal_roll(world.membership["gm"], secret)
     later = feed(player, world.campaign.pk, after=None, last_event_id=first[-1]["id"])[1]
     assert len(later) == 1 and f'id="roll-{secret.pk}"' in later[0]["data"]
     assert "Ambush?" in later[0]["data"] and f"<strong>{secret.total}</strong>" in later[0]["data"]
@@ -95,7 +96,7 @@ def test_without_a_cursor_the_feed_starts_from_now(world, client):
     player = _login(client, world, "player")
     assert feed(player, world.campaign.pk, after=None)[1] == []
     # a cursor of another campaign (or none the server issued) starts from now as well
-    other = services.record_roll(
+    other = rolling.record_roll(
         services.create_campaign(world.users["player"], name="Mine", system="timemaster").memberships.get(),
         kind="d10",
     )
@@ -162,7 +163,7 @@ def _unmasked(text):
 
 
 def _readers(world, *names, seq=0):
-    from campaigns import live
+    from campaigns.table import live
 
     return [live.Reader(world.users[name], seq) for name in names]
 
@@ -174,10 +175,10 @@ def test_one_reading_serves_every_reader_of_a_table_as_each_alone(world, django_
     from django.middleware.csrf import _get_new_csrf_string
     from django.test import RequestFactory
 
-    from campaigns import live
+    from campaigns.table import live
 
     _roll(world, purpose="first")
-    secret = services.record_roll(world.membership["gm"], kind="d10", secret=True, rng=random.Random(4))
+    secret = rolling.record_roll(world.membership["gm"], kind="d10", secret=True, rng=random.Random(4))
     names = ("gm", "player", "other_player", "observer")
     gm_request = RequestFactory().get("/")
     gm_request.META["CSRF_COOKIE"] = _get_new_csrf_string()
@@ -201,7 +202,7 @@ def test_one_reading_serves_every_reader_of_a_table_as_each_alone(world, django_
 
 
 def test_a_reading_for_readers_at_different_cursors_gives_each_what_comes_after_its_own(world):
-    from campaigns import live
+    from campaigns.table import live
 
     _roll(world, purpose="first")
     cursor = live.newest_in(world.campaign.pk, 0)
@@ -215,7 +216,7 @@ def test_a_reading_for_readers_at_different_cursors_gives_each_what_comes_after_
 
 
 def test_a_reader_who_left_is_told_so_and_the_others_still_read(world):
-    from campaigns import live
+    from campaigns.table import live
 
     _roll(world)
     world.membership["other_player"].delete()
@@ -224,7 +225,7 @@ def test_a_reader_who_left_is_told_so_and_the_others_still_read(world):
 
 
 def test_a_reading_stops_at_the_batch_size_and_says_more_wait(world, monkeypatch):
-    from campaigns import live
+    from campaigns.table import live
 
     monkeypatch.setattr(live, "BATCH", 2)
     rolls = [_roll(world, purpose=f"roll {n}") for n in range(3)]
@@ -236,7 +237,7 @@ def test_a_reading_stops_at_the_batch_size_and_says_more_wait(world, monkeypatch
 
 def test_in_a_system_that_hides_rolls_from_some_members_each_reader_reads_alone(world, conflict):
     """Tempo keeps a conflict's rolls from members not in it: its readers are not one audience."""
-    from campaigns import live
+    from campaigns.table import live
 
     in_conflict = {r.pk for r in Roll.objects.filter(purpose__contains="Rooftops")}
     names = ("gm", "player", "other_player", "observer")

@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import random
 
-from campaigns import live, missions
+from campaigns import missions
 from campaigns.models import LiveEvent
+from campaigns.table import live
 from characters import services as character_services
 from tests.characters.conftest import agent_choices
 from tests.live.helpers import feed

@@ -11,8 +11,8 @@ import random
 import pytest
 from asgiref.sync import sync_to_async
 
-from campaigns import live_guard, services
-from campaigns.live_hub import hub
+from campaigns.table import live_guard, rolling
+from campaigns.table.live_hub import hub
 from tests.live.helpers import asgi_receive
 from tests.live.test_asgi_stream import _asgi_get
 
@@ -34,7 +34,7 @@ def _cookies(browser) -> dict[str, str]:
 
 
 def _roll(world):
-    return services.record_roll(world.membership["gm"], kind="d10", rng=random.Random(7))
+    return rolling.record_roll(world.membership["gm"], kind="d10", rng=random.Random(7))
 
 
 def _serve(world, cookies, during, *, stall_after: int | None = None, wait: float = 5.0):
@@ -269,7 +269,7 @@ def test_the_count_of_streams_is_shared_by_every_web_process_through_redis(setti
     a slot freed in one is free in the other, and a slot of a process that died lapses."""
     import os
 
-    from campaigns.live_hub import Hub
+    from campaigns.table.live_hub import Hub
 
     url = os.environ.get("LIVE_REDIS_URL") or os.environ.get("CELERY_BROKER_URL", "")
     if not url.startswith("redis://"):
@@ -310,3 +310,36 @@ def _hashed(session_key: str) -> str:
     import hashlib
 
     return hashlib.sha256(session_key.encode()).hexdigest()[:32]
+
+
+@pytest.mark.services
+def test_a_burst_of_streams_opening_at_once_waits_for_a_redis_connection(settings):
+    """Many more admissions at once than the process has Redis connections (a server restarted
+    under 2,000 open pages): each waits for a connection and gets its slot, none fails (redis-py's
+    default pool refused the 101st with MaxConnectionsError: a 500 for that stream)."""
+    import os
+
+    from campaigns.table.live_hub import SLOT_CONNECTIONS, Hub
+
+    url = os.environ.get("LIVE_REDIS_URL") or os.environ.get("CELERY_BROKER_URL", "")
+    if not url.startswith("redis://"):
+        pytest.fail("the services layer needs LIVE_REDIS_URL or CELERY_BROKER_URL=redis://... (see .ci/run)")
+    settings.LIVE_REDIS_URL = url
+    settings.LIVE_STREAMS_PER_SESSION, settings.LIVE_STREAMS_PER_USER = 1, 1
+    first = 800_000 + random.randrange(100_000)
+    count = 10 * SLOT_CONNECTIONS + 50  # past redis-py's default pool of 100 too
+    users = range(first, first + count)
+
+    async def run():
+        hub_ = Hub()
+        hub_.loop = asyncio.get_running_loop()
+        try:
+            slots = await asyncio.gather(*(hub_.admit(user_id, f"burst-{user_id}") for user_id in users))
+            assert all(slots) and len(set(slots)) == count
+        finally:
+            keys = [f"dossier:live:slots:user:{user_id}" for user_id in users]
+            keys += [f"dossier:live:slots:session:{_hashed(f'burst-{user_id}')}" for user_id in users]
+            await hub_.slot_client.delete(*keys)
+            await hub_.slot_client.aclose()
+
+    asyncio.run(run())

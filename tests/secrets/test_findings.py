@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from campaigns import missions, services
 from campaigns.models import Roll
+from campaigns.table import rolling
 from characters.models import AdvancementEntry
 from systems.timemaster import action_checks as checks
 from systems.timemaster import missions as tm_missions
@@ -166,7 +167,7 @@ def test_6_successful_logins_from_one_address_never_lock_a_table_out(world, clie
     [("gm", 302), ("player", 403), ("other_player", 403), ("observer", 403), ("outsider", 404), (None, 302)],
 )
 def test_only_the_gm_shares_a_secret_rolls_result_from_the_dice_page(world, client, role, expected):
-    roll = services.record_roll(world.membership["gm"], kind="d6", secret=True, rng=random.Random(9))
+    roll = rolling.record_roll(world.membership["gm"], kind="d6", secret=True, rng=random.Random(9))
     if role:
         client.force_login(world.users[role])
     response = client.post(f"/campaigns/{world.campaign.pk}/dice/{roll.pk}/reveal/")

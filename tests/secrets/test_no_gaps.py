@@ -8,7 +8,7 @@ ids); this test can. Tables the audit of the models found holding rows hidden fr
   the mission for players, never by id;
 - the GM's own records, invitations and campaign exports: never named to players;
 - NPCs not revealed, secret rolls not announced, the GM's prints: their ids are random
-  (``config.fields.random_public_id``), so the ids a player sees say nothing about the others.
+  (``kernel.fields.random_public_id``), so the ids a player sees say nothing about the others.
 
 The sequences of the first two kinds are moved to numbers found nowhere else (7100001 ...) before
 the world is built, and every answer every reader gets is searched for them.
@@ -22,8 +22,17 @@ import re
 import pytest
 from django.db import connection
 
-from campaigns.models import NPC, Invitation, LiveEvent, Roll, SignificanceEntry
-from config.fields import PUBLIC_ID_MIN
+from campaigns.models import (
+    NPC,
+    Invitation,
+    LiveEvent,
+    Note,
+    NoteMention,
+    PlaySession,
+    Roll,
+    SignificanceEntry,
+)
+from kernel.fields import PUBLIC_ID_MIN
 from sheets.models import SheetRender
 from tests.secrets import worlds
 from tests.secrets.test_non_interference import READERS, frozen_clock, observe  # noqa: F401
@@ -36,9 +45,12 @@ NEVER_NAMED = {
     "campaigns_invitation": 7_200_000,
     "archive_campaignexport": 7_300_000,
     "campaigns_webhook": 7_400_000,
+    # play sessions are named by their number, mentions never (issue 50)
+    "campaigns_playsession": 7_500_000,
+    "campaigns_notemention": 7_600_000,
 }
 #: Tables holding rows some members may not see, whose ids are random instead.
-RANDOM_IDS = (NPC, Roll, SheetRender)
+RANDOM_IDS = (NPC, Roll, SheetRender, Note)
 
 
 def _move_sequences():
@@ -61,13 +73,15 @@ def test_no_answer_to_a_player_names_a_row_of_a_table_with_hidden_rows(make_user
         > NEVER_NAMED["campaigns_significanceentry"]
     )
     assert Invitation.objects.exists()
+    assert min(PlaySession.objects.values_list("pk", flat=True)) > NEVER_NAMED["campaigns_playsession"]
+    assert min(NoteMention.objects.values_list("pk", flat=True)) > NEVER_NAMED["campaigns_notemention"]
     # the worker told the GM alone that the GM's export (an id of its moved sequence) is ready:
     # the players' feeds, read below, must not name it (issue 44)
     export_ready = LiveEvent.objects.get(topic=f"export-{ids['hidden']['export']}")
     assert export_ready.recipient == users["gm"]
     assert ids["hidden"]["export"] > NEVER_NAMED["archive_campaignexport"]
     seen = observe(client, users, ids)
-    named = re.compile(r"\b7[1234]\d{5}\b")  # 7100001 ... 7499999
+    named = re.compile(r"\b7[1-6]\d{5}\b")  # 7100001 ... 7699999
     found = [(key, match.group()) for key, (_, body) in seen.items() for match in named.finditer(body)]
     assert found == [], f"answers to players name rows of tables with hidden rows: {found[:10]}"
 

@@ -7,7 +7,8 @@ they can fetch is fetched in both worlds and compared:
 - every GET route of the URL conf, pages and API alike (walked from the resolver, not a hand list;
   a route the walk cannot fill fails the test), filled with the ids of every scene below;
 - the text of every PDF they can download (their sheets and the published after-action report);
-- every export they can make (the character export routes are part of the walk);
+- every export they can make (the character export routes are part of the walk), and the export
+  each character sheet carries inside it (the PDF's embedded files);
 - each campaign's live feed (issue 32) from its first event (``?after=0``): every message the
   reader's stream carries, ids and bodies, rendered for them.
 
@@ -20,6 +21,19 @@ does not exist must).
 What is normalised before comparing, and why that is safe (nothing else is):
 - CSRF tokens: Django masks the token anew on every render, so two renders of one page in one world
   differ there; the token is the user's, never derived from campaign data.
+
+The one declared difference (docs/secrets.md, "What an award reveals"): the published award of a
+mission whose hidden tally line changes the pool (worlds.AWARDS: 359 each in world A, 406 in B).
+The award is the agent's by the rules and reveals what the document says it does; each world's
+figure, standing alone as a number (not a digit of another, not a coordinate's whole part), reads
+``<award>`` before comparing. What is drawn or counted from the award alone may differ with it,
+in exactly two places, each read as a placeholder:
+- the picture of the Success Points chart on the report page, drawn from the numbers of the table
+  beside it (which is compared, the award read as above);
+- the size in bytes (and KB) of the two prints that hold an award (the Berlin agent's sheet and
+  the Berlin report), whose files are compared whole (pages' text and embedded export).
+Nothing else may differ: not the pool, the share's remainder, the significance or any figure
+worked out from them, nor the size of any other print.
 """
 
 from __future__ import annotations
@@ -33,8 +47,8 @@ import pytest
 from django.db import transaction
 from django.urls import URLPattern, URLResolver, get_resolver
 
-from campaigns import live
 from campaigns.models import LiveEvent
+from campaigns.table import live
 from characters.systems import fair_dice
 from tests import system_kit
 from tests.secrets import worlds
@@ -44,7 +58,34 @@ pytestmark = pytest.mark.django_db
 READERS = ("player", "other_player", "observer")
 CSRF = re.compile(r'(csrfmiddlewaretoken" value="|"X-CSRFToken": "|name="csrf-token" content=")[^"]+')
 NORMALISATIONS = {"CSRF token": CSRF}
+AWARD = "<award>"
 FROZEN_NOW = datetime(2026, 11, 27, 20, 15, tzinfo=UTC)
+
+
+def award_figure(variant: str) -> re.Pattern[str]:
+    """The declared difference of ``variant``'s world: its award as a number standing alone."""
+    return re.compile(rf"(?<![\w.]){worlds.AWARDS[variant]}(?!\.?\d)(?!\w)")
+
+
+#: What is drawn from the award alone: the Success Points chart's picture (its table is compared).
+AWARD_CHART = re.compile(
+    r'(aria-labelledby="chart-campaign-success-points">(?:(?!</figure>).)*?class="chart-picture" src=")[^"]+',
+    re.S,
+)
+#: The size of a print that holds an award (on its page, its status and the sheets API).
+PRINT_SIZE = re.compile(r'("size":)\d+|(\d+ pages?, )[\d.]+\xa0KB')
+
+
+def declared(body: str, path: str, variant: str, award_renders: list[int]) -> str:
+    """``body`` with the declared difference read as placeholders (see the module's docstring)."""
+    body = award_figure(variant).sub(AWARD, body)
+    body = AWARD_CHART.sub(r"\1<drawn from the table>", body)
+    if any(f"/sheets/{render}/" in path for render in award_renders):
+        body = PRINT_SIZE.sub(
+            lambda m: (m.group(1) or m.group(2)) + "<size of a print holding the award>", body
+        )
+    return body
+
 
 # Which record a route's "pk" names, by the path segment before it; which record each other
 # keyword names. A route with a keyword in neither makes the walk fail (so no route escapes it).
@@ -56,6 +97,7 @@ PK_OWNER = {
     "rolls": "roll",
     "invitations": "invitation",
     "members": "member",
+    "notes": "note",
 }
 KWARG_OWNER = {
     "campaign_pk": "campaign",
@@ -65,6 +107,8 @@ KWARG_OWNER = {
     "roll_pk": "roll",
     "invitation_pk": "invitation",
     "member_pk": "member",
+    "number": "play_session",
+    "note_pk": "note",
     "entry_pk": "entry",
     "render_pk": "render",
     "export_pk": "export",
@@ -144,7 +188,13 @@ def scenes(ids: dict) -> list[dict]:
     for mission in ids["missions"]:
         out.append({**tm, "mission": mission, "entry": ids["tally_entry"]})
     out.append({**tm, "npc": ids["npc"]})
+    # play sessions by number; every note, the hidden ones (and world A's, in world B) included
+    for number in ids["play_sessions"]:
+        out.append({**tm, "play_session": number})
+    for note in ids["notes"] + ids["hidden_notes"] + hidden.get("notes", []):
+        out.append({**tm, "play_session": 1, "note": note})
     out.append({**tm, "npc": hidden["npc"]})
+    out.append({**tm, "fight_state": hidden["fight_state"]})
     for roll in ids["rolls"]:
         out.append({**tm, "roll": roll})
     for render in ids["renders"] + hidden["renders"]:
@@ -158,9 +208,14 @@ def scenes(ids: dict) -> list[dict]:
 
 
 def _pdf_text(data: bytes) -> str:
+    """The pages' text, then each embedded file (a character sheet's export document) whole."""
     from pypdf import PdfReader
 
-    return "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(data)).pages)
+    reader = PdfReader(io.BytesIO(data))
+    text = "\n".join(page.extract_text() for page in reader.pages)
+    for name, contents in sorted(reader.attachments.items()):
+        text += "".join(f"\nEMBEDDED {name}:\n" + part.decode(errors="replace") for part in contents)
+    return text
 
 
 def _campaigns(ids) -> list[int]:
@@ -168,8 +223,9 @@ def _campaigns(ids) -> list[int]:
     return [ids["tm"]] + [part["campaign"] for part in ids["systems"].values() if "campaign" in part]
 
 
-def observe(client, users, ids) -> dict:
-    """Everything each reader can fetch: (reader, path) -> (status, normalised body)."""
+def observe(client, users, ids, variant: str | None = None) -> dict:
+    """Everything each reader can fetch: (reader, path) -> (status, normalised body); given the
+    world's ``variant``, with its declared difference read as placeholders (``declared``)."""
     paths = sorted(
         {path for route, _ in route_patterns() for scene in scenes(ids) if (path := fill(route, scene))}
         # the live feeds whole (the walk's own visit starts them from now: nothing to compare)
@@ -190,6 +246,8 @@ def observe(client, users, ids) -> dict:
                 body = response.content.decode(errors="replace")
             for pattern in NORMALISATIONS.values():
                 body = pattern.sub(r"\1<normalised>", body)
+            if variant is not None:
+                body = declared(body, path, variant, ids["award_renders"])
             seen[reader, path] = (response.status_code, body)
     return seen
 
@@ -200,11 +258,11 @@ class _Rollback(Exception):
 
 def world_view(client, users, variant, monkeypatch, ids_of_a=None):
     """Build the world of ``variant``, read it as every reader, roll it back."""
-    import config.fields
+    import kernel.fields
 
     seeded = random.Random(28)
     monkeypatch.setattr(
-        config.fields, "secrets", type("Seeded", (), {"randbelow": staticmethod(seeded.randrange)})
+        kernel.fields, "secrets", type("Seeded", (), {"randbelow": staticmethod(seeded.randrange)})
     )
     # Fair dice: the campaigns' seeds and the players' default seeds, the same in both worlds.
     seeds = random.Random(32)
@@ -221,8 +279,9 @@ def world_view(client, users, variant, monkeypatch, ids_of_a=None):
                 _same_visible_ids(ids, ids_of_a)
                 ids = ids_of_a
             result["ids"] = ids
+            result["unwalked"] = worlds.unwalked_models()
             live.forget()  # the other world's lines, under the same ids, must not be served from memory
-            result["seen"] = observe(client, users, ids)
+            result["seen"] = observe(client, users, ids, variant)
             result["gm_only_events"] = list(
                 LiveEvent.objects.filter(recipient=users["gm"], kind=LiveEvent.Kind.READY).values_list(
                     "topic", flat=True
@@ -236,7 +295,7 @@ def world_view(client, users, variant, monkeypatch, ids_of_a=None):
 
 #: Ids a player never sees: tally lines are numbered by position for players (a hidden line shifts
 #: the database ids of the lines after it, which is why players never get them).
-NEVER_SHOWN = {"hidden", "tally_entry"}
+NEVER_SHOWN = {"hidden", "tally_entry", "hidden_notes"}
 
 
 def _same_visible_ids(ids_b, ids_a):
@@ -265,6 +324,12 @@ def test_what_players_and_observers_see_does_not_depend_on_what_the_gm_hid(
 ):
     users = {name: make_user(name) for name in ("gm", *READERS)}
     a = world_view(client, users, "A", monkeypatch)
+    # Every play record of every installed system is in the world the walk reads (issue 42, point 4)
+    assert a["unwalked"] == [], (
+        "the non-interference worlds build no row of these play records, so the walk never compares "
+        "their hidden values; add them to the system's part of the worlds (its testkit's "
+        f"SECRET_WORLD module's build(), docs/adding-a-system.md): {a['unwalked']}"
+    )
     b = world_view(client, users, "B", monkeypatch, ids_of_a=a["ids"])
     assert a["seen"].keys() == b["seen"].keys()
     answered = [key for key, (status, _) in a["seen"].items() if status == 200]
@@ -277,6 +342,28 @@ def test_what_players_and_observers_see_does_not_depend_on_what_the_gm_hid(
     told_in_a_only = set(a["gm_only_events"]) - set(b["gm_only_events"])
     assert {f"export-{hidden['export']}", f"sheet-render-{hidden['renders'][-1]}"} <= told_in_a_only
     assert len(answered) > 150, "the walk reached too few pages to mean anything"
+    # the play session's page was walked and gathers the evening for each reader (issue 50)
+    evening = f"/campaigns/{a['ids']['tm']}/play-sessions/1/"
+    for reader in READERS:
+        status, page = a["seen"][reader, evening]
+        assert status == 200 and "Recap" in page and "made a secret roll" in page
+        assert ("My own reminder" in page) == (reader == "player") and "Diary" not in page
+        assert "Mission closed: Rome (closed, result not yet published)" in page
+    # the chronicle was walked (issue 50, parts 3-4): the overview's recap of the evening and its
+    # handout tell the shared note and the published results, the timeline puts the evening and the
+    # published missions on the calendar and the eras chart beside them; Rome (closed, not
+    # published, its result differing between the worlds) is in neither
+    tm = a["ids"]["tm"]
+    for reader in READERS:
+        for path in (f"/campaigns/{tm}/", f"/campaigns/{tm}/play-sessions/1/recap/"):
+            status, page = a["seen"][reader, path]
+            recap = page[page.index("Previously on…") :].split('<p class="recap-actions">')[0]
+            recap = recap.split("</article>")[0]
+            assert status == 200 and "Berlin: result published" in recap
+            assert "We met Senator Vale and The Shapeshifter" in recap and "Rome" not in recap
+        status, page = a["seen"][reader, f"/campaigns/{tm}/timeline/"]
+        assert status == 200 and "Session 1: The Vienna evening" in page and "Rome" not in page
+        assert "The eras the agents have been to" in page and "Dora Engel: 1936 A.D." in page
     leaks = [key for key in a["seen"] if a["seen"][key] != b["seen"][key]]
     details = "\n".join(
         f"{reader} {path}: {a['seen'][reader, path][0]} vs {b['seen'][reader, path][0]}\n"
@@ -284,8 +371,42 @@ def test_what_players_and_observers_see_does_not_depend_on_what_the_gm_hid(
         for reader, path in leaks[:12]
     )
     assert leaks == [], f"{len(leaks)} answers differ between the worlds:\n{details}"
+    # the declared difference is there to be declared: the Berlin agent's award in the player's
+    # history and in the export inside their sheet, a figure of its own in each world
+    dora = a["ids"]["characters"][3]
+    for seen in (a["seen"], b["seen"]):
+        assert (
+            f"Awarded {AWARD} Success Points for Berlin." in seen["player", f"/characters/{dora}/history/"][1]
+        )
+        sheet = next(
+            body[body.index("EMBEDDED dora-engel") :]
+            for (reader, _), (_, body) in seen.items()
+            if reader == "player" and body.startswith("PDF:") and "EMBEDDED dora-engel" in body
+        )
+        assert re.search(r'"amount": ?<award>', sheet), sheet
 
 
 def _first_difference(one: str, two: str) -> str:
     at = next((i for i, (x, y) in enumerate(zip(one, two, strict=False)) if x != y), min(len(one), len(two)))
     return f"  A: …{one[max(0, at - 120) : at + 120]!r}\n  B: …{two[max(0, at - 120) : at + 120]!r}"
+
+
+@pytest.mark.parametrize("key", system_kit.params())
+def test_a_system_with_play_records_brings_its_part_of_the_worlds(key):
+    """A system whose app has models (play records) brings its part of the worlds above
+    (``SECRET_WORLD`` in its testkit), or says in its testkit why its play hides nothing from the
+    players (``NOTHING_HIDDEN``); the walk otherwise passes without ever reading its records."""
+    from django.apps import apps
+
+    package = system_kit.app(key).package
+    config = next(c for c in apps.get_app_configs() if c.name == package)
+    extras = system_kit.extras(key)
+    declared = getattr(extras, "SECRET_WORLD", "") or getattr(extras, "NOTHING_HIDDEN", "")
+    if list(config.get_models()) and key != worlds.BUILT_IN:
+        assert declared, (
+            f"{package} keeps play records ({', '.join(m.__name__ for m in config.get_models())}) but "
+            f"no part of the non-interference worlds: write {package}.testkit.SECRET_WORLD naming a "
+            "module with build(users, variant, members_of), hidden(made, users) and scenes(ids, common) "
+            "(as systems/d6/tests/encounters/secret_world.py), or NOTHING_HIDDEN saying why nothing of its "
+            "play is kept from the players"
+        )

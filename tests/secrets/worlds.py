@@ -10,10 +10,17 @@ depends on ``variant`` ("A" or "B"):
 - a tally line hidden from players (A: a hidden line of 90 with significance S + 90; B: no hidden
   line and significance S; the same roll lies above both totals, so the published verdict and
   award are the same);
+- a tally line hidden from players that changes the pool (issue 44, finding 13: A: a hidden line
+  of 94, B: none, the same significance and roll): the two agents' published awards differ (359
+  against 406 each), and those award figures are the one difference the test allows (``AWARDS``;
+  docs/secrets.md, "What an award reveals"): nothing else a player gets may differ, not the pool
+  (719 against 813) nor the remainder;
 - a hidden line reversed after publishing, with the GM's reason (A: one reason, B: another);
 - secret rolls: a secret check a player asked for, one the GM made, a secret roll the GM made
   (A: results 17, 17, 17; B: 83, 83, 83), and Time to Kill's Fate dice;
 - NPC statistics and notes (a revealed NPC's) and an NPC not revealed (A only);
+- TIMEMASTER's NPC condition (the revealed NPC's wounds: A and B differ) and which NPC a logged
+  roll fell on (A only);
 - a mission closed but not published (A: a success with a tally and its significance check;
   B: a failure with no tally) and a planned mission's significance rating and chart;
 - Time to Kill: the GM's notes and the Fates placed (A and B differ);
@@ -22,7 +29,13 @@ depends on ``variant`` ("A" or "B"):
 - what the audit of the models found besides: an invitation and a campaign export (A only; the
   GM's), a Historical Changes Chart (differs);
 - the live feed's events for one member (issue 44): the worker's "sheet finished" of the GM's
-  copy of the after-action report and "export ready" of the GM's export (A only: the GM's own).
+  copy of the after-action report and "export ready" of the GM's export (A only: the GM's own);
+- play sessions and notes (issue 50): a session played through everything above and ended, and
+  one under way; a shared note mentioning a revealed NPC, the hidden NPC (which exists in A
+  only), an agent and a mission; a GM-only note (its text and mentions differ; A has a second,
+  made last) and a private note of a player who reads nothing here (differs; A has a second);
+  the session pages gather A's hidden rolls, close and prints as well, and the walk reads the
+  evening's recap (the overview's, its handout) and the campaign's timeline for every reader.
 
 Rows that exist in one world only are made last, after every row a player sees, so the rows a
 player sees get the same ids in both worlds (SQLite hands ids out again after a rollback; random
@@ -34,22 +47,40 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from campaigns import fairness, missions, npc_services
+from campaigns import missions, npc_services
 from campaigns import services as campaign_services
-from campaigns.models import Membership, Role, Webhook
+from campaigns.chronicle import notes, play_sessions
+from campaigns.models import Membership, Note, NoteVisibility, Role, Webhook
+from campaigns.table import fairness, rolling
 from characters import services as character_services
 from characters.models import Character
 from systems.timemaster import missions as tm_missions
+from systems.timemaster import npc_condition_services
+from systems.timemaster.models import AttackedNPC
 from tests import system_kit
 from tests.campaigns.test_missions import DiceStub, roll_of
 from tests.characters.conftest import agent_choices
 
 SECRET_FACES = {"A": [1, 7], "B": [8, 3]}  # a percent roll of 17 or of 83
+GM_NOTES = {
+    "A": "The senator is [[Senator Vale]]'s twin; [[Harry Adams]] must not know.",
+    "B": "Nothing to hide about [[Carl Dorn]] this week.",
+}
+DIARIES = {"A": "I think the senator lies.", "B": "Remember to buy dice."}
 REASONS = {"A": "The slip happened offstage (secret reason one)", "B": "Counted twice (secret reason two)"}
 NPC_STATS = {
-    "A": {"abilities": {"STR": 71}, "significance_rating": 40, "gm_notes": "Works for the other side"},
-    "B": {"abilities": {"STR": 52}, "significance_rating": 90, "gm_notes": "Loyal to the Corps"},
+    "A": {
+        "abilities": {"STR": 71, "STA": 64},
+        "significance_rating": 40,
+        "gm_notes": "Works for the other side",
+    },
+    "B": {"abilities": {"STR": 52, "STA": 48}, "significance_rating": 90, "gm_notes": "Loyal to the Corps"},
 }
+#: Berlin: significance 913, a shown line of 100 and, in world A, a hidden line of 94, two agents:
+#: pool 719 (A) or 813 (B), split equally, rounded down (ruling 2). The awards are the declared
+#: difference between the worlds; build() checks the outcome gives exactly these.
+BERLIN_HIDDEN = {"A": 94, "B": None}
+AWARDS = {"A": 359, "B": 406}
 CHARTS = {
     "A": [{"low": 0, "high": 99, "text": "A clock stops early."}, {"low": 100, "high": None, "text": "War."}],
     "B": [
@@ -70,6 +101,26 @@ def secret_worlds() -> list[tuple[str, Any]]:
         if module:
             found.append((key, importlib.import_module(module)))
     return found
+
+
+#: The system whose rows the platform's own world is built of (its campaign "Time Corps" is
+#: TIMEMASTER's); every other installed system brings its part (SECRET_WORLD).
+BUILT_IN = "timemaster"
+
+
+def unwalked_models() -> list[str]:
+    """The models of the installed systems' apps that hold no row in the world just built: play
+    records the walk never reads, so no hidden value of theirs is ever compared. A system whose
+    play keeps nothing from the players says so in its testkit (``NOTHING_HIDDEN``: why)."""
+    from django.apps import apps
+
+    empty = []
+    for key in system_kit.installed_keys():
+        if getattr(system_kit.extras(key), "NOTHING_HIDDEN", ""):
+            continue
+        config = next(c for c in apps.get_app_configs() if c.name == system_kit.app(key).package)
+        empty += [f"{key}: {m._meta.label}" for m in config.get_models() if not m.objects.exists()]
+    return empty
 
 
 def _members(campaign, users) -> dict[str, Membership]:
@@ -101,6 +152,37 @@ def _mission(campaign, agents, title, year, significance, chart=None) -> Any:
     return mission
 
 
+def _fight(gm_membership, attacker, defender) -> dict[str, Any]:
+    """An attack on an unrevealed guard (a called hold made on a C) and an NPC's hit on an agent,
+    both open rolls: the ids of the guard, its damage entry and the hold (issue 49)."""
+    from systems.timemaster import attacks
+    from systems.timemaster.models import FightState, NPCConditionEntry
+    from tests.campaigns.test_checks import Faces
+
+    guard = npc_services.create_npc(
+        gm_membership.campaign,
+        gm_membership.user,
+        {"name": "Gate Guard", "quick": True, "kind": "human", "significance_rating": 2},
+    )
+    hold = attacks.Attack(
+        form="melee",
+        results_key="unarmed",
+        attacker=attacker,
+        attacker_score="other:unskilled_melee",
+        defender_npc=guard,
+        situation={"surprised": True},
+        called_hold="hold",
+    )
+    roll, _ = attacks.resolve(gm_membership, hold, Faces(0, 1, 1, 1, 1, 2, 0))
+    blow = attacks.Attack(form="melee", strike_base=200, defender=defender)
+    attacks.resolve(gm_membership, blow, Faces(5, 0, 1, 1, 1, 3, 0, 3, 0))
+    return {
+        "guard": guard,
+        "damage": NPCConditionEntry.objects.get(npc=guard, roll=roll).pk,
+        "hold": FightState.objects.get(roll=roll, kind="hold").pk,
+    }
+
+
 def _start(mission, gm):
     missions.start_mission(mission, gm)
     mission.refresh_from_db()
@@ -122,16 +204,23 @@ def build(users: dict, variant: str) -> dict[str, Any]:
     gm = users["gm"]
     tm = campaign_services.create_campaign(gm, name="Time Corps", system="timemaster")
     tm_members = _members(tm, users)
+    # A player who reads nothing in the test: their private notes are an input no reader may see.
+    diarist = type(gm).objects.create_user("diarist", password="a-long-test-password")
+    Membership.objects.create(campaign=tm, user=diarist, role=Role.PLAYER)
+    # The evening's play session (issue 50): everything below happens during it.
+    evening = play_sessions.start(tm_members["gm"], title="The Vienna evening")
     harry = _agent(tm, users["player"], "Harry Adams")
     ida = _agent(tm, users["other_player"], "Ida Brandt")
     carl = _agent(tm, users["player"], "Carl Dorn")
+    dora = _agent(tm, users["player"], "Dora Engel")
+    emil = _agent(tm, users["other_player"], "Emil Falk")
     vale = npc_services.create_npc(
         tm,
         gm,
         {"name": "Senator Vale", "public_description": "A smiling politician.", "revealed": True}
         | NPC_STATS[variant],
     )
-    open_roll = campaign_services.record_roll(tm_members["player"], kind="d6", count=2, rng=random.Random(4))
+    open_roll = rolling.record_roll(tm_members["player"], kind="d6", count=2, rng=random.Random(4))
 
     # A published mission with a line hidden from players (A) or without it (B): same verdict, award.
     vienna = _start(_mission(tm, [harry], "Vienna", 1805, 790 if a else 700, CHARTS[variant]), gm)
@@ -150,6 +239,16 @@ def build(users: dict, variant: str) -> dict[str, Any]:
     missions.publish_mission(paris, gm)
     tm_missions.reverse_mistake(paris, hidden.pk, gm, REASONS[variant])
 
+    # A published mission whose hidden line (A only) changes the pool, and so the awards: the
+    # declared difference (AWARDS). The hidden line is the last tally line a player's world holds.
+    berlin = _start(_mission(tm, [dora, emil], "Berlin", 1936, 913), gm)
+    _line(berlin, gm, 100, "A newspaper photograph")
+    if BERLIN_HIDDEN[variant]:
+        _line(berlin, gm, BERLIN_HIDDEN[variant], "The GM's second slip", shown=False)
+    berlin = tm_missions.close_mission(tm_members["gm"], berlin, "success", rng=roll_of(600))
+    assert [a["regular"] for a in berlin.outcome["awards"]] == [AWARDS[variant]] * 2, berlin.outcome
+    missions.publish_mission(berlin, gm)
+
     # A mission in play, to be closed (not published) last; a planned one with the GM's numbers.
     rome = _start(_mission(tm, [carl], "Rome", 44, 300 if a else 900), gm)
     planned = _mission(tm, [], "London", 1851, 120 if a else 880, CHARTS[variant])
@@ -158,7 +257,7 @@ def build(users: dict, variant: str) -> dict[str, Any]:
     investigation = next(s.key for s in checks.agent_scores(harry) if s.secret)
     asked = checks.roll_check(tm_members["player"], harry, investigation, rng=DiceStub(SECRET_FACES[variant]))
     gm_check = checks.roll_check(tm_members["gm"], harry, investigation, rng=DiceStub(SECRET_FACES[variant]))
-    gm_secret = campaign_services.record_roll(
+    gm_secret = rolling.record_roll(
         tm_members["gm"],
         kind="percent",
         secret=True,
@@ -169,10 +268,10 @@ def build(users: dict, variant: str) -> dict[str, Any]:
     # Fair dice (issue 32): a player's own seed, an open roll and a shared secret roll under seed 1,
     # then rotation; world A adds an unannounced secret roll under seed 2 (last, below).
     fairness.set_client_seed(tm_members["player"], "lucky socks")
-    fair_open = campaign_services.record_roll(tm_members["player"], kind="d10", count=3)
-    fair_shared = campaign_services.record_roll(tm_members["gm"], kind="percent", secret=True)
-    campaign_services.reveal_roll(tm_members["gm"], fair_shared)
-    fair_sealed = campaign_services.record_roll(tm_members["gm"], kind="d6", secret=True)
+    fair_open = rolling.record_roll(tm_members["player"], kind="d10", count=3)
+    fair_shared = rolling.record_roll(tm_members["gm"], kind="percent", secret=True)
+    rolling.reveal_roll(tm_members["gm"], fair_shared)
+    fair_sealed = rolling.record_roll(tm_members["gm"], kind="d6", secret=True)
     fairness.rotate(tm_members["gm"])
 
     # Each installed system's own part (its testkit's SECRET_WORLD): e.g. Time to Kill's running
@@ -181,24 +280,79 @@ def build(users: dict, variant: str) -> dict[str, Any]:
 
     # The player's own sheets: the agent's and the published after-action report.
     renders = []
-    for kind, character, mission in (("character", harry, None), ("after_action", None, vienna)):
+    for kind, character, mission in (
+        ("character", harry, None),
+        ("after_action", None, vienna),
+        ("character", dora, None),  # the export inside it holds the Berlin award (issue 44)
+        ("after_action", None, berlin),
+    ):
         render, _ = sheet_services.request_render(
             users["player"], kind, tm, tm_members["player"], character, target=mission
         )
         run_render(render.pk)
         renders.append(render.pk)
 
+    # TIMEMASTER's NPC condition in a fight (GM only): the revealed NPC's wounds differ.
+    npc_condition_services.record(
+        vale, tm_members["gm"], "damage_taken", {"stamina": 9 if a else 4, "wounds": 1 if a else 0}
+    )
+    # An open fight (issue 49): Carl's called hold on a guard the players never met (a C: damage
+    # and the hold, the GM's records), and an NPC's blow on Emil (his ledger, the entry linked to
+    # the roll). World A reverts the guard's damage and the hold last (below): the GM's log marks
+    # the line, the players' lines stay as they were.
+    fight = _fight(tm_members["gm"], carl, emil)
+
+    # The session's notes, then its end (no end choices) and the next session, under way.
+    def note(author, body, visibility=NoteVisibility.SHARED, title=""):
+        made = Note(
+            campaign=tm, play_session=evening, author=author, body=body, visibility=visibility, title=title
+        )
+        return notes.save_note(made).pk
+
+    shared_note = note(
+        gm,
+        "We met [[Senator Vale]] and [[The Shapeshifter]]; [[Harry Adams]] closed [[Vienna]].",
+        title="Recap",
+    )
+    players_note = note(users["player"], "My own reminder: [[Ida Brandt]] owes me.", NoteVisibility.PRIVATE)
+    gm_note = note(gm, GM_NOTES[variant], NoteVisibility.GM, title="Plot")
+    diary = note(diarist, DIARIES[variant], NoteVisibility.PRIVATE, title="Diary")
+    play_sessions.end(tm_members["gm"], evening)
+    play_sessions.start(tm_members["gm"], title="The Paris evening")
+
     # -- what exists in world A only, after everything a player sees ----------------------------
     hidden_ids: dict[str, Any] = {}
     if a:
+        # The GM's own log names the NPC the player's open roll fell on (systems.timemaster
+        # AttackedNPC); a player's log never does.
+        AttackedNPC.objects.create(roll=open_roll, npc=vale)
         _line(rome, gm, 120, "Left a lighter in the forum")
         tm_missions.close_mission(tm_members["gm"], rome, "success", rng=roll_of(700))
-        hidden_ids["fair_roll"] = campaign_services.record_roll(
+        hidden_ids["fair_roll"] = rolling.record_roll(
             tm_members["gm"], kind="d1000", secret=True, announced=False, mission=rome
         ).pk
         hidden_ids["npc"] = npc_services.create_npc(
             tm, gm, {"name": "The Shapeshifter", "revealed": False, "significance_rating": 7}
         ).pk
+        # a fight the GM keeps (issue 49): Harry holds the senator, the Shapeshifter is down
+        from systems.timemaster.models import FightState
+
+        FightState.objects.create(
+            campaign=tm,
+            kind="strangle",
+            defender_npc=vale,
+            holder=harry,
+            holder_name=harry.name,
+            since_round=2,
+        )
+        hidden_ids["fight_state"] = FightState.objects.create(
+            campaign=tm, kind="down", defender_npc_id=hidden_ids["npc"], since_round=3
+        ).pk
+        # the GM reverts what Carl's hold did to the guard (its damage, the hold): GM-only changes
+        npc_condition_services.revert(fight["guard"], tm_members["gm"], fight["damage"])
+        from systems.timemaster import fight_states
+
+        fight_states.revert(tm_members["gm"], fight["hold"])
         hidden_ids["renders"] = []
         for key, module in secret_worlds():
             hidden_ids["renders"] += module.hidden(parts[key]["made"], users).get("renders", [])
@@ -212,13 +366,18 @@ def build(users: dict, variant: str) -> dict[str, Any]:
 
         hidden_ids["export"] = CampaignExport.objects.create(campaign=tm, requested_by=gm).pk
         run_export(hidden_ids["export"])  # "export ready", for the GM alone
+        # the notes only the GM and their authors read, last (their random ids, no live event)
+        hidden_ids["notes"] = [
+            note(gm, "[[The Shapeshifter]] strikes at [[Paris]].", NoteVisibility.GM),
+            note(diarist, "A second diary page.", NoteVisibility.PRIVATE),
+        ]
     else:
         tm_missions.close_mission(tm_members["gm"], rome, "failure")
     return {
         "tm": tm.pk,
         "systems": {key: part["ids"] for key, part in parts.items()},
-        "characters": [harry.pk, ida.pk, carl.pk],
-        "missions": [vienna.pk, paris.pk, rome.pk, planned.pk],
+        "characters": [harry.pk, ida.pk, carl.pk, dora.pk, emil.pk],
+        "missions": [vienna.pk, paris.pk, berlin.pk, rome.pk, planned.pk],
         "npc": vale.pk,
         "rolls": [
             open_roll.pk,
@@ -230,8 +389,12 @@ def build(users: dict, variant: str) -> dict[str, Any]:
             fair_sealed.pk,
         ],
         "renders": renders,
+        "award_renders": renders[2:],  # Dora's sheet and the Berlin report: each holds an award
         "entry": harry.entries.order_by("id").values_list("pk", flat=True).first(),
         "tally_entry": hidden.pk,
         "members": [m.pk for m in tm_members.values()],
+        "play_sessions": [1, 2],
+        "notes": [shared_note, players_note],
+        "hidden_notes": [gm_note, diary],
         "hidden": hidden_ids,
     }

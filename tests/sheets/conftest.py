@@ -15,7 +15,7 @@ def media_root(tmp_path, settings):
 
 
 def timemaster_build(**changes):
-    from tests.systems.timemaster.helpers import make_build
+    from systems.timemaster.tests.helpers import make_build
 
     return make_build(**changes)
 
@@ -27,13 +27,13 @@ def time_to_kill_build(name="Kage"):
 
 
 def tempo_build(name="Finn Marlowe"):
-    from tests.systems.tempo.helpers import agent
+    from systems.tempo.tests.helpers import agent
 
     return agent(fate_points=2, name=name)
 
 
 def d6_build(name="Ana"):
-    from tests.systems.d6.helpers import build
+    from systems.d6.tests.helpers import build
 
     return build(name)
 

@@ -8,6 +8,7 @@ and values its text must hold.
 
 from __future__ import annotations
 
+import copy
 import functools
 import random
 from dataclasses import dataclass, field
@@ -92,8 +93,8 @@ def timemaster_build(variant: str) -> dict:
     from systems.timemaster.engine.sheet import CONDITION_STATES
     from systems.timemaster.engine.tables import ARMOR
     from systems.timemaster.mission_forms import MissionForm
+    from systems.timemaster.tests.helpers import background
     from systems.timemaster.wizard_forms import BackgroundForm, SkillsForm
-    from tests.systems.timemaster.helpers import background
 
     if variant == "empty":
         return BUILDERS["timemaster"](name="Al", player="")
@@ -131,7 +132,7 @@ def timemaster_build(variant: str) -> dict:
 
 
 def tempo_build(variant: str) -> dict:
-    from tests.systems.tempo.helpers import agent
+    from systems.tempo.tests.helpers import BENEFITS, agent
 
     if variant == "demo":
         build = agent(fate_points=2, name="Finn Marlowe")
@@ -152,11 +153,16 @@ def tempo_build(variant: str) -> dict:
         }
         for slot in module.aspect_slots
     }
+    # The benefits are printed whole (issue 44, finding 12): the World Class Observer's two (Cold
+    # Read is the module's longest) and Great Mind's academic field at the builder's limit.
+    benefits = copy.deepcopy(BENEFITS)
+    benefits["scholar"] = [{"key": "great_mind", "field": _text(MAX_TEXT)}]
     build = agent(
         fate_points=12,
         name=long_name(limit("name")),
         codename=_text(limit("codename")).upper(),
         player=long_player(limit("player")),
+        benefits=benefits,
     )
     build["aspects"] = aspects
     build["veto_cards"] = [{"note": _text(MAX_TEXT)} for _ in range(12)]  # the engine's limit on a note
@@ -165,7 +171,7 @@ def tempo_build(variant: str) -> dict:
 
 
 def d6_build(variant: str) -> dict:
-    from tests.systems.d6.helpers import build
+    from systems.d6.tests.helpers import build
 
     if variant == "demo":
         return build(

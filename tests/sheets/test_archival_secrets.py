@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 
 from campaigns import missions
-from campaigns import services as campaign_services
+from campaigns.table import rolling
 from sheets import archival
 from systems.timemaster import missions as tm_missions
 from tests.archive.conftest import make_hero  # noqa: F401  (fixture)
@@ -22,7 +22,7 @@ def test_hidden_inputs_do_not_change_the_embedded_document(world, make_hero):  #
     before = archival.encode(archival.attachment(harry)["document"])
 
     gm = world.users["gm"]
-    campaign_services.record_roll(
+    rolling.record_roll(
         world.membership["gm"],
         kind="percent",
         secret=True,

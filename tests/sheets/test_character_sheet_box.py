@@ -81,3 +81,33 @@ def test_long_after_a_change_with_no_render_the_box_stops_asking_and_offers_the_
     client.force_login(world.users["player"])
     box = client.get(f"/characters/{agent.pk}/sheet-box/").content.decode()
     assert "hx-get" not in box and 'data-status="none"' in box and 'data-testid="print-sheet"' in box
+
+
+def test_the_box_offers_both_papers_as_the_sheets_page_does(
+    world, party, client, scheduled, sent, django_capture_on_commit_callbacks
+):
+    """Issue 44, the new-user walk's point 17: the box offered the campaign's paper alone. The
+    background render makes both: the other paper's download is there too, and while a paper is not
+    made yet the print button offers it."""
+    world.campaign.paper = "a4"
+    world.campaign.save()
+    agent = party["player"]
+    edit(world, agent, django_capture_on_commit_callbacks)
+    with django_capture_on_commit_callbacks(execute=True):
+        prerender.run_prerender(agent.pk, agent.revision)
+    renders = {
+        r.snapshot["paper"]: r for r in SheetRender.objects.filter(character=agent, revision=agent.revision)
+    }
+    assert set(renders) == {"a4", "letter"}
+    client.force_login(world.users["player"])
+    run_render(renders["a4"].pk)
+    box = client.get(f"/characters/{agent.pk}/sheet-box/").content.decode()
+    assert f"/sheets/{renders['a4'].pk}/download/" in box and 'data-testid="download"' in box
+    form = box.split('data-testid="print-sheet"')[0].split("<form")[-1]
+    assert '<option value="letter"' in form and '<option value="a4"' not in form  # only what is missing
+    assert 'data-testid="download-other"' not in box
+    run_render(renders["letter"].pk)
+    box = client.get(f"/characters/{agent.pk}/sheet-box/").content.decode()
+    assert f"/sheets/{renders['letter'].pk}/download/" in box and "Download on Letter" in box
+    assert f"/sheets/{renders['a4'].pk}/download/" in box
+    assert 'data-testid="print-sheet"' not in box  # both made: nothing left to print

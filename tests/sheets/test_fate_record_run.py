@@ -11,8 +11,8 @@ from sheets import services
 from sheets.models import RenderStatus, SheetRender
 from sheets.tasks import run_render
 from systems.time_to_kill import sheets as ttk_sheets
+from systems.time_to_kill.tests.missions.helpers import PLACEMENT, ScriptedRng
 from tests.sheets.conftest import pdf_metadata, pdf_text
-from tests.ttk_missions.helpers import PLACEMENT, ScriptedRng
 
 PERSONAS = ("gm", "player", "other_player", "observer", "outsider")
 SECRET_NOTES = "The abbot keeps the key under the bell"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ctypes
+import functools
 import io
 import re
 import string
@@ -96,6 +97,13 @@ def render(system: str, **options) -> rendering.RenderedPDF:
     )
 
 
+@functools.cache
+def fillable_blank(system: str) -> bytes:
+    """``system``'s fillable blank sheet, rendered once per process: the five tests below that read
+    it (its fields, their names, its drawing, filled by pypdf, its font) read the same bytes."""
+    return render(system, archival=False, fillable=True).pdf
+
+
 def form_fields(data: bytes) -> dict[str, pikepdf.Dictionary]:
     pdf = pikepdf.open(io.BytesIO(data))
     return {str(field.T): field for field in pdf.Root.AcroForm.Fields}
@@ -103,7 +111,7 @@ def form_fields(data: bytes) -> dict[str, pikepdf.Dictionary]:
 
 @pytest.mark.parametrize("system", SYSTEMS)
 def test_a_fillable_blank_sheet_has_named_fields_for_what_a_player_writes_and_ticks(system):
-    data = render(system, archival=False, fillable=True).pdf
+    data = fillable_blank(system)
     pdf = pikepdf.open(io.BytesIO(data))
     fields = pdf.Root.AcroForm.Fields
     names = [str(field.T) for field in fields]
@@ -129,7 +137,7 @@ def documented_names() -> dict[str, list[str]]:
 @pytest.mark.parametrize("system", SYSTEMS)
 def test_every_field_is_named_by_what_it_holds_as_docs_list_them(system):
     """Issue 45: a player's tool shows the names; docs/fillable-fields.md lists them per system."""
-    names = list(form_fields(render(system, archival=False, fillable=True).pdf))
+    names = list(form_fields(fillable_blank(system)))
     assert names == documented_names()[system]
     assert [name for name in names if MEANINGLESS.search(name)] == []
     assert all(re.fullmatch(r"[a-z][a-z0-9_]*[a-z0-9]", name) for name in names), names
@@ -146,7 +154,7 @@ def test_the_field_names_doc_covers_every_system_and_the_meaningless_pattern_cat
 
 @pytest.mark.parametrize("system", SYSTEMS)
 def test_a_fillable_sheet_draws_exactly_the_blank_sheet_and_is_not_pdf_a(system):
-    archival, fillable = render(system).pdf, render(system, archival=False, fillable=True).pdf
+    archival, fillable = render(system).pdf, fillable_blank(system)
     plain, form = pikepdf.open(io.BytesIO(archival)), pikepdf.open(io.BytesIO(fillable))
     # The same drawing, wrapped in q/Q so what a filler appends is drawn in the PDF's own space.
     assert form.pages[0].Contents.read_bytes() == b"q\n" + plain.pages[0].Contents.read_bytes() + b"\nQ"
@@ -186,7 +194,7 @@ def test_a_blank_filled_and_flattened_by_pypdf_shows_every_value_upright_in_its_
     rasterise. Each text value (letters the sheet itself never prints among them, so they are not
     in the sheet font's subset) is found by pdfium upright inside its field's box; each check box
     is inked inside its box."""
-    blank = render(system, archival=False, fillable=True).pdf
+    blank = fillable_blank(system)
     blank_pdf = pdfium.PdfDocument(blank)
     _, blank_text = _page_text(blank_pdf[0])
     foreign = [c for c in string.ascii_letters if c not in blank_text]
@@ -265,7 +273,7 @@ def test_the_fields_font_holds_every_glyph_a_player_may_type_with_its_width(syst
     """Issue 45: a field's /DA font is the whole sheet font, not the subset the sheet's text needs:
     every typable character has a glyph in the embedded program, a width in /W (CID = glyph id,
     Identity) and a ToUnicode entry (pypdf encodes a value through it)."""
-    pdf = pikepdf.open(io.BytesIO(render(system, archival=False, fillable=True).pdf))
+    pdf = pikepdf.open(io.BytesIO(fillable_blank(system)))
     resources = pdf.Root.AcroForm.DR.Font
     used = {
         re.search(r"/(\S+) [\d.]+ Tf", str(field.DA)).group(1)

@@ -19,9 +19,9 @@ from pathlib import Path
 import pytest
 from django.db import connection
 
-from campaigns import webhooks
 from campaigns.access import get_campaign_for_user
 from campaigns.models import Webhook, WebhookKind
+from campaigns.table import webhooks
 from sheets import services
 from sheets.models import SheetRender
 from tests.campaigns.test_webhook_deadline import ANSWER, _read_request

@@ -47,7 +47,7 @@ def timemaster_reports():
 
 def test_the_timemaster_check_column_reads_as_words_not_keys():
     from systems.timemaster.engine import SYSTEM
-    from tests.systems.timemaster.helpers import make_build
+    from systems.timemaster.tests.helpers import make_build
 
     build = make_build()
     build["skills"]["equestrian"] = {"level": "specialist", "source": "advancement"}  # learned later
@@ -124,7 +124,7 @@ def test_the_d6_sheet_is_one_page_with_no_text_under_8_pt(variant, paper):
 
 def test_d6_moves_are_in_one_unit():
     from systems.d6.engine import SYSTEM
-    from tests.systems.d6.helpers import build
+    from systems.d6.tests.helpers import build
 
     quick = SYSTEM.sheet(build("Ana", move=10)).fields["quick_reference"]
     assert quick["free_move_easy"] == "5 m" and quick["free_move_hard"] == "1 m"

@@ -8,6 +8,7 @@ element whose content holds it, and no Span holding a single run may be left.
 
 from __future__ import annotations
 
+import functools
 import io
 
 import pikepdf
@@ -29,6 +30,19 @@ def _render(case_id: str) -> pikepdf.Pdf:
     case = samples.cases_by_id()[case_id]
     data = rendering.render_pdf(case.pages, title="Structure", author="Dossier tests").pdf
     return pikepdf.open(io.BytesIO(data))
+
+
+@functools.cache
+def _folded_bytes(case_id: str) -> bytes:
+    """The case rendered as it ships (folded), once per process: the fold test and the parent-tree
+    test read the longest case's same file. The unfolded render is never kept (it is made with the
+    fold patched out, for one test)."""
+    case = samples.cases_by_id()[case_id]
+    return rendering.render_pdf(case.pages, title="Structure", author="Dossier tests").pdf
+
+
+def _folded(case_id: str) -> pikepdf.Pdf:
+    return pikepdf.open(io.BytesIO(_folded_bytes(case_id)))
 
 
 def _reading(pdf: pikepdf.Pdf) -> tuple[list[str], list[tuple[int, int]]]:
@@ -69,7 +83,7 @@ def _one_run_spans(pdf: pikepdf.Pdf) -> int:
 
 @pytest.mark.parametrize("case_id", CASES)
 def test_folding_keeps_what_a_reader_walks_and_leaves_no_one_run_span(case_id, monkeypatch):
-    folded = _render(case_id)
+    folded = _folded(case_id)
     monkeypatch.setattr(structure, "fold_text_runs", lambda document, pdf: 0)
     plain = _render(case_id)
 
@@ -90,7 +104,7 @@ LONGEST = max(CASES, key=lambda case_id: samples.cases_by_id()[case_id].declared
 
 @pytest.mark.parametrize("case_id", [LONGEST])
 def test_the_parent_tree_names_the_element_holding_each_mcid(case_id):
-    pdf = _render(case_id)
+    pdf = _folded(case_id)
     tree = pdf.Root.StructTreeRoot.ParentTree.Nums
     entries = {int(tree[i]): tree[i + 1] for i in range(0, len(tree), 2)}
     checked = 0

@@ -11,11 +11,11 @@ import pytest
 from characters.systems import RuleError, all_systems, get_system
 from characters.systems.base import Replay, RollSpec
 from characters.systems.dice import roll_kind
-from tests.systems.d6.helpers import build as d6_build
-from tests.systems.tempo.helpers import agent as tempo_agent
-from tests.systems.time_to_kill.helpers import MIXED
-from tests.systems.time_to_kill.helpers import build as ttk_build
-from tests.systems.timemaster.helpers import make_build as tm_build
+from systems.d6.tests.helpers import build as d6_build
+from systems.tempo.tests.helpers import agent as tempo_agent
+from systems.time_to_kill.tests.helpers import MIXED
+from systems.time_to_kill.tests.helpers import build as ttk_build
+from systems.timemaster.tests.helpers import make_build as tm_build
 
 
 def fields(error: RuleError) -> set[str]:
@@ -257,22 +257,29 @@ def test_the_wild_die_kind_rolls_again_while_it_shows_six_and_stops():
     assert len(long.faces) == 50 and long.total == 300
 
 
-def test_a_tempo_aspect_with_no_fate_point_preselects_trouble_and_says_why_invoke_is_not_possible():
+def test_a_tempo_aspect_preselects_the_use_that_costs_nothing_and_says_why_invoke_is_not_possible():
     """Issue 44, finding 1: the popover preselected Invoke while the agent had 0 fate points (the
-    demo's start and refresh), so the first aspect roll was refused."""
+    demo's start and refresh), so the first aspect roll was refused. The demo walk: with a fate
+    point to spend, Invoke spent it on the first click. The use that costs nothing comes first."""
     system = get_system("tempo")
     poor = next(s for s in system.rolls(tempo_agent(0)) if s.key == "aspect:primary")
     use = next(o for o in poor.options if o.name == "use")
-    assert use.preselected == "trouble"
-    assert [(code, bool(why)) for code, _, why in use.choice_rows] == [("invoke", True), ("trouble", False)]
+    assert use.preselected == "none"
+    assert [(code, bool(why)) for code, _, why in use.choice_rows] == [
+        ("none", False),
+        ("invoke", True),
+        ("trouble", False),
+    ]
     assert "has none to spend" in use.why_not("invoke")
     listed = next(c for c in poor.as_dict()["options"] if c["name"] == "use")["choices"]
-    assert listed[0]["value"] == "invoke" and "fate point" in listed[0]["unavailable"]
-    # not given, the use is still the rules' default (invoke), refused with the reason, never a
-    # penalty die the caller did not ask for
+    assert listed[1]["value"] == "invoke" and "fate point" in listed[1]["unavailable"]
+    # not given, the use is the one that costs nothing: no die from the aspect, no fate point moved
+    plain = system.plan_roll(tempo_agent(0), "aspect:primary", {"role": "observer"})
+    assert plain.count == 0 and "with" not in plain.purpose
     with pytest.raises(RuleError) as refused:
-        system.plan_roll(tempo_agent(0), "aspect:primary", {"role": "observer"})
+        system.plan_roll(tempo_agent(0), "aspect:primary", {"role": "observer", "use": "invoke"})
     assert fields(refused.value) == {"modifiers.use"}
     rich = next(s for s in system.rolls(tempo_agent(1)) if s.key == "aspect:primary")
     rich_use = next(o for o in rich.options if o.name == "use")
-    assert rich_use.preselected == "invoke" and not rich_use.unavailable
+    assert rich_use.preselected == "none" and not rich_use.unavailable
+    assert "costs 1 fate point" in dict(rich_use.choices)["invoke"]

@@ -17,6 +17,10 @@ HERO = "Pip"
 LEDGER = ({"kind": "knack_raised"}, {"kind": "knack_raised"})
 LEDGER_REVERTED = 0
 
+#: Its play record (a contest's title and score) is the whole table's: the toy keeps nothing from
+#: the players, so it brings no part of the non-interference worlds (tests/secrets).
+NOTHING_HIDDEN = "A contest's title and score are shown to every member; the toy keeps no secret."
+
 #: The test modules that walk this system's API routes for every role (each has WALKED_ROUTES).
 API_ROLE_WALKS = ("tests.test_toy_system",)
 

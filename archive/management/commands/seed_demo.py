@@ -15,13 +15,14 @@ from __future__ import annotations
 
 import importlib
 import random
+from functools import partial
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 
 from campaigns import services
-from campaigns.demo import DEMO_USERS
+from campaigns.demo import DEMO_USERS, with_play_sessions
 from campaigns.models import Campaign, Membership
 from characters import registry
 from characters import services as character_services
@@ -86,7 +87,10 @@ class Command(BaseCommand):
             gm = Membership.objects.select_related("campaign", "user").get(
                 campaign=campaign, user=users["gm"]
             )
-            demo.play(campaign, gm, users, heroes, rng)
+            # two played sessions with notes, the first around the system's play (issue 50)
+            with_play_sessions(
+                campaign, gm, users, heroes, partial(demo.play, campaign, gm, users, heroes, rng)
+            )
             self.stdout.write(self.style.SUCCESS(f"Demo campaign ready: {campaign.name}"))
 
     def _campaign(self, users, system, name, module, description) -> Campaign:

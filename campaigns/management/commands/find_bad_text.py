@@ -1,6 +1,6 @@
 """Find (and with --fix repair) stored values that the input boundary now refuses.
 
-Rows written before the boundary (config/input_boundary.py) may hold lone surrogates, NUL or
+Rows written before the boundary (kernel/input_boundary.py) may hold lone surrogates, NUL or
 other control characters, JSON nested too deep, numbers out of range or over-long text. This
 command reads every text and JSON column of every Dossier model straight from the database (not
 through the read-safe field, which would hide what is stored), prints one line per value at fault
@@ -17,7 +17,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand
 from django.db import connection, models
 
-from config import input_boundary
+from kernel import input_boundary
 
 TEXT_FIELDS = (models.CharField, models.TextField)
 CHUNK = 500

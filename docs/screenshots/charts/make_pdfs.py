@@ -1,6 +1,6 @@
 """Render the campaign report (GM's and a player's copy) and an after-action report of a
 50-mission campaign played through the services (bench/world.py seed_missions), and rasterise
-every page at 60 dpi (pypdfium2: pdftoppm need not be installed) into this folder, to look at them.
+every page at 60 dpi (poppler's pdftoppm, else pypdfium2) into this folder, to look at them.
 
     .venv/bin/python docs/screenshots/charts/make_pdfs.py [missions]
 """
@@ -17,6 +17,8 @@ sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
 
 
 def main(count: int) -> None:
+    for stale in HERE.glob("pdf-*.png"):  # a report with fewer pages than before leaves none behind
+        stale.unlink()
     from pages import setup_django
     from world import seed_missions
 
@@ -69,11 +71,25 @@ def main(count: int) -> None:
 
 
 def rasterise(pdf: Path, name: str) -> None:
-    import pypdfium2
+    """Every page at 60 dpi by poppler's pdftoppm (pypdfium2 where it is not installed),
+    quantised to 64 colours to stay small."""
+    import shutil
+    import subprocess
 
-    for number, page in enumerate(pypdfium2.PdfDocument(str(pdf)), start=1):
-        image = page.render(scale=60 / 72).to_pil().convert("RGB").quantize(colors=64)
-        image.save(HERE / f"pdf-{name}-{number}.png", optimize=True)
+    from PIL import Image
+
+    with tempfile.TemporaryDirectory(prefix="dossier-pages-") as pages:
+        if shutil.which("pdftoppm"):
+            subprocess.run(["pdftoppm", "-r", "60", "-png", str(pdf), f"{pages}/page"], check=True)
+            # pdftoppm numbers pages page-1.png or page-01.png (padded to the page count's width)
+            rendered = sorted(Path(pages).glob("page-*.png"), key=lambda p: int(p.stem.split("-")[-1]))
+            images = [Image.open(path) for path in rendered]
+        else:
+            import pypdfium2
+
+            images = [page.render(scale=60 / 72).to_pil() for page in pypdfium2.PdfDocument(str(pdf))]
+        for number, image in enumerate(images, start=1):
+            image.convert("RGB").quantize(colors=64).save(HERE / f"pdf-{name}-{number}.png", optimize=True)
 
 
 if __name__ == "__main__":

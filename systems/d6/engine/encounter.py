@@ -494,7 +494,7 @@ def _settle(state: dict[str, Any]) -> None:
                 {
                     "type": "skipped",
                     "participant": pid,
-                    "summary": f"{p['name']} cannot act and loses this round's action.",
+                    "summary": f"{p['name']}: cannot act; this round's action is lost.",
                 },
             )
             continue
@@ -505,7 +505,7 @@ def _settle(state: dict[str, Any]) -> None:
                 {
                     "type": "skipped",
                     "participant": pid,
-                    "summary": f"{p['name']} has no declared actions left this round.",
+                    "summary": f"{p['name']}: no declared actions left this round.",
                 },
             )
             continue
@@ -705,9 +705,9 @@ def _roll_initiative(state: dict[str, Any], event: dict[str, Any], rng: random.R
                 "type": "initiative_roll",
                 "participant": pid,
                 "roll": scored[pid],
-                "summary": f"{p['name']} rolls {totals[pid]} for initiative{extra}.",
+                "summary": f"{p['name']}: initiative {totals[pid]}{extra}.",
             },
-            f"{p['name']} rolls initiative." if p["controlled_by"] == "gm" else None,
+            f"{p['name']}: initiative rolled." if p["controlled_by"] == "gm" else None,
         )
     _set_order(
         state,
@@ -830,12 +830,12 @@ def _declare(state: dict[str, Any], event: dict[str, Any], rng: random.Random | 
             "participant": p["id"],
             "actions": count,
             "penalty_dice": dice,
-            "summary": f"{p['name']} takes {count} action{'s' if count != 1 else ''}{penalty}.",
+            "summary": f"{p['name']}: {count} action{'s' if count != 1 else ''} declared{penalty}.",
         },
         f"{p['name']} declares." if p["controlled_by"] == "gm" else None,
     )
     if count == 0:
-        _log(state, {"type": "pass", "participant": p["id"], "summary": f"{p['name']} passes."})
+        _log(state, {"type": "pass", "participant": p["id"], "summary": f"{p['name']}: pass."})
         _leave(state, p)
 
 
@@ -962,7 +962,7 @@ def _wait(state: dict[str, Any], event: dict[str, Any], rng: random.Random | Non
             "type": "wait",
             "participant": p["id"],
             "action_number": p["round"]["used"],
-            "summary": f"{p['name']} waits.",
+            "summary": f"{p['name']}: waiting.",
         },
     )
     _leave(state, p)
@@ -982,7 +982,7 @@ def _done(state: dict[str, Any], event: dict[str, Any], rng: random.Random | Non
             "participant": p["id"],
             "how": how,
             "remaining": remaining_actions(p),
-            "summary": f"{p['name']} is done" + (" for now." if how != "turn" else " this turn."),
+            "summary": f"{p['name']}: done" + (" for now." if how != "turn" else " this turn."),
         },
     )
     _leave(state, p)
@@ -1021,7 +1021,7 @@ def _interrupt(state: dict[str, Any], event: dict[str, Any], rng: random.Random 
             "type": "interrupt",
             "participant": p["id"],
             "interrupts": target["participant"],
-            "summary": f"{p['name']} interrupts {_name(state, target['participant'])} before the result.",
+            "summary": f"{p['name']}: interrupting {_name(state, target['participant'])} before the result.",
         },
     )
 
@@ -1067,7 +1067,7 @@ def _move_up(state: dict[str, Any], event: dict[str, Any], rng: random.Random | 
             "participant": p["id"],
             "reason": reason,
             "declared": p["round"]["declared"],
-            "summary": f"{p['name']} moves up ({MOVE_UP_REASONS[reason]}).",
+            "summary": f"{p['name']}: moving up ({MOVE_UP_REASONS[reason]}).",
         },
     )
 
@@ -1195,7 +1195,7 @@ def _incapacitate(state: dict[str, Any], event: dict[str, Any], rng: random.Rand
             "participant": p["id"],
             "reason": reason,
             "lost": lost,
-            "summary": f"{p['name']} can no longer act" + (f" and loses {lost} action(s)." if lost else "."),
+            "summary": f"{p['name']}: can no longer act" + (f"; {lost} action(s) lost." if lost else "."),
         },
     )
     _settle(state)

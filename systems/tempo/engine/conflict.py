@@ -209,7 +209,9 @@ def _running(state: dict[str, Any], *, settle_concession: bool = True) -> None:
     if settle_concession and state["concession"] is not None:
         who = state["sides"][state["concession"]["side"]]["name"]
         raise refuse(
-            "concession", f"{who} has offered to concede: accept, refuse or veto it first.", RULE_CONCEDE
+            "concession",
+            f"There is an offer to concede from {who}: accept, refuse or veto it first.",
+            RULE_CONCEDE,
         )
 
 

@@ -85,9 +85,12 @@ def rolls(build: Build, settings: dict[str, Any] | None = None) -> list[RollSpec
         "role", "Role rolled", kind="choice", default=roles[0][0],
         choices=tuple((key, f"{label} ({modifier:+d})") for key, label, modifier in roles),
     )  # fmt: skip
+    # The page starts on the use that spends nothing (a fate point is spent only when the player
+    # picks the invoke, which says what it costs): no die from the aspect, no fate point moved.
     use = RollOption(
-        "use", "Use of the aspect", kind="choice", default="invoke",
-        choices=(("invoke", "Invoke: bonus die, costs 1 fate point"),
+        "use", "Use of the aspect", kind="choice", default=NO_USE,
+        choices=((NO_USE, "No die from the aspect: costs nothing"),
+                 ("invoke", "Invoke: bonus die, costs 1 fate point"),
                  ("trouble", "Trouble: penalty die, earns 1 fate point")),
         unavailable=_unaffordable(build),
     )  # fmt: skip
@@ -100,7 +103,8 @@ def rolls(build: Build, settings: dict[str, Any] | None = None) -> list[RollSpec
                     group="Aspects",
                     name=text,
                     value=_fate_points(build),
-                    dice="3d6 with a bonus or penalty die from the aspect, plus the role's rating",
+                    dice="3d6 plus the role's rating, with a bonus die if you invoke the aspect or a "
+                    "penalty die if you take it as trouble",
                     options=(role_choice, use, *_common_options()),
                     rule=f"{RULE_ASPECTS}; {RULE_ROLL}",
                 )
@@ -116,6 +120,9 @@ def _unaffordable(build: Build) -> tuple[tuple[str, str], ...]:
         return ()
     return (("invoke", NO_FATE_POINT),)
 
+
+#: The aspect's use that rolls the role alone: no bonus or penalty die, no fate point spent or earned.
+NO_USE = "none"
 
 #: Why an aspect cannot be invoked, on the page and in the refusal (§D4, §B7).
 NO_FATE_POINT = (
@@ -139,6 +146,8 @@ def _request(spec: RollSpec, values: dict[str, Any]) -> tuple[str, dict[str, Any
     kind, _, name = spec.key.partition(":")
     if kind == "role":
         return name, request
+    if values["use"] == NO_USE:
+        return values["role"], request
     request["aspects"] = [{"aspect": spec.name, "source": "own", "use": values["use"]}]
     return values["role"], request
 
@@ -159,7 +168,8 @@ def plan(build: Build, spec: RollSpec, values: dict[str, Any], settings: dict[st
         kind, count = "3d6_penalty", probe.penalty_dice
     else:
         kind, count = "3d6_bonus", probe.bonus_dice
-    purpose = probe.role + (f" with {spec.name}" if spec.key.startswith("aspect:") else "")
+    used = spec.key.startswith("aspect:") and values.get("use") != NO_USE
+    purpose = probe.role + (f" with {spec.name}" if used else "")
     return RollPlan(kind, count, probe.rating + probe.numeric_modifier, purpose)
 
 

@@ -123,6 +123,23 @@ def _location(value: Any, field_name: str = "location") -> str:
     return str(value)
 
 
+RULE_COVER_LOCATION = "timemaster-play.md §19 note to the GM (L1558): hit location against cover"
+
+
+def behind_cover(location: str, covered: Any, roll: int | None = None) -> tuple[bool, str]:
+    """The CM's option of L1558, hit location in missile fire: the "behind cover" modifier is not
+    taken; a hit whose location lies behind the cover misses. ``covered`` names the locations the
+    cover hides (the GM's, from what the target hides behind). (missed, the log's words)."""
+    if location not in LOCATION_LABELS:
+        raise refuse("location", "No such hit location.", RULE_COVER_LOCATION)
+    if not isinstance(covered, (list, tuple)) or not all(c in LOCATION_LABELS for c in covered):
+        raise refuse("covered_locations", "Name the hit locations the cover hides.", RULE_COVER_LOCATION)
+    where = LOCATION_LABELS[location] + (f" (location roll {roll})" if roll is not None else "")
+    if location in covered:
+        return True, f"{where} is behind the cover: the shot misses"
+    return False, f"{where} is not behind the cover"
+
+
 def hit_location(roll: int) -> str:
     """The location a percent roll (1-100, 100 read for 00) hits on the chart (§19, L1489-1504)."""
     if isinstance(roll, bool) or not isinstance(roll, int) or not 1 <= roll <= 100:

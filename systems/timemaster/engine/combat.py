@@ -103,6 +103,17 @@ COMBAT_SETTINGS: tuple[SettingSpec, ...] = (
         "than firearms, after 1d10 + Luck.",
         rule="timemaster-play.md §19, §29 ambiguity 18",
     ),
+    SettingSpec(
+        name="hit_location_always",
+        label="Roll the hit location on every hit, armor or not",
+        kind="bool",
+        default=False,
+        meaning="Whether every hit rolls where it lands; behind cover, a hit on a hidden part misses.",
+        help="The book offers the GM the hit location chart without armor too. In missile fire it "
+        "then replaces the behind-cover modifier (-30 to hit): a hit that lands on a part the "
+        "cover hides misses, and the GM names what the cover hides.",
+        rule="timemaster-play.md §19 note to the GM (L1558)",
+    ),
 )
 _DEFAULTS = {spec.name: spec.default for spec in COMBAT_SETTINGS}
 

@@ -476,6 +476,18 @@ ENTRY_KINDS: tuple[str, ...] = tuple(ENTRY_SHAPES)
 OPTIONAL_FIELDS = ("willpower", "medical_days", "extra_willpower", "crumple")  # default 0 (crumple: none)
 
 
+def refuse_an_empty_rest(kind: str, events: dict[str, Any]) -> None:
+    """Rest at full Stamina gives back nothing (§17: current STA never above the score, L460): a
+    new entry of it is refused, so the ledger gets no revision that changes nothing. Only new
+    entries are checked; a fold of entries already kept never refuses one."""
+    if kind == "stamina_rested" and events.get("recovered") == 0:
+        raise refuse(
+            "rounds",
+            "Nothing to recover: current Stamina is already at the Stamina score, so rest changes nothing.",
+            RULE_REST,
+        )
+
+
 def play_entry(build: Build, kind: str, **fields: Any) -> tuple[dict[str, Any], dict[str, Any]]:
     """A checked play entry and the events it causes (what the service rolls or shows next)."""
     if kind not in FUNCTIONS:
@@ -487,6 +499,7 @@ def play_entry(build: Build, kind: str, **fields: Any) -> tuple[dict[str, Any], 
     # a missing required value reaches the function as None, which refuses it by name
     arguments = {name: fields.get(name) for name in names if name in fields or name not in OPTIONAL_FIELDS}
     _new, events = function(build, **arguments)
+    refuse_an_empty_rest(kind, events)
     entry = {"kind": kind, **arguments}
     source = fields.get("source")
     if source:

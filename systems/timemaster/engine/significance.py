@@ -365,7 +365,7 @@ def resolve_mission(
     for agent in state["agents"]:
         award = _award(verdict, share, agent["status"])
         awards.append({"agent": agent["id"], **award})
-        ledger[agent["id"]] = _ledger_entries(state["mission"], award, pool, share, remainder)
+        ledger[agent["id"]] = _ledger_entries(state["mission"], award)
     return {
         "mission": state["mission"],
         "success": success,
@@ -403,9 +403,23 @@ def _award(verdict: str, share: int, status: str) -> dict[str, Any]:
     }
 
 
-def _ledger_entries(
-    mission: str, award: dict[str, Any], pool: int, share: int, remainder: int
-) -> list[dict[str, Any]]:
+#: The mission's figures an award entry carried until 2026-12-07, which stay on the outcome (the
+#: GM's) and out of the agents' ledgers (docs/secrets.md, "What an award reveals").
+MISSION_FIGURES = ("pool", "share", "remainder_not_awarded")
+
+
+def award_without_mission_figures(kind: str, payload: dict[str, Any]) -> dict[str, Any]:
+    """A ledger entry's payload as the ledger keeps it: a regular award without the mission's
+    figures (an older archive's entries still hold them); any other entry as it is."""
+    if kind != "sp_awarded" or not any(key in payload for key in MISSION_FIGURES):
+        return payload
+    return {key: value for key, value in payload.items() if key not in MISSION_FIGURES}
+
+
+def _ledger_entries(mission: str, award: dict[str, Any]) -> list[dict[str, Any]]:
+    """An agent's ledger entries for the mission: the award alone. The pool, the share and the
+    remainder stay on the outcome (the GM's): the ledger is what the agent's player reads, and
+    docs/secrets.md keeps those figures from players (what the award itself reveals is said there)."""
     entries = [
         {
             "kind": "sp_awarded",
@@ -414,9 +428,6 @@ def _ledger_entries(
             "amount": award["regular"],
             "forgone": award["forgone"],
             "reason": award["reason"],
-            "pool": pool,
-            "share": share,
-            "remainder_not_awarded": remainder,
         }
     ]
     if award["grade_advances"]:

@@ -104,6 +104,49 @@ def strangle_check(current_stamina: int, roll: int) -> Check:
     )
 
 
+# -- what lasts in a fight: holds, strangles, knockdowns (play §15, §5.2-§5.3) ------------------------
+RULE_DOWN = "timemaster-play.md §5.2-§5.3 (L4077, L4097), §15 melee modifiers (L1360, L1369-1373)"
+RULE_HOLD_BROKEN = "timemaster-play.md §15 unskilled hold (L1338-1342)"
+STATE_KINDS = ("hold", "strangle", "down")
+
+
+def _round(value: Any, field: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise refuse(field, "A round of the fight is a whole number, 1 or more.")
+    return value
+
+
+def next_hold_round(kind: str, rounds_held: int) -> int:
+    """The hold's round a later round resolves: round 1 was the attack that made it (L1340), so
+    with ``rounds_held`` rounds resolved the next is ``rounds_held + 1``."""
+    if kind not in ("hold", "strangle"):
+        raise refuse("kind", "Only a hold or a strangle has later rounds.", RULE_HOLD)
+    return _round(rounds_held, "rounds_held") + 1
+
+
+def state_text(kind: str, since_round: int, rounds_held: int = 1) -> tuple[str, str]:
+    """What a lasting state means at the table, and its rule: a hold lasts without a check until
+    the held defender wins initiative and hits the holder, or anyone hits the holder (L1338-1342);
+    a strangle also checks current Stamina at each round's end (L1346); a knocked-down defender
+    loses the rest of that round's actions (L4077, L4097) and stays on the ground until he gets up:
+    attacking from the ground is -40, getting up first -20 (L1360, L1369-1373)."""
+    since = _round(since_round, "since_round")
+    if kind == "down":
+        return (
+            f"knocked down in round {since}: the rest of that round's actions lost; on the ground "
+            "until getting up (an attack from the ground -40, getting up first -20)",
+            RULE_DOWN,
+        )
+    after = next_hold_round(kind, rounds_held)
+    what = "strangle (a current-Stamina check at each round's end)" if kind == "strangle" else "hold"
+    return (
+        f"{what} since round {since}, {rounds_held} round{'s' if rounds_held != 1 else ''} of it "
+        f"resolved; next: round {after} of it, 1d10 Stamina; broken when the held one wins "
+        "initiative and hits the holder, or anyone hits the holder",
+        RULE_STRANGLE if kind == "strangle" else RULE_HOLD,
+    )
+
+
 # -- special damage (play §18, L1455-1475; §29 ambiguities 8 and 9) ----------------------------------
 RULE_FIRE = "timemaster-play.md §18 fire and smoke (L1459)"
 RULE_FALL = "timemaster-play.md §18 falling (L1461), §29 ambiguity 9"

@@ -1,0 +1,309 @@
+"""Play sessions (issue 50): the GM starts and ends them; a session's page gathers by itself what
+the record holds between its start and its end.
+
+What a session page shows each reader is read with the querysets the log and the pages already
+use, never a rule of its own:
+
+- rolls: the roll log's lines for this reader (``live.log_lines``: ``Roll.objects.visible_to``,
+  a sealed roll without its result);
+- ledger entries: the entries of the characters the reader may see
+  (``Character.objects.visible_to``), as their history page shows them;
+- missions started, closed and published: every member sees the missions, and a closed mission's
+  result only as its page shows it (``players_status_label`` until published);
+- what other apps and the game systems add (``SOURCES``: the sheets app's prints, as
+  ``sheets.access.may_read``; ``SystemApp.play_session_events``: a system's scenes), each with its
+  own pages' rule for the reader.
+
+Ending a session offers, as separate choices the GM ticks, what "the end of a session" means
+elsewhere: the fair dice's seed reveal (the platform's) and each system's own
+(``SystemApp.play_session_end``: Tempo's fate refresh, TIMEMASTER's bonus Success Points for the
+session). Nothing is done unless ticked.
+
+Later (noted in the issue): a campaign setting that starts a session on the first roll of a day
+in the campaign's time zone (campaigns have no time zone yet).
+"""
+
+from __future__ import annotations
+
+import datetime
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.db.models import Max, Q
+from django.urls import reverse
+from django.utils import timezone
+
+from campaigns.models import Campaign, Membership, Mission, PlaySession, Role
+from campaigns.table import live
+from characters import registry
+from characters.models import AdvancementEntry, Character
+
+log = logging.getLogger(__name__)
+
+#: The live topic of the campaign's play sessions (one started, one ended, one changed).
+TOPIC = "play-sessions"
+#: At most this many rolls are drawn on a session page (the dice log has them all).
+MAX_ROLLS = 300
+#: At most this many happenings of each source are listed.
+MAX_EACH = 300
+
+
+@dataclass(frozen=True)
+class Happening:
+    """One thing that happened during a session, in words, for one reader."""
+
+    at: datetime.datetime
+    kind: str  # "ledger", "mission", "print", or a system's own ("conflict", "encounter" ...)
+    text: str
+    url: str = ""
+
+
+#: Other apps' happenings: function(campaign, user, membership, start, end) -> list[Happening],
+#: each reading with its own pages' visibility rule (the sheets app adds the prints).
+SOURCES: list[Callable[..., list[Happening]]] = []
+
+
+@dataclass(frozen=True)
+class EndChoice:
+    """Something ending a session may also do, offered as a separate choice the GM confirms.
+
+    ``run`` (an action) is called once the session has ended, when ticked, and returns what it did
+    in a sentence; a choice with ``url`` instead is a page to go on to (e.g. an award form)."""
+
+    key: str
+    label: str
+    help: str = ""
+    run: Callable[[], str] | None = None
+    url: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def is_action(self) -> bool:
+        """Done when ticked (templates read this, never ``run``: a template calls a callable it
+        reads, and reading ``run`` would do the choice)."""
+        return self.run is not None
+
+
+# --- starting, changing, ending -------------------------------------------------------------------------
+def _gm(membership: Membership) -> None:
+    if not membership.is_gm:
+        raise PermissionDenied("Only the game master starts, changes and ends play sessions.")
+
+
+#: The largest session number the column holds (a PositiveIntegerField): a longer number in a URL
+#: names no session and must never reach the database (PostgreSQL refuses it as out of range).
+LARGEST_NUMBER = 2**31 - 1
+
+
+def by_number(campaign: Campaign, number: Any) -> PlaySession | None:
+    """The campaign's play session of that number, or None (also for a number no column holds)."""
+    try:
+        wanted = int(number)
+    except (TypeError, ValueError):
+        return None
+    if not 0 < wanted <= LARGEST_NUMBER:
+        return None
+    return campaign.play_sessions.filter(number=wanted).prefetch_related("attendees").first()
+
+
+def open_session(campaign: Campaign) -> PlaySession | None:
+    return campaign.play_sessions.filter(ended_at__isnull=True).order_by("-number").first()
+
+
+def start(
+    membership: Membership,
+    *,
+    title: str = "",
+    date: datetime.date | None = None,
+    attendees=None,
+) -> PlaySession:
+    """Start the campaign's next play session (numbered after the last); only one is open at a time.
+    ``attendees``: users (members of the campaign); None = every player and the GM who starts it."""
+    _gm(membership)
+    campaign = membership.campaign
+    with transaction.atomic():
+        Campaign.objects.select_for_update().filter(pk=campaign.pk).first()  # one number at a time
+        if open_session(campaign) is not None:
+            raise ValidationError({"play_session": ["A play session is already under way: end it first."]})
+        last = campaign.play_sessions.aggregate(last=Max("number"))["last"] or 0
+        now = timezone.now()
+        session = PlaySession(
+            campaign=campaign,
+            number=last + 1,
+            title=title.strip(),
+            date=date or timezone.localdate(now),
+            started_at=now,
+            started_by=membership.user,
+        )
+        session.full_clean()
+        session.save()
+        session.attendees.set(_members(campaign, attendees, membership))
+        live.publish_change(campaign.pk, TOPIC)
+    return session
+
+
+def _members(campaign: Campaign, attendees, membership: Membership) -> list[Any]:
+    members = campaign.memberships.select_related("user")
+    if attendees is None:
+        return [m.user for m in members if m.role == Role.PLAYER or m.pk == membership.pk]
+    wanted = {getattr(user, "pk", user) for user in attendees}
+    return [m.user for m in members if m.user_id in wanted]
+
+
+def update(
+    membership: Membership, session: PlaySession, *, title=None, date=None, attendees=None
+) -> PlaySession:
+    """Change a session's title, date or attendees (the GM)."""
+    _gm(membership)
+    with transaction.atomic():
+        if title is not None:
+            session.title = title.strip()
+        if date is not None:
+            session.date = date
+        session.full_clean()
+        session.save()
+        if attendees is not None:
+            session.attendees.set(_members(session.campaign, attendees, membership))
+        live.publish_change(session.campaign_id, TOPIC)
+    return session
+
+
+def end(membership: Membership, session: PlaySession, choices: list[str] = ()) -> list[str]:
+    """End the session and then do each ticked end choice (``choices``: their keys), each on its
+    own: one that fails says why and the others still run. Returns what was done, in sentences."""
+    _gm(membership)
+    offered = {choice.key: choice for choice in end_choices(session, membership)}
+    unknown = [key for key in choices if key not in offered]
+    if unknown:
+        raise ValidationError({"choices": [f"Not offered now: {', '.join(sorted(unknown))}."]})
+    with transaction.atomic():
+        locked = PlaySession.objects.select_for_update().get(pk=session.pk)
+        if locked.ended_at is not None:
+            raise ValidationError({"play_session": ["This play session has already ended."]})
+        session.ended_at = locked.ended_at = timezone.now()
+        locked.save(update_fields=["ended_at"])
+        live.publish_change(session.campaign_id, TOPIC)
+    done = [f"Session {session.number} ended."]
+    for key in choices:
+        choice = offered[key]
+        if choice.run is None:
+            continue
+        try:
+            with transaction.atomic():
+                done.append(choice.run())
+        except (ValidationError, PermissionDenied) as error:
+            messages = getattr(error, "messages", None) or [str(error)]
+            done.append(f"{choice.label}: not done ({' '.join(messages)})")
+    return done
+
+
+def end_choices(session: PlaySession, membership: Membership) -> list[EndChoice]:
+    """What ending this session may also do: the fair dice's seed reveal, then the system's."""
+    from campaigns.table import fairness
+
+    choices = [
+        EndChoice(
+            "reveal_seed",
+            "Reveal the fair dice's seed and start a new one",
+            "Every member can then check this session's open rolls; the secret key follows once no "
+            "secret roll under it is still yours.",
+            run=lambda: _rotated(fairness.rotate(membership)),
+        )
+    ]
+    app = registry.get(session.campaign.system)
+    if app is not None and app.play_session_end:
+        choices += list(registry.call(app.play_session_end, session, membership) or [])
+    return choices
+
+
+def _rotated(seed) -> str:
+    return f"The fair dice's seed {seed.number} is revealed; seed {seed.number + 1} is in use."
+
+
+# --- reading -------------------------------------------------------------------------------------------
+def window(session: PlaySession) -> tuple[datetime.datetime, datetime.datetime]:
+    """The moments a session's page reads between: its start and its end (now, while open)."""
+    return session.started_at, session.ended_at or timezone.now()
+
+
+def rolls(session: PlaySession, user, membership: Membership):
+    """The session's rolls as the roll log shows them to this reader, oldest first."""
+    start, stop = window(session)
+    return (
+        live.log_lines(user, membership)
+        .filter(created_at__gte=start, created_at__lte=stop)
+        .order_by("created_at", "id")
+    )
+
+
+def happenings(session: PlaySession, user, membership: Membership) -> list[Happening]:
+    """Everything but the rolls that happened during the session, for this reader, in order."""
+    campaign = session.campaign
+    start, stop = window(session)
+    found = _ledger(campaign, user, start, stop) + _missions(campaign, membership, start, stop)
+    for source in SOURCES:
+        found += source(campaign, user, membership, start, stop)
+    app = registry.get(campaign.system)
+    if app is not None and app.play_session_events:
+        found += list(registry.call(app.play_session_events, campaign, user, membership, start, stop) or [])
+    return sorted(found, key=lambda h: h.at)
+
+
+def _ledger(campaign, user, start, stop) -> list[Happening]:
+    visible = Character.objects.visible_to(user).filter(campaign=campaign).values("pk")
+    entries = (
+        AdvancementEntry.objects.filter(character__in=visible, created_at__gte=start, created_at__lte=stop)
+        .select_related("character", "mission")
+        .order_by("created_at", "id")[:MAX_EACH]
+    )
+    app = registry.get(campaign.system)
+    found = []
+    for entry in entries:
+        sentence = ""
+        if app is not None:
+            sentence = app.entry_sentence(
+                entry.kind, entry.payload, entry.mission.title if entry.mission else ""
+            )
+        what = sentence or entry.kind.replace("_", " ")
+        found.append(
+            Happening(
+                entry.created_at,
+                "ledger",
+                f"{entry.character.name}: {what}",
+                reverse("character-history", args=[entry.character_id]),
+            )
+        )
+    return found
+
+
+def _missions(campaign, membership: Membership, start, stop) -> list[Happening]:
+    rules = registry.get(campaign.system)
+    linked = rules is not None and rules.mission_rules() is not None
+    moments = Q(started_at__range=(start, stop)) | Q(closed_at__range=(start, stop))
+    moments |= Q(published_at__range=(start, stop))
+    found = []
+    for mission in Mission.objects.filter(campaign=campaign).filter(moments).order_by("id")[:MAX_EACH]:
+        url = reverse("missions-detail", args=[campaign.pk, mission.pk]) if linked else ""
+        if mission.started_at and start <= mission.started_at <= stop:
+            found.append(Happening(mission.started_at, "mission", f"Mission started: {mission.title}", url))
+        if mission.closed_at and start <= mission.closed_at <= stop:
+            if membership.is_gm or mission.is_published:
+                status = mission.get_status_display()
+            else:
+                status = "closed, result not yet published"
+            found.append(
+                Happening(mission.closed_at, "mission", f"Mission closed: {mission.title} ({status})", url)
+            )
+        if mission.published_at and start <= mission.published_at <= stop:
+            found.append(
+                Happening(mission.published_at, "mission", f"Mission result published: {mission.title}", url)
+            )
+    return found
+
+
+def attendee_names(session: PlaySession) -> list[str]:
+    return sorted(user.username for user in session.attendees.all())
