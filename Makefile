@@ -68,11 +68,13 @@ services-test: install
 	@TIMEFORMAT='make services-test: %0R s wall, %0U s user + %0S s sys CPU'; time ( \
 	  $(PYTEST) -p tests.xdist_services -n auto --maxprocesses 4 --dist loadgroup --durations=10 -m "not e2e" )
 
-# Every core: each xdist worker has its own live server, in-memory database and Chromium. The browser
-# walks the project as it ships (config.settings), without the suite's toy system.
+# Every core: each xdist worker has its own live server, database file (var/e2e-test.sqlite3_gwN:
+# its threads each open a connection, as the product's do; config/settings.py says why) and
+# Chromium. The browser walks the project as it ships (config.settings), without the toy system.
 e2e: install
 	@bash scripts/system-deps.sh --browser
 	@TIMEFORMAT='make e2e: %0R s wall, %0U s user + %0S s sys CPU'; time ( \
+	  DOSSIER_TEST_DATABASE=$(CURDIR)/var/e2e-test.sqlite3 \
 	  $(PYTEST) --ds=config.settings -n auto --dist loadgroup --durations=10 -m e2e tests/e2e )
 
 # Figures are taken on the interpreter a server runs: the distribution's python3 where it is a

@@ -135,7 +135,13 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     )
     # Tests on an in-memory database, as Django does for SQLite when no test name is given (said
     # outright: pytest-django would otherwise not know the backend for SQLite and name a file).
-    DATABASES["default"].setdefault("TEST", {}).setdefault("NAME", ":memory:")
+    # The browser tests (make e2e) name a file instead: their servers' threads each open a
+    # connection of their own, and an in-memory database's shared cache fails a write that meets
+    # another connection's transaction at once ("database table is locked"), where a file database
+    # in WAL waits its turn as the product's does (docs/testing.md).
+    DATABASES["default"].setdefault("TEST", {}).setdefault(
+        "NAME", env.str("DOSSIER_TEST_DATABASE", default=":memory:")
+    )
 else:
     # PostgreSQL through psycopg's connection pool (Django's "pool" option), not persistent
     # connections: under ASGI every request's synchronous code runs in a thread of its own, and

@@ -1,10 +1,11 @@
-"""The suite's in-memory SQLite test database, copied from a migrated template instead of migrated.
+"""The suite's SQLite test database (in memory; a file for the browser tests), copied from a
+migrated template instead of migrated.
 
 Running every migration takes ~4.5 s of CPU, once per test process (each xdist worker, and each
 pytest run of a few files). The first process to need the database migrates it as Django does and
 keeps a copy in ``var/test-db/`` (SQLite's backup API: tables, indexes, triggers, the full-text
 index and the rows the migrations and their post_migrate handlers wrote); every later process, in
-this run or the next, copies that file into its in-memory database. Processes of one run take turns
+this run or the next, copies that file into its test database. Processes of one run take turns
 through a file lock, so the second waits for the first's template instead of migrating too.
 
 The template's name is a digest of what the migrations make the database from: every installed
@@ -37,7 +38,6 @@ def applies(alias: str = "default") -> bool:
     return (
         os.environ.get("DOSSIER_TEST_DB_TEMPLATE", "1") != "0"
         and "sqlite3" in database["ENGINE"]
-        and database.get("TEST", {}).get("NAME") in (":memory:", None)
         and database.get("TEST", {}).get("MIGRATE", True) is not False
     )
 
@@ -94,7 +94,7 @@ def migrate_from_template(migrate: Callable[[], object], connection) -> None:
 
 @contextlib.contextmanager
 def in_use() -> Iterator[None]:
-    """While the test databases are set up: Django's ``migrate`` of an in-memory SQLite test
+    """While the test databases are set up: Django's ``migrate`` of a SQLite test
     database goes through the template (create_test_db imports call_command when it runs)."""
     from django.core import management
     from django.db import connections

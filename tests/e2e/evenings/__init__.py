@@ -40,11 +40,11 @@ class Evening:
 
 def beside_the_server(write: Callable[[], T], attempts: int = 4) -> T:
     """A write the test makes itself (a service, the worker's part of a job) while the live server's
-    threads read the same database: Django's test SQLite lives in memory with a shared cache, where a
-    write that meets a reader's table lock fails at once ("database table is locked"), never waiting
-    as a file database does. Tried again a few times, as the Celery worker tries a render again on a
-    transient database error. A write must be safe to try again (a render is; a service call checks
-    that it was not made)."""
+    threads read the same database. Under `make e2e` the database is a file and the write waits its
+    turn; run by hand on the suite's in-memory database (shared cache), a write that meets a
+    reader's table lock fails at once ("database table is locked"). So it is tried again a few
+    times, as the Celery worker tries a render again on a transient database error. A write must be
+    safe to try again (a render is; a service call checks that it was not made)."""
     from django.db import DatabaseError
 
     for attempt in range(attempts):
