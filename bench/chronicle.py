@@ -8,11 +8,12 @@ GM and as a player; and the chronicle book's record (part 6: every chapter and t
 
 The world is bench/world.py's ``seed_missions`` (a TIMEMASTER campaign of MISSIONS missions played
 through the services: agents sent to a new year each time, tallies, secret checks, all published
-but the last), then play sessions a day apart with a shared and a GM-only note each (bulk: the
-pages, not the services, are under test); the last session spans all the missions' play, so its
-recap reads the most rows it may (``campaigns.chronicle.recap.MAX_READ``). Each size is measured in the
-same database after the sessions are added, in turns. Wall time per request (p50/p95/p99) with
-Django's test client, and the queries one request runs. Figures only.
+but the last), then play sessions a day apart with a shared and a GM-only note and 500 rolls each
+(bulk: the pages, not the services, are under test; 50,000 rolls at 100 sessions); the last session
+spans all the missions' play, so its recap reads the most rows it may
+(``campaigns.chronicle.recap.MAX_READ``). Each size is measured in the same database after the
+sessions are added, in turns. Wall time per request (p50/p95/p99) with Django's test client, and
+the queries one request runs. Figures only.
 """
 
 from __future__ import annotations
@@ -24,16 +25,18 @@ import tempfile
 import time
 from pathlib import Path
 
-from pages import setup_django
-from timing import summary
-from world import seed_missions
-
 ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+for entry in (str(ROOT), str(ROOT / "bench")):
+    if entry not in sys.path:
+        sys.path.insert(0, entry)
+
+from pages import setup_django  # noqa: E402
+from timing import summary  # noqa: E402
+from world import seed_missions  # noqa: E402
 
 MISSIONS = 20
 SIZES = (10, 100)
+ROLLS_PER_SESSION = 500
 
 
 def add_sessions(campaign_id: int, gm, upto: int) -> None:
@@ -41,7 +44,7 @@ def add_sessions(campaign_id: int, gm, upto: int) -> None:
     first mission, so its window holds all the play."""
     from django.utils import timezone
 
-    from campaigns.models import Campaign, Note, NoteVisibility, PlaySession
+    from campaigns.models import Campaign, Note, NoteVisibility, PlaySession, Roll
 
     campaign = Campaign.objects.get(pk=campaign_id)
     now = timezone.now()
@@ -68,6 +71,19 @@ def add_sessions(campaign_id: int, gm, upto: int) -> None:
             )
         )
     made = PlaySession.objects.bulk_create(made)
+    # The issue's table: 500 rolls a session (50,000 at 100 sessions), one in 50 a GM's secret one.
+    Roll.objects.bulk_create(
+        (
+            Roll(
+                campaign=campaign, kind="percent", total=1 + (i * 37) % 100, faces=[1 + (i * 37) % 100],
+                purpose=f"Roll {i} of {s.title}", secret=i % 50 == 0, roller=gm,
+                created_at=s.started_at + datetime.timedelta(seconds=i + 1),
+            )
+            for s in made
+            for i in range(ROLLS_PER_SESSION)
+        ),
+        batch_size=2000,
+    )  # fmt: skip
     Note.objects.bulk_create(
         Note(
             campaign=campaign,

@@ -31,7 +31,6 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from campaigns.table import rolling
 from characters.systems import merkle  # noqa: E402
 
 
@@ -77,7 +76,7 @@ def _stored(leaves: int, appends: int) -> None:
 
     from campaigns import services
     from campaigns.models import LogLeaf, LogNode, Membership, Roll, RollLog, TreeHead
-    from campaigns.table import rolllog
+    from campaigns.table import rolling, rolllog
     from characters.systems import fair_dice
 
     gm = get_user_model().objects.create_user("merkle-gm", password="merkle-bench-password")

@@ -9,8 +9,6 @@ import json
 import random
 import uuid
 
-from campaigns.table import rolling
-
 
 def seed(prefix: str = "bench") -> dict:
     """A player's TIMEMASTER campaign with five missions, 200 rolls and a finished agent whose sheet
@@ -21,6 +19,7 @@ def seed(prefix: str = "bench") -> dict:
 
     from campaigns import services
     from campaigns.models import Membership, Mission, Role
+    from campaigns.table import rolling
     from characters import services as character_services
     from sheets import services as sheet_services
     from sheets.tasks import run_render

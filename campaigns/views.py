@@ -6,7 +6,7 @@ from django.contrib import messages
 from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import BadRequest, PermissionDenied, ValidationError
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
@@ -491,6 +491,10 @@ def _error(request, status: int, title: str, message: str):
 
 
 def bad_request(request, exception=None):
+    # Our own refusals of a query (BadRequest: a page position, a filter) say what was wrong; the
+    # rest Django raises (SuspiciousOperation and its kin) keep the general words.
+    if type(exception) is BadRequest and str(exception):
+        return _error(request, 400, "Bad request", str(exception))
     return _error(request, 400, "Bad request", "The request could not be understood.")
 
 

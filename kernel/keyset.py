@@ -40,7 +40,9 @@ class KeysetPage:
         return self.has_next or self.has_previous
 
 
-def _key(params, name: str) -> int | None:
+def position(params, name: str) -> int | None:
+    """The row position a page link carries in ``params[name]``: None if absent, a 400 if not a
+    whole number."""
     raw = params.get(name)
     if raw in (None, ""):
         return None
@@ -54,7 +56,7 @@ def keyset_page(queryset, params, per_page: int, key: str = "id", attr: str | No
     (descending), positioned by ``?before=`` / ``?after=`` in ``params``. ``attr`` is how to read
     the key from a row (default: ``key``)."""
     attr = attr or key
-    before, after = _key(params, "before"), _key(params, "after")
+    before, after = position(params, "before"), position(params, "after")
     if after is not None and before is None:
         rows = list(queryset.filter(**{f"{key}__gt": after}).order_by(key)[: per_page + 1])
         has_previous = len(rows) > per_page

@@ -15,6 +15,7 @@ from campaigns.access import get_campaign_for_user, require
 from campaigns.chronicle import notes, play_sessions
 from campaigns.forms import NoteForm, PlaySessionForm
 from campaigns.models import Note, NoteVisibility, PlaySession
+from kernel import keyset
 
 
 def _session(campaign, number) -> PlaySession:
@@ -101,7 +102,8 @@ def play_session_detail(request, pk, number):
         .select_related("author")
         .order_by("created_at", "id")
     )
-    rolls = list(play_sessions.rolls(session, request.user, membership)[: play_sessions.MAX_ROLLS + 1])
+    after = keyset.position(request.GET, "rolls_after")
+    rolls, more_rolls = play_sessions.rolls_page(session, request.user, membership, after)
     context = {
         "campaign": campaign,
         "membership": membership,
@@ -109,8 +111,10 @@ def play_session_detail(request, pk, number):
         "attendees": play_sessions.attendee_names(session),
         "notes": notes.render_for(list(readable), campaign, request.user, membership),
         "happenings": play_sessions.happenings(session, request.user, membership),
-        "rolls": rolls[: play_sessions.MAX_ROLLS],
-        "more_rolls": len(rolls) > play_sessions.MAX_ROLLS,
+        "rolls": rolls,
+        "more_rolls": more_rolls,
+        "rolls_after": after,
+        "next_after": rolls[-1].pk if more_rolls else None,
         "may_write": notes.may_write(membership),
         "note_form": NoteForm(visibilities=notes.allowed_visibilities(membership)),
         "live_topics": f"{play_sessions.TOPIC} {notes.topic_of_notes(session.number)}",

@@ -31,7 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.exceptions import BadRequest, PermissionDenied, ValidationError
 from django.db import transaction
 from django.db.models import Max, Q
 from django.urls import reverse
@@ -46,8 +46,12 @@ log = logging.getLogger(__name__)
 
 #: The live topic of the campaign's play sessions (one started, one ended, one changed).
 TOPIC = "play-sessions"
-#: At most this many rolls are drawn on a session page (the dice log has them all).
+#: At most this many rolls are drawn in a session's chapter of the book and in its API record.
 MAX_ROLLS = 300
+#: Rolls on a session page at a time, oldest first; its "next rolls" link reads on from the last one
+#: shown (a keyset on the log's own order, so a late page costs what the first does). 300 rolls
+#: were most of the page's time (bench/chronicle.py: ~350 ms p95 at 300, issue 50).
+ROLLS_PER_PAGE = 100
 #: At most this many happenings of each source are listed.
 MAX_EACH = 300
 
@@ -240,6 +244,20 @@ def rolls(session: PlaySession, user, membership: Membership):
     )
 
 
+def rolls_page(session: PlaySession, user, membership: Membership, after: int | None) -> tuple[list, bool]:
+    """A page of the session's rolls for this reader, oldest first: from the start, or after the
+    roll ``after`` (which must be one this reader sees among the session's: a position never says
+    when a roll they may not see was made). And whether more follow."""
+    lines = rolls(session, user, membership)
+    if after is not None:
+        mark = lines.filter(pk=after).values_list("created_at", "id").first()
+        if mark is None:
+            raise BadRequest("'rolls_after' must be a roll of this session, as its page links give it.")
+        lines = lines.filter(Q(created_at__gt=mark[0]) | Q(created_at=mark[0], id__gt=mark[1]))
+    rows = list(lines[: ROLLS_PER_PAGE + 1])
+    return rows[:ROLLS_PER_PAGE], len(rows) > ROLLS_PER_PAGE
+
+
 def happenings(session: PlaySession, user, membership: Membership) -> list[Happening]:
     """Everything but the rolls that happened during the session, for this reader, in order."""
     campaign = session.campaign
@@ -258,6 +276,9 @@ def _ledger(campaign, user, start, stop) -> list[Happening]:
     entries = (
         AdvancementEntry.objects.filter(character__in=visible, created_at__gte=start, created_at__lte=stop)
         .select_related("character", "mission")
+        # What the sentence needs: a character's whole row (its build, its sheet's data) was most
+        # of the page's time (2,000 JSON values read for 300 entries: bench/chronicle.py).
+        .only("kind", "payload", "created_at", "character__name", "mission__title")
         .order_by("created_at", "id")[:MAX_EACH]
     )
     app = registry.get(campaign.system)

@@ -84,6 +84,49 @@ def test_the_session_page_gathers_the_rolls_each_reader_sees_and_only_those(worl
     assert "Secret ambush" in page and "Unannounced check" in page and "After the session" not in page
 
 
+def test_the_session_page_pages_its_rolls_and_a_position_says_nothing_of_hidden_rolls(
+    world, client, monkeypatch, django_assert_num_queries
+):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    monkeypatch.setattr(play_sessions, "ROLLS_PER_PAGE", 3)
+    session = _start(world)
+    gm, player = world.membership["gm"], world.membership["player"]
+
+    def climb(n):
+        return rolling.record_roll(player, kind="d6", purpose=f"Climb {n}", rng=random.Random(n))
+
+    made = [climb(n) for n in range(1, 5)]
+    hidden = rolling.record_roll(
+        gm, kind="d1000", secret=True, announced=False, purpose="Unannounced check", rng=random.Random(9)
+    )
+    made += [climb(5), climb(6)]
+    play_sessions.end(gm, session)
+    url = f"/campaigns/{world.campaign.pk}/play-sessions/1/"
+    client.force_login(world.users["player"])
+    with CaptureQueriesContext(connection) as first_queries:
+        first = client.get(url).content.decode()
+    assert [f"Climb {n}" in first for n in range(1, 7)] == [True] * 3 + [False] * 3
+    assert f"?rolls_after={made[2].pk}#rolls-title" in first
+    with CaptureQueriesContext(connection) as next_queries:
+        second = client.get(f"{url}?rolls_after={made[2].pk}").content.decode()
+    assert [f"Climb {n}" in second for n in range(1, 7)] == [False] * 3 + [True] * 3
+    assert "rolls_after=" not in second and "Back to the session's first rolls" in second
+    # A later page costs the first page's queries and one to place its position.
+    assert len(next_queries) == len(first_queries) + 1
+
+    # A position that is not a roll the reader sees on this page: one answer, whatever it names.
+    for position in (hidden.pk, 10**9, "abc", "-1"):
+        response = client.get(f"{url}?rolls_after={position}")
+        assert response.status_code == 400
+        assert "&#x27;rolls_after&#x27; must be" in response.content.decode()
+    said = [client.get(f"{url}?rolls_after={position}").content.decode() for position in (hidden.pk, 10**9)]
+    assert [page.count("must be a roll of this session") for page in said] == [1, 1]
+    client.force_login(world.users["gm"])
+    assert "Climb 5" in client.get(f"{url}?rolls_after={hidden.pk}").content.decode()
+
+
 def test_notes_reach_exactly_who_may_read_them(world, client):
     session = _start(world)
     _note(world, "gm", session, "The table met the senator.", title="Shared recap")
