@@ -146,3 +146,47 @@ def test_a_session_played_with_the_keyboard_and_read_on_a_phone(new_page, transa
     for secret in ("Clockmaker", "Plot", "Does the guard wake"):
         expect(main).not_to_contain_text(secret)
     look(player, "session-player")
+
+
+def test_a_long_sessions_rolls_are_read_page_by_page_with_the_keyboard(
+    new_page, transactional_db, monkeypatch
+):
+    """A session with more rolls than a page holds (play_sessions.ROLLS_PER_PAGE, set to 4 here): the
+    player reads on with "The next rolls", on a phone and with the keyboard, and goes back."""
+    from django.contrib.auth import get_user_model
+
+    from campaigns import services
+    from campaigns.chronicle import play_sessions
+    from campaigns.models import Membership, Role
+
+    monkeypatch.setattr(play_sessions, "ROLLS_PER_PAGE", 4)
+    users = {n: get_user_model().objects.create_user(n, password=PASSWORD) for n in ("gm", "alice")}
+    campaign = services.create_campaign(users["gm"], name="Long Night", system="timemaster")
+    Membership.objects.create(campaign=campaign, user=users["alice"], role=Role.PLAYER)
+    members = {m.user.username: m for m in campaign.memberships.select_related("user", "campaign")}
+    session = play_sessions.start(members["gm"], title="The long night")
+    for n in range(1, 7):
+        rolling.record_roll(members["alice"], kind="d6", purpose=f"Watch {n}", rng=random.Random(n))
+    play_sessions.end(members["gm"], session)
+
+    page = new_page(390, 844)
+    log_in(page, "alice")
+    page.goto(f"/campaigns/{campaign.pk}/play-sessions/1/")
+    rolls = page.locator("#session-rolls li")
+    expect(rolls).to_have_count(4)
+    expect(rolls.first).to_contain_text("Watch 1")
+    look(page, "session-rolls-first-page")
+    resize(page, 390)
+    onward = page.get_by_role("link", name="The next rolls")
+    keyboard_to(page, onward, limit=200)
+    page.keyboard.press("Enter")
+    expect(rolls).to_have_count(2)
+    expect(rolls.first).to_contain_text("Watch 5")
+    expect(page.get_by_role("link", name="The next rolls")).to_have_count(0)
+    look(page, "session-rolls-next-page")
+    resize(page, 390)
+    back = page.get_by_role("link", name="Back to the session's first rolls")
+    keyboard_to(page, back, limit=200)
+    page.keyboard.press("Enter")
+    expect(rolls).to_have_count(4)
+    expect(rolls.first).to_contain_text("Watch 1")
