@@ -7,6 +7,7 @@ refusal raises ArchiveRefused with every problem found, and nothing is created.
 
 from __future__ import annotations
 
+import zoneinfo
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -33,7 +34,7 @@ from archive.sections import (
 from archive.sections import characters as characters_section
 from archive.sections import rolls as rolls_section
 from campaigns import services as campaign_services
-from campaigns.models import Campaign, Mission, Roll
+from campaigns.models import PAPER_CHOICES, Campaign, Mission, Roll
 from characters.models import Character
 from characters.systems.wording import possessive, was_were
 
@@ -292,7 +293,9 @@ def left_out_lines(refs: ImportRefs, words: str) -> list[str]:
 
 
 # -- campaigns --------------------------------------------------------------------------------------
-CAMPAIGN_FIELDS = ("name", "system", "module", "description", "settings")
+CAMPAIGN_FIELDS = (
+    "name", "system", "module", "description", "settings", "paper", "time_zone", "sessions_start_on_roll",
+)  # fmt: skip
 
 
 def campaign_parts(campaign: Campaign, by=None, progress=None) -> Iterator[tuple[str, Any]]:
@@ -381,6 +384,11 @@ def _validate_campaign_header(data: Any) -> list[Problem]:
     check.text(data, "module", "campaign", Campaign._meta.get_field("module").max_length)
     check.text(data, "description", "campaign", Campaign._meta.get_field("description").max_length)
     check.kind_of(data, "settings", "campaign", (dict,), "an object")
+    check.choice(data, "paper", "campaign", [key for key, _ in PAPER_CHOICES])
+    check.text(data, "time_zone", "campaign", Campaign._meta.get_field("time_zone").max_length, blank=False)
+    if isinstance(data.get("time_zone"), str) and data["time_zone"] not in zoneinfo.available_timezones():
+        check.add(join("campaign", "time_zone"), "must be a time zone name, such as Europe/Paris.")
+    check.kind_of(data, "sessions_start_on_roll", "campaign", (bool,), "true or false")
     for key in sorted(set(data) - set(CAMPAIGN_FIELDS)):
         check.add(join("campaign", key), "is not a campaign field.")
     return check.problems
@@ -467,6 +475,7 @@ def import_campaign(source: Any, gm, trusted: bool = False, warnings: list | Non
                 module=header.get("module", ""),
                 description=header.get("description", ""),
                 settings=header.get("settings") or {},
+                paper=header.get("paper"),
             )
         except ValidationError as error:
             raise ArchiveRefused(_validation_problems(error, "campaign")) from None
@@ -475,6 +484,13 @@ def import_campaign(source: Any, gm, trusted: bool = False, warnings: list | Non
         for section in sections():
             section.load(campaign, document.get(section.KEY, []), refs)
         _resolve_references(document, refs)
+        # Where the group plays, and whether a roll starts a play session (issue 50): set once the
+        # rolls are in, so no restored roll starts a session.
+        where = {key: header[key] for key in ("time_zone", "sessions_start_on_roll") if key in header}
+        if where:
+            Campaign.objects.filter(pk=campaign.pk).update(**where)
+            for key, value in where.items():
+                setattr(campaign, key, value)
     if warnings is not None:
         warnings.extend(left_out_lines(refs, NOT_AN_ACCOUNT if trusted else NOT_BROUGHT_IN))
         for section in sections():  # what a section says about the restore (the dice left sealed)

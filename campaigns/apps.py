@@ -19,3 +19,10 @@ class CampaignsConfig(AppConfig):
             pending.SOURCES.append(pending.drafts_awaiting_gm)
         # a campaign's report pictures are drawn when its play changes them (sender looked up there)
         post_save.connect(chart_warming.saved, dispatch_uid="campaigns.chart_warming")
+        # the first roll of a day starts a play session where the campaign's setting asks for it
+        from campaigns.chronicle import play_sessions
+        from campaigns.models import Roll
+
+        post_save.connect(
+            play_sessions.roll_saved, sender=Roll, dispatch_uid="campaigns.chronicle.roll_saved"
+        )

@@ -3,7 +3,7 @@ from __future__ import annotations
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 
-from campaigns.models import PAPER_CHOICES
+from campaigns.models import PAPER_CHOICES, time_zone_names, validate_time_zone
 from characters import display_names
 from characters.systems import SettingSpec, all_systems
 from characters.systems.dice import ROLLER_KINDS
@@ -42,6 +42,20 @@ class CampaignForm(forms.Form):
 
 #: The settings form's field for the paper the group prints on (Campaign.paper, not a system setting).
 PAPER_FIELD = "print_paper"
+#: The settings form's fields for where the group plays and whether a roll starts a play session
+#: (Campaign.time_zone and Campaign.sessions_start_on_roll: the platform's, not a system's).
+TIME_ZONE_FIELD = "group_time_zone"
+AUTOSTART_FIELD = "group_sessions_start_on_roll"
+#: The form's fields that are the campaign's own columns, by the column each one writes.
+PLATFORM_FIELDS = {
+    PAPER_FIELD: "paper",
+    TIME_ZONE_FIELD: "time_zone",
+    AUTOSTART_FIELD: "sessions_start_on_roll",
+}
+
+
+def platform_initial(campaign) -> dict:
+    return {field: getattr(campaign, column) for field, column in PLATFORM_FIELDS.items()}
 
 
 def settings_form_class(
@@ -55,6 +69,20 @@ def settings_form_class(
             label="Paper the group prints on",
             choices=PAPER_CHOICES,
             help_text="The print buttons start on it; either size can still be chosen for each print.",
+        )
+        fields[TIME_ZONE_FIELD] = forms.ChoiceField(
+            label="The group's time zone",
+            choices=[(name, name.replace("_", " ")) for name in time_zone_names()],
+            validators=[validate_time_zone],
+            help_text="A day of play starts at midnight here: play sessions are dated by it.",
+        )
+        fields[AUTOSTART_FIELD] = forms.BooleanField(
+            label="The first roll of a day starts a play session",
+            required=False,
+            help_text=(
+                "When no session is under way and none has started that day, a roll the whole "
+                "table sees starts one. The game master can still start and end them by hand."
+            ),
         )
     for spec in specs:
         help_text = display_names.setting_help(system, spec)

@@ -29,6 +29,22 @@ ROLE_LEVEL = {Role.OBSERVER: 0, Role.PLAYER: 1, Role.GM: 2}
 PAPER_CHOICES = [("letter", "US Letter"), ("a4", "A4")]
 
 
+def time_zone_names() -> list[str]:
+    """The IANA time zone names this server knows (the zoneinfo database), sorted."""
+    import zoneinfo
+
+    return sorted(zoneinfo.available_timezones())
+
+
+def validate_time_zone(value: str) -> None:
+    import zoneinfo
+
+    from django.core.exceptions import ValidationError
+
+    if value not in zoneinfo.available_timezones():
+        raise ValidationError(f"{value!r} is not a time zone name (such as Europe/Paris or America/Chicago).")
+
+
 class CampaignQuerySet(models.QuerySet):
     def visible_to(self, user):
         if not user.is_authenticated:
@@ -46,6 +62,12 @@ class Campaign(models.Model):
     # its copy (issue 30). Both sizes are still rendered and either can be chosen. A new campaign
     # takes it from its creator's browser region (campaigns/paper.py); the default is for no region.
     paper = models.CharField(max_length=10, choices=PAPER_CHOICES, default="letter")
+    # Where the group plays: a day of play starts at midnight here (a play session's date; the
+    # first roll of a day starting a session, below). An IANA name.
+    time_zone = models.CharField(max_length=64, default="UTC", validators=[validate_time_zone])
+    # A roll the whole table sees, made while no play session is under way and none started
+    # today (in ``time_zone``), starts one (campaigns/chronicle/play_sessions.py, issue 50).
+    sessions_start_on_roll = models.BooleanField(default=False)
     created_by = models.ForeignKey(
         django_settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
     )
@@ -58,6 +80,20 @@ class Campaign(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def zone(self):
+        """The campaign's time zone (a ZoneInfo; UTC for a name this server no longer knows)."""
+        import zoneinfo
+
+        try:
+            return zoneinfo.ZoneInfo(self.time_zone)
+        except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+            return zoneinfo.ZoneInfo("UTC")
+
+    @property
+    def time_zone_label(self) -> str:
+        return self.time_zone.replace("_", " ")
 
     @property
     def system_label(self) -> str:

@@ -7,6 +7,7 @@ from django.contrib.auth import login
 from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import BadRequest, PermissionDenied, ValidationError
+from django.db import transaction
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
@@ -18,12 +19,13 @@ from campaigns import pending, services
 from campaigns.access import get_campaign_for_user, require
 from campaigns.demo import demo_logins
 from campaigns.forms import (
-    PAPER_FIELD,
+    PLATFORM_FIELDS,
     CampaignForm,
     InvitationForm,
     RoleForm,
     RollForm,
     SignupForm,
+    platform_initial,
     settings_form_class,
 )
 from campaigns.models import Invitation, Membership, Role, Roll
@@ -207,17 +209,20 @@ def campaign_settings(request, pk):
     system = get_system(campaign.system)
     Form = settings_form_class(system.settings, campaign.system, with_paper=True)
     # An empty POST is a bound form too (every field missing), not the page shown again.
-    initial = {**campaign.settings, PAPER_FIELD: campaign.paper}
+    initial = {**campaign.settings, **platform_initial(campaign)}
     form = Form(request.POST if request.method == "POST" else None, initial=initial)
     if request.method == "POST":
         if form.is_valid():
             values = dict(form.cleaned_data)
-            paper = values.pop(PAPER_FIELD)
+            own = {column: values.pop(field) for field, column in PLATFORM_FIELDS.items()}
             try:
-                services.update_campaign_settings(campaign, values)
-                if paper != campaign.paper:
-                    campaign.paper = paper
-                    campaign.save(update_fields=["paper"])
+                with transaction.atomic():
+                    services.update_campaign_settings(campaign, values)
+                    changed = [column for column, value in own.items() if getattr(campaign, column) != value]
+                    for column in changed:
+                        setattr(campaign, column, own[column])
+                    if changed:
+                        campaign.save(update_fields=changed)
             except ValidationError as error:
                 for message in _errors_of(error):
                     form.add_error(None, message)
@@ -237,7 +242,7 @@ def campaign_settings_page(request, campaign, *, form=None, status=200):
 
     if form is None:  # the settings form as campaign_settings shows it, the group's paper included
         form = settings_form_class(get_system(campaign.system).settings, campaign.system, with_paper=True)(
-            initial={**campaign.settings, PAPER_FIELD: campaign.paper}
+            initial={**campaign.settings, **platform_initial(campaign)}
         )
     context = {"campaign": campaign, "form": form, **webhook_card(campaign, webhook_form)}
     return render(request, "campaigns/settings.html", context, status=status)

@@ -19,8 +19,9 @@ elsewhere: the fair dice's seed reveal (the platform's) and each system's own
 (``SystemApp.play_session_end``: Tempo's fate refresh, TIMEMASTER's bonus Success Points for the
 session). Nothing is done unless ticked.
 
-Later (noted in the issue): a campaign setting that starts a session on the first roll of a day
-in the campaign's time zone (campaigns have no time zone yet).
+By the campaign's setting (``Campaign.sessions_start_on_roll``), the first roll of a day where
+the group plays (``Campaign.time_zone``) that the whole table sees starts a session when none is
+under way (``roll_saved``); the GM still starts and ends them by hand.
 """
 
 from __future__ import annotations
@@ -133,21 +134,62 @@ def start(
         Campaign.objects.select_for_update().filter(pk=campaign.pk).first()  # one number at a time
         if open_session(campaign) is not None:
             raise ValidationError({"play_session": ["A play session is already under way: end it first."]})
-        last = campaign.play_sessions.aggregate(last=Max("number"))["last"] or 0
-        now = timezone.now()
-        session = PlaySession(
-            campaign=campaign,
-            number=last + 1,
-            title=title.strip(),
-            date=date or timezone.localdate(now),
-            started_at=now,
-            started_by=membership.user,
+        return _begin(
+            campaign, membership.user, timezone.now(), _members(campaign, attendees, membership), title, date
         )
-        session.full_clean()
-        session.save()
-        session.attendees.set(_members(campaign, attendees, membership))
-        live.publish_change(campaign.pk, TOPIC)
+
+
+def _begin(
+    campaign: Campaign, user, at: datetime.datetime, attendees, title: str = "", date=None
+) -> PlaySession:
+    """The next play session, started at ``at`` by ``user`` (in the caller's transaction, the
+    campaign's row locked); its date is ``at``'s day where the group plays unless given."""
+    last = campaign.play_sessions.aggregate(last=Max("number"))["last"] or 0
+    session = PlaySession(
+        campaign=campaign,
+        number=last + 1,
+        title=title.strip(),
+        date=date or timezone.localdate(at, campaign.zone),
+        started_at=at,
+        started_by=user,
+    )
+    session.full_clean()
+    session.save()
+    session.attendees.set(attendees)
+    live.publish_change(campaign.pk, TOPIC)
     return session
+
+
+def _day_began(campaign: Campaign, at: datetime.datetime) -> datetime.datetime:
+    """The midnight before ``at`` where the group plays (an aware datetime)."""
+    local = timezone.localtime(at, campaign.zone)
+    return local.replace(hour=0, minute=0, second=0, microsecond=0)
+
+
+def roll_saved(sender, instance, created: bool = False, raw: bool = False, **kwargs) -> None:
+    """A roll just written (post_save on Roll, campaigns/apps.py): with the campaign's setting on,
+    the first roll of a day where the group plays starts a play session when none is under way,
+    in the roll's own transaction and at the roll's own moment (so the roll is its first).
+
+    Only a roll every member sees as made starts one: a secret roll the GM keeps out of the log
+    (``announced=False``) never does, or the session's start would tell the table it was made.
+    A session the GM started and ended earlier that day counts: the day's first roll was before.
+    Rolls written by an import (bulk, no signal) or a fixture (``raw``) start nothing."""
+    if raw or not created:
+        return
+    campaign = instance.campaign
+    if not campaign.sessions_start_on_roll or (instance.secret and not instance.announced):
+        return
+    at = instance.created_at
+    today = Q(ended_at__isnull=True) | Q(started_at__gte=_day_began(campaign, at))
+    if campaign.play_sessions.filter(today).exists():
+        return
+    with transaction.atomic():
+        Campaign.objects.select_for_update().filter(pk=campaign.pk).first()
+        if campaign.play_sessions.filter(today).exists():  # another roll started it meanwhile
+            return
+        members = campaign.memberships.filter(role__in=(Role.GM, Role.PLAYER)).select_related("user")
+        _begin(campaign, instance.roller, at, [m.user for m in members])
 
 
 def _members(campaign: Campaign, attendees, membership: Membership) -> list[Any]:

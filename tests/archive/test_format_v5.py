@@ -107,3 +107,47 @@ def test_broken_sessions_are_refused_with_every_problem_named(world, full_campai
         "play_sessions[1].started_at",
         "play_sessions",
     } <= paths
+
+
+def test_where_the_group_plays_travels_and_no_restored_roll_starts_a_session(world, full_campaign):
+    """The campaign's paper, time zone and session start (issue 50) go out and come back; the
+    restored rolls start no play session though the setting is on; a wrong value is refused."""
+    from archive.problems import ArchiveRefused
+    from campaigns.table import rolling
+
+    full_campaign.paper, full_campaign.time_zone, full_campaign.sessions_start_on_roll = (
+        "a4",
+        "Asia/Tokyo",
+        True,
+    )
+    full_campaign.save(update_fields=["paper", "time_zone", "sessions_start_on_roll"])
+    gm = Membership.objects.select_related("campaign").get(campaign=full_campaign, role=Role.GM)
+    rolling.record_roll(gm, kind="d6", purpose="The day's first")
+    assert full_campaign.play_sessions.count() == 1  # the setting works here
+    full_campaign.play_sessions.all().delete()
+    document = services.export_campaign(full_campaign, world.users["gm"])
+    assert {k: document["campaign"][k] for k in ("paper", "time_zone", "sessions_start_on_roll")} == {
+        "paper": "a4",
+        "time_zone": "Asia/Tokyo",
+        "sessions_start_on_roll": True,
+    }
+    assert document["rolls"]
+    copy = services.import_campaign(json.loads(json.dumps(document)), world.users["gm"])
+    copy.refresh_from_db()
+    assert (copy.paper, copy.time_zone, copy.sessions_start_on_roll) == ("a4", "Asia/Tokyo", True)
+    assert copy.play_sessions.count() == 0 and copy.rolls.count() == full_campaign.rolls.count()
+
+    # An archive made before these fields: the defaults.
+    for key in ("paper", "time_zone", "sessions_start_on_roll"):
+        del document["campaign"][key]
+    older = services.import_campaign(json.loads(json.dumps(document)), world.users["gm"])
+    assert (older.paper, older.time_zone, older.sessions_start_on_roll) == ("letter", "UTC", False)
+
+    document["campaign"].update(paper="A3", time_zone="Mars/Olympus_Mons", sessions_start_on_roll="yes")
+    try:
+        services.import_campaign(document, world.users["gm"])
+    except ArchiveRefused as refusal:
+        paths = {problem.path for problem in refusal.problems}
+    else:
+        raise AssertionError("a wrong campaign header was imported")
+    assert {"campaign.paper", "campaign.time_zone", "campaign.sessions_start_on_roll"} <= paths

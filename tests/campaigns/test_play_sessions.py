@@ -127,6 +127,114 @@ def test_the_session_page_pages_its_rolls_and_a_position_says_nothing_of_hidden_
     assert "Climb 5" in client.get(f"{url}?rolls_after={hidden.pk}").content.decode()
 
 
+def _autostart(world, zone: str = "Asia/Tokyo") -> None:
+    world.campaign.time_zone = zone
+    world.campaign.sessions_start_on_roll = True
+    world.campaign.save(update_fields=["time_zone", "sessions_start_on_roll"])
+    for membership in world.membership.values():
+        membership.campaign = world.campaign
+
+
+def test_the_first_roll_of_a_day_starts_a_session_only_where_the_setting_asks(world, client):
+    import datetime
+
+    from django.utils import timezone
+
+    gm, player = world.membership["gm"], world.membership["player"]
+    rolling.record_roll(player, kind="d6", purpose="Before the setting", rng=random.Random(1))
+    assert not world.campaign.play_sessions.exists()
+
+    _autostart(world)
+    first = rolling.record_roll(player, kind="d6", purpose="Open the gate", rng=random.Random(2))
+    session = world.campaign.play_sessions.get()
+    assert (session.number, session.started_by, session.started_at) == (
+        1,
+        world.users["player"],
+        first.created_at,
+    )
+    assert session.date == timezone.localtime(first.created_at, world.campaign.zone).date()
+    assert {u.username for u in session.attendees.all()} == {"gm", "player", "other_player"}
+    assert LiveEvent.objects.filter(campaign=world.campaign, topic=play_sessions.TOPIC).count() == 1
+    client.force_login(world.users["other_player"])
+    assert "Open the gate" in client.get(f"/campaigns/{world.campaign.pk}/play-sessions/1/").content.decode()
+
+    rolling.record_roll(gm, kind="d6", purpose="Same evening", rng=random.Random(3))
+    play_sessions.end(gm, session)
+    rolling.record_roll(player, kind="d6", purpose="After the end, same day", rng=random.Random(4))
+    assert world.campaign.play_sessions.count() == 1  # the day's first roll was before
+
+    # The next day where the group plays: the day's first roll starts session 2.
+    yesterday = datetime.timedelta(days=1)
+    world.campaign.play_sessions.update(
+        started_at=session.started_at - yesterday, ended_at=timezone.now() - yesterday
+    )
+    rolling.record_roll(player, kind="d6", purpose="A new day", rng=random.Random(5))
+    assert list(world.campaign.play_sessions.values_list("number", flat=True).order_by("number")) == [1, 2]
+
+
+def test_a_roll_kept_out_of_the_tables_log_never_starts_a_session(world):
+    gm = world.membership["gm"]
+    _autostart(world)
+    rolling.record_roll(
+        gm, kind="d1000", secret=True, announced=False, purpose="Unannounced check", rng=random.Random(1)
+    )
+    assert not world.campaign.play_sessions.exists()
+    rolling.record_roll(gm, kind="percent", secret=True, purpose="Secret, announced", rng=random.Random(2))
+    assert world.campaign.play_sessions.count() == 1
+
+
+def test_a_day_begins_at_midnight_where_the_group_plays(world):
+    import datetime
+
+    world.campaign.time_zone = "Asia/Tokyo"  # UTC+9, no daylight saving
+    at = datetime.datetime(2026, 12, 6, 20, 30, tzinfo=datetime.UTC)  # 05:30 on the 7th in Tokyo
+    began = play_sessions._day_began(world.campaign, at)
+    assert began.isoformat() == "2026-12-07T00:00:00+09:00"
+    world.campaign.time_zone = "America/Chicago"  # 14:30 on the 6th
+    assert play_sessions._day_began(world.campaign, at).isoformat() == "2026-12-06T00:00:00-06:00"
+
+
+def test_the_gm_sets_where_the_group_plays_and_the_session_start_and_a_wrong_zone_changes_nothing(
+    world, client
+):
+    from campaigns.models import Campaign
+
+    url = f"/campaigns/{world.campaign.pk}/settings/"
+    sessions = f"/campaigns/{world.campaign.pk}/play-sessions/"
+    client.force_login(world.users["gm"])
+    assert "turn this on in the settings" in client.get(sessions).content.decode()
+    page = client.get(url).content.decode()
+    assert 'name="group_time_zone"' in page and 'name="group_sessions_start_on_roll"' in page
+    fields = {
+        "print_paper": "letter",
+        "hopeless_reroll_rounds": "1",
+        "corps_present_year": "7192",
+        "helpless_defender_result": "C",
+        "critical_check_willpower": "current",
+    }
+    refused = client.post(
+        url, {**fields, "group_time_zone": "Mars/Olympus_Mons", "group_sessions_start_on_roll": "on"}
+    )
+    assert refused.status_code == 400 and "Mars/Olympus_Mons" in refused.content.decode()
+    assert (
+        Campaign.objects.get(pk=world.campaign.pk).time_zone,
+        Campaign.objects.get(pk=world.campaign.pk).sessions_start_on_roll,
+    ) == ("UTC", False)
+    done = client.post(
+        url, {**fields, "group_time_zone": "Europe/Paris", "group_sessions_start_on_roll": "on"}
+    )
+    assert done.status_code == 302
+    saved = Campaign.objects.get(pk=world.campaign.pk)
+    assert (saved.time_zone, saved.sessions_start_on_roll) == ("Europe/Paris", True)
+    assert "the day in Europe/Paris time" in client.get(sessions).content.decode()
+    for role in ("player", "observer"):
+        client.force_login(world.users[role])
+        assert client.post(url, {**fields, "group_time_zone": "UTC"}).status_code in (403, 404)
+    assert Campaign.objects.get(pk=world.campaign.pk).time_zone == "Europe/Paris"
+    told = client.get(sessions).content.decode()  # the observer's
+    assert "The first roll of a day starts one" in told and "in the settings" not in told
+
+
 def test_notes_reach_exactly_who_may_read_them(world, client):
     session = _start(world)
     _note(world, "gm", session, "The table met the senator.", title="Shared recap")

@@ -190,3 +190,45 @@ def test_a_long_sessions_rolls_are_read_page_by_page_with_the_keyboard(
     page.keyboard.press("Enter")
     expect(rolls).to_have_count(4)
     expect(rolls.first).to_contain_text("Watch 1")
+
+
+def test_the_gm_lets_the_first_roll_of_a_day_start_a_session_and_a_players_roll_does(
+    new_page, transactional_db
+):
+    """The settings page's time zone and session start, set in the browser; the player's roll on the
+    dice page then starts session 1, which the sessions page shows (issue 50, part 1)."""
+    from django.contrib.auth import get_user_model
+
+    from campaigns import services
+    from campaigns.models import Membership, Role
+
+    users = {n: get_user_model().objects.create_user(n, password=PASSWORD) for n in ("gm", "alice")}
+    campaign = services.create_campaign(users["gm"], name="Night Watch", system="d6")
+    Membership.objects.create(campaign=campaign, user=users["alice"], role=Role.PLAYER)
+
+    gm = new_page()
+    log_in(gm, "gm")
+    gm.goto(f"/campaigns/{campaign.pk}/play-sessions/")
+    gm.get_by_role("link", name="turn this on in the settings").click()
+    gm.get_by_label("The group's time zone").select_option("America/New_York")
+    gm.get_by_label("The first roll of a day starts a play session").check()
+    look(gm, "settings-session-start")
+    resize(gm, 1280)
+    gm.get_by_role("button", name="Save settings").click()
+    expect(gm.get_by_text("Settings saved.")).to_be_visible()
+
+    player = new_page(390, 844)
+    log_in(player, "alice")
+    player.goto(f"/campaigns/{campaign.pk}/play-sessions/")
+    expect(player.get_by_text("The first roll of a day starts one")).to_be_visible()
+    player.goto(f"/campaigns/{campaign.pk}/dice/")
+    form = player.locator("form").filter(has=player.get_by_label("What for")).first
+    form.get_by_label("What for").fill("Who goes first")
+    form.get_by_role("button", name="Roll", exact=True).click()
+    expect(player.locator("#roll-log li").filter(has_text="Who goes first")).to_have_count(1)
+    player.goto(f"/campaigns/{campaign.pk}/play-sessions/")
+    expect(player.get_by_test_id("open-session")).to_contain_text("Session 1")
+    expect(player.get_by_text("the day in America/New York time")).to_be_visible()
+    look(player, "sessions-started-by-a-roll")
+    player.get_by_role("link", name="Open its page").click()
+    expect(player.locator("#session-rolls li").filter(has_text="Who goes first")).to_have_count(1)

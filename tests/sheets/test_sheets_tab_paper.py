@@ -23,6 +23,7 @@ def test_the_gm_sets_the_paper_and_the_pickers_start_on_it(world, party, client)
         url,
         {
             "print_paper": "a4",
+            "group_time_zone": "UTC",
             "hopeless_reroll_rounds": "1",
             "corps_present_year": "7192",
             "helpless_defender_result": "C",
