@@ -13,7 +13,7 @@ from rest_framework.response import Response
 from campaigns import services
 from campaigns.access import get_campaign_for_user
 from campaigns.api_missions import MissionViewSet  # noqa: F401  (registered in config/urls.py)
-from campaigns.models import Campaign, Invitation, Membership, Role
+from campaigns.models import PAPER_CHOICES, Campaign, Invitation, Membership, Role, validate_time_zone
 from campaigns.paper import paper_for_request
 from characters.systems import all_systems, system_choices
 
@@ -29,8 +29,12 @@ class CampaignSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = Campaign
-        fields = ["id", "name", "system", "module", "description", "settings", "my_role", "created_at"]
-        read_only_fields = ["id", "created_at", "my_role"]
+        fields = [
+            "id", "name", "system", "module", "description", "settings", "paper", "time_zone",
+            "sessions_start_on_roll", "my_role", "created_at",
+        ]  # fmt: skip
+        # Set with PATCH (CampaignUpdateSerializer); a new campaign's paper is its creator's region's.
+        read_only_fields = ["id", "created_at", "my_role", "paper", "time_zone", "sessions_start_on_roll"]
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -45,6 +49,17 @@ class CampaignUpdateSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=120, required=False)
     description = serializers.CharField(max_length=5000, required=False, allow_blank=True)
     settings = serializers.JSONField(required=False)
+    paper = serializers.ChoiceField(choices=PAPER_CHOICES, required=False)
+    time_zone = serializers.CharField(
+        max_length=64,
+        required=False,
+        validators=[validate_time_zone],
+        help_text="An IANA time zone name (Europe/Paris): where the group plays; its day starts at midnight.",
+    )
+    sessions_start_on_roll = serializers.BooleanField(
+        required=False,
+        help_text="Whether the first roll of a day the whole table sees starts a play session.",
+    )
 
 
 class MembershipSerializer(serializers.ModelSerializer):
@@ -128,7 +143,7 @@ class CampaignViewSet(
         data = update.validated_data
         if "settings" in data:
             services.update_campaign_settings(campaign, data["settings"])
-        for field in ("name", "description"):
+        for field in ("name", "description", "paper", "time_zone", "sessions_start_on_roll"):
             if field in data:
                 setattr(campaign, field, data[field])
         campaign.save()

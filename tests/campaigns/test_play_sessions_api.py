@@ -158,3 +158,28 @@ def test_the_record_and_the_notes_are_what_each_reader_may_see(world, api):
     )
     assert started.status_code == 201, started.content
     assert started.json()["number"] == 2 and started.json()["attendees"] == ["gm", "player"]
+
+
+def test_the_gm_sets_where_the_group_plays_through_the_api_and_a_wrong_value_changes_nothing(world, api):
+    url = f"/api/v1/campaigns/{world.campaign.pk}/"
+    gm = api(world.users["gm"])
+    shown = gm.get(url).json()
+    assert (shown["paper"], shown["time_zone"], shown["sessions_start_on_roll"]) == ("letter", "UTC", False)
+    refused = gm.patch(url, {"time_zone": "Mars/Olympus_Mons", "paper": "a4"}, format="json")
+    assert refused.status_code == 400 and "time_zone" in refused.content.decode()
+    world.campaign.refresh_from_db()
+    assert (world.campaign.paper, world.campaign.time_zone) == ("letter", "UTC")
+    done = gm.patch(
+        url, {"time_zone": "Asia/Tokyo", "sessions_start_on_roll": True, "paper": "a4"}, format="json"
+    )
+    assert done.status_code == 200
+    assert (done.json()["time_zone"], done.json()["sessions_start_on_roll"], done.json()["paper"]) == (
+        "Asia/Tokyo",
+        True,
+        "a4",
+    )
+    for role in ("player", "observer", "outsider"):
+        answer = api(world.users[role]).patch(url, {"time_zone": "UTC"}, format="json")
+        assert answer.status_code in (403, 404), role
+    world.campaign.refresh_from_db()
+    assert world.campaign.time_zone == "Asia/Tokyo"
