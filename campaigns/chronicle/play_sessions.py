@@ -38,7 +38,7 @@ from django.db.models import Max, Q
 from django.urls import reverse
 from django.utils import timezone
 
-from campaigns.models import Campaign, Membership, Mission, PlaySession, Role
+from campaigns.models import PARTIAL_ROLLS, Campaign, Membership, Mission, PlaySession, Role
 from campaigns.table import live
 from characters import registry
 from characters.models import AdvancementEntry, Character
@@ -172,13 +172,17 @@ def roll_saved(sender, instance, created: bool = False, raw: bool = False, **kwa
     in the roll's own transaction and at the roll's own moment (so the roll is its first).
 
     Only a roll every member sees as made starts one: a secret roll the GM keeps out of the log
-    (``announced=False``) never does, or the session's start would tell the table it was made.
+    (``announced=False``) never does, nor one a system shows some members only (PARTIAL_ROLLS: a
+    Tempo conflict's), or the session's start would tell the others that it was made.
     A session the GM started and ended earlier that day counts: the day's first roll was before.
     Rolls written by an import (bulk, no signal) or a fixture (``raw``) start nothing."""
     if raw or not created:
         return
     campaign = instance.campaign
     if not campaign.sessions_start_on_roll or (instance.secret and not instance.announced):
+        return
+    partial = PARTIAL_ROLLS.get(campaign.system)
+    if partial is not None and partial(instance):  # a roll some members only see (a Tempo conflict's)
         return
     at = instance.created_at
     today = Q(ended_at__isnull=True) | Q(started_at__gte=_day_began(campaign, at))

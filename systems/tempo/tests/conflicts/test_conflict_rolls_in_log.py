@@ -109,3 +109,29 @@ def test_the_migration_names_the_conflict_of_rolls_made_before_it(world, conflic
     assert sorted(Roll.objects.filter(detail__conflict=conflict.pk).values_list("pk", flat=True)) == sorted(
         rolls
     )
+
+
+def test_a_conflicts_rolls_never_start_a_play_session_and_an_open_roll_does(world, tempo, agent):
+    """Where the first roll of a day starts a play session (issue 50), a conflict's roll must not:
+    the members outside the conflict would learn from the session's start that a roll was made."""
+    world.tempo.sessions_start_on_roll = True
+    world.tempo.save(update_fields=["sessions_start_on_roll"])
+    for membership in world.tempo_membership.values():
+        membership.campaign = world.tempo
+    gm = world.tempo_membership["gm"]
+    conflict = services.create_conflict(
+        gm,
+        {
+            "title": TITLE,
+            "sides": [
+                {"name": "Kestrel", "characters": [agent.pk]},
+                {"name": "Stasi", "npcs": ["Major Brandt"], "controlled_by": "gm"},
+            ],
+        },
+    )
+    event = {"type": "roll", "sides": {"a": {"character": agent.pk, "role": "soldier"}, "b": {"rating": 4}}}
+    services.add_event(gm, conflict, event, rng=random.Random(5))
+    assert Roll.objects.filter(purpose__contains=TITLE).count() == 2
+    assert not world.tempo.play_sessions.exists()
+    services.roll_for_character(world.tempo_membership["player"], agent, "soldier", {}, rng=random.Random(6))
+    assert world.tempo.play_sessions.count() == 1
