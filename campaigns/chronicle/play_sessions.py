@@ -51,7 +51,7 @@ TOPIC = "play-sessions"
 MAX_ROLLS = 300
 #: Rolls on a session page at a time, oldest first; its "next rolls" link reads on from the last one
 #: shown (a keyset on the log's own order, so a late page costs what the first does). 300 rolls
-#: were most of the page's time (bench/chronicle.py: ~350 ms p95 at 300, issue 50).
+#: were most of the page's time (bench/chronicle.py: 200-350 ms p95 with 300, issue 50).
 ROLLS_PER_PAGE = 100
 #: At most this many happenings of each source are listed.
 MAX_EACH = 300
