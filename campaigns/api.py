@@ -13,7 +13,7 @@ from rest_framework.response import Response
 from campaigns import services
 from campaigns.access import get_campaign_for_user
 from campaigns.api_missions import MissionViewSet  # noqa: F401  (registered in config/urls.py)
-from campaigns.models import PAPER_CHOICES, Campaign, Invitation, Membership, Role, validate_time_zone
+from campaigns.models import PAPERS, Campaign, Invitation, Membership, Role, validate_time_zone
 from campaigns.paper import paper_for_request
 from characters.systems import all_systems, system_choices
 
@@ -25,6 +25,8 @@ class CampaignSerializer(serializers.ModelSerializer):
     module = serializers.CharField(max_length=40, required=False, allow_blank=True, default="")
     description = serializers.CharField(max_length=5000, required=False, allow_blank=True, default="")
     settings = serializers.JSONField(required=False, default=dict)
+    # The papers by their keys alone, the choice set the print requests use (one PaperEnum).
+    paper = serializers.ChoiceField(choices=PAPERS, read_only=True)
     my_role = serializers.SerializerMethodField()
 
     class Meta:
@@ -49,7 +51,7 @@ class CampaignUpdateSerializer(serializers.Serializer):
     name = serializers.CharField(max_length=120, required=False)
     description = serializers.CharField(max_length=5000, required=False, allow_blank=True)
     settings = serializers.JSONField(required=False)
-    paper = serializers.ChoiceField(choices=PAPER_CHOICES, required=False)
+    paper = serializers.ChoiceField(choices=PAPERS, required=False)
     time_zone = serializers.CharField(
         max_length=64,
         required=False,

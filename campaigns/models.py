@@ -27,6 +27,8 @@ ROLE_LEVEL = {Role.OBSERVER: 0, Role.PLAYER: 1, Role.GM: 2}
 
 
 PAPER_CHOICES = [("letter", "US Letter"), ("a4", "A4")]
+#: The papers' keys (the API's choice set, shared with the print requests: sheets.services.PAPERS).
+PAPERS = tuple(key for key, _ in PAPER_CHOICES)
 
 
 def time_zone_names() -> list[str]:

@@ -359,6 +359,7 @@ SPECTACULAR_SETTINGS = {
             "DiceKindEnum": "campaigns.table.api_fair.DICE_KINDS",
             "NoteVisibilityEnum": "campaigns.chronicle.api_play_sessions.NOTE_VISIBILITY_CHOICES",
             "SearchKindEnum": "campaigns.chronicle.api_search.SEARCH_KIND_CHOICES",
+            "PaperEnum": "campaigns.models.PAPERS",
         }
     ),
 }

@@ -18,6 +18,7 @@ from django.utils import timezone
 
 from campaigns import charts
 from campaigns.chronicle import book as chronicle_book
+from campaigns.models import PAPERS as CAMPAIGN_PAPERS
 from campaigns.models import Campaign, Membership
 from characters.models import Character
 from sheets import archival, kinds, queue, storage
@@ -67,7 +68,7 @@ class _KindChoices(Sequence[tuple[str, str]]):
 
 REQUESTABLE_KINDS: Sequence[str] = _Kinds()
 REQUESTABLE_KIND_CHOICES: Sequence[tuple[str, str]] = _KindChoices()
-PAPERS = ("letter", "a4")
+PAPERS = CAMPAIGN_PAPERS  # one choice set with the campaign's paper (the API's PaperEnum)
 #: How often a page asks for news while a render is queued or running (the progress page, the
 #: character page's print box).
 POLL_SECONDS = 1
