@@ -73,6 +73,7 @@ services-test: install
 # Chromium. The browser walks the project as it ships (config.settings), without the toy system.
 e2e: install
 	@bash scripts/system-deps.sh --browser
+	@rm -f var/e2e-test.sqlite3_gw*  # a killed run's files (a WAL left beside a new database)
 	@TIMEFORMAT='make e2e: %0R s wall, %0U s user + %0S s sys CPU'; time ( \
 	  DOSSIER_TEST_DATABASE=$(CURDIR)/var/e2e-test.sqlite3 \
 	  $(PYTEST) --ds=config.settings -n auto --dist loadgroup --durations=10 -m e2e tests/e2e )

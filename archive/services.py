@@ -7,7 +7,6 @@ refusal raises ArchiveRefused with every problem found, and nothing is created.
 
 from __future__ import annotations
 
-import zoneinfo
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -34,7 +33,7 @@ from archive.sections import (
 from archive.sections import characters as characters_section
 from archive.sections import rolls as rolls_section
 from campaigns import services as campaign_services
-from campaigns.models import PAPER_CHOICES, Campaign, Mission, Roll
+from campaigns.models import PAPER_CHOICES, Campaign, Mission, Roll, time_zone_names
 from characters.models import Character
 from characters.systems.wording import possessive, was_were
 
@@ -386,7 +385,7 @@ def _validate_campaign_header(data: Any) -> list[Problem]:
     check.kind_of(data, "settings", "campaign", (dict,), "an object")
     check.choice(data, "paper", "campaign", [key for key, _ in PAPER_CHOICES])
     check.text(data, "time_zone", "campaign", Campaign._meta.get_field("time_zone").max_length, blank=False)
-    if isinstance(data.get("time_zone"), str) and data["time_zone"] not in zoneinfo.available_timezones():
+    if isinstance(data.get("time_zone"), str) and data["time_zone"] not in time_zone_names():
         check.add(join("campaign", "time_zone"), "must be a time zone name, such as Europe/Paris.")
     check.kind_of(data, "sessions_start_on_roll", "campaign", (bool,), "true or false")
     for key in sorted(set(data) - set(CAMPAIGN_FIELDS)):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime
+import functools
 import secrets
 from collections.abc import Callable
 from datetime import timedelta
@@ -31,19 +33,19 @@ PAPER_CHOICES = [("letter", "US Letter"), ("a4", "A4")]
 PAPERS = tuple(key for key, _ in PAPER_CHOICES)
 
 
-def time_zone_names() -> list[str]:
-    """The IANA time zone names this server knows (the zoneinfo database), sorted."""
+@functools.cache
+def time_zone_names() -> tuple[str, ...]:
+    """The IANA time zone names (the zoneinfo database: the system's, else the tzdata package),
+    sorted; read once. Without "localtime" and "Factory", which name no place."""
     import zoneinfo
 
-    return sorted(zoneinfo.available_timezones())
+    return tuple(sorted(zoneinfo.available_timezones() - {"localtime", "Factory"}))
 
 
 def validate_time_zone(value: str) -> None:
-    import zoneinfo
-
     from django.core.exceptions import ValidationError
 
-    if value not in zoneinfo.available_timezones():
+    if value not in time_zone_names():
         raise ValidationError(f"{value!r} is not a time zone name (such as Europe/Paris or America/Chicago).")
 
 
@@ -90,8 +92,8 @@ class Campaign(models.Model):
 
         try:
             return zoneinfo.ZoneInfo(self.time_zone)
-        except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-            return zoneinfo.ZoneInfo("UTC")
+        except (zoneinfo.ZoneInfoNotFoundError, ValueError, OSError):
+            return datetime.UTC
 
     @property
     def time_zone_label(self) -> str:

@@ -46,7 +46,7 @@ def position(params, name: str) -> int | None:
     raw = params.get(name)
     if raw in (None, ""):
         return None
-    if not str(raw).isdigit() or len(str(raw)) > 18:
+    if not (str(raw).isascii() and str(raw).isdigit()) or len(str(raw)) > 18:  # not "²" or "①"
         raise BadRequest(f"'{name}' must be the position of a row as the page links give it.")
     return int(raw)
 

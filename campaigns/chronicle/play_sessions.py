@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.core.exceptions import BadRequest, PermissionDenied, ValidationError
-from django.db import transaction
+from django.db import DatabaseError, transaction
 from django.db.models import Max, Q
 from django.urls import reverse
 from django.utils import timezone
@@ -51,8 +51,10 @@ TOPIC = "play-sessions"
 MAX_ROLLS = 300
 #: Rolls on a session page at a time, oldest first; its "next rolls" link reads on from the last one
 #: shown (a keyset on the log's own order, so a late page costs what the first does). 300 rolls
-#: were most of the page's time (bench/chronicle.py: 200-350 ms p95 with 300, issue 50).
+#: were most of the page's time with its ledger lines (bench/chronicle.py, issue 50: 209-222 ms p95).
 ROLLS_PER_PAGE = 100
+#: A roll this soon after a session ended starts no new one, even past midnight (the same evening).
+EVENING_AFTERGLOW = datetime.timedelta(hours=6)
 #: At most this many happenings of each source are listed.
 MAX_EACH = 300
 
@@ -131,7 +133,9 @@ def start(
     _gm(membership)
     campaign = membership.campaign
     with transaction.atomic():
-        Campaign.objects.select_for_update().filter(pk=campaign.pk).first()  # one number at a time
+        # One number at a time. NO KEY UPDATE (PostgreSQL): the key is not changed, so the KEY
+        # SHARE locks other transactions' foreign-key checks take on this row need not wait.
+        Campaign.objects.select_for_update(no_key=True).filter(pk=campaign.pk).first()
         if open_session(campaign) is not None:
             raise ValidationError({"play_session": ["A play session is already under way: end it first."]})
         return _begin(
@@ -174,8 +178,10 @@ def roll_saved(sender, instance, created: bool = False, raw: bool = False, **kwa
     Only a roll every member sees as made starts one: a secret roll the GM keeps out of the log
     (``announced=False``) never does, nor one a system shows some members only (PARTIAL_ROLLS: a
     Tempo conflict's), or the session's start would tell the others that it was made.
-    A session the GM started and ended earlier that day counts: the day's first roll was before.
-    Rolls written by an import (bulk, no signal) or a fixture (``raw``) start nothing."""
+    A session the GM started earlier that day counts (the day's first roll was before), and one
+    that ended less than EVENING_AFTERGLOW before (the same evening, played past midnight).
+    Rolls written in bulk (``bulk_create`` sends no signal: an import, D6's encounter rolls entered
+    by hand together) or by a fixture (``raw``) start nothing."""
     if raw or not created:
         return
     campaign = instance.campaign
@@ -185,15 +191,28 @@ def roll_saved(sender, instance, created: bool = False, raw: bool = False, **kwa
     if partial is not None and partial(instance):  # a roll some members only see (a Tempo conflict's)
         return
     at = instance.created_at
-    today = Q(ended_at__isnull=True) | Q(started_at__gte=_day_began(campaign, at))
+    # Today's: under way, started since midnight, or ended a few hours ago (an evening played past
+    # midnight: a roll at 01:10 after a session that ended at 01:00 belongs to that evening).
+    today = (
+        Q(ended_at__isnull=True)
+        | Q(started_at__gte=_day_began(campaign, at))
+        | Q(ended_at__gte=at - EVENING_AFTERGLOW)
+    )
     if campaign.play_sessions.filter(today).exists():
         return
-    with transaction.atomic():
-        Campaign.objects.select_for_update().filter(pk=campaign.pk).first()
-        if campaign.play_sessions.filter(today).exists():  # another roll started it meanwhile
-            return
-        members = campaign.memberships.filter(role__in=(Role.GM, Role.PLAYER)).select_related("user")
-        _begin(campaign, instance.roller, at, [m.user for m in members])
+    try:
+        with transaction.atomic():
+            # Two first rolls take turns here, and the second finds the first's session (tested on
+            # PostgreSQL: tests/campaigns/test_session_start_concurrency.py). NO KEY UPDATE, as in
+            # start(): other transactions' foreign-key checks on the row need not wait.
+            Campaign.objects.select_for_update(no_key=True).filter(pk=campaign.pk).first()
+            if campaign.play_sessions.filter(today).exists():  # another roll started it meanwhile
+                return
+            members = campaign.memberships.filter(role__in=(Role.GM, Role.PLAYER)).select_related("user")
+            _begin(campaign, instance.roller, at, [m.user for m in members])
+    except DatabaseError:
+        # The session is a convenience; the roll is not: it stands (the savepoint undid the start).
+        log.warning("A roll in campaign %s did not start a play session", campaign.pk, exc_info=True)
 
 
 def _members(campaign: Campaign, attendees, membership: Membership) -> list[Any]:

@@ -117,7 +117,7 @@ def test_the_session_page_pages_its_rolls_and_a_position_says_nothing_of_hidden_
     assert len(next_queries) == len(first_queries) + 1
 
     # A position that is not a roll the reader sees on this page: one answer, whatever it names.
-    for position in (hidden.pk, 10**9, "abc", "-1"):
+    for position in (hidden.pk, 10**9, "abc", "-1", "²", "①", "1" * 19):
         response = client.get(f"{url}?rolls_after={position}")
         assert response.status_code == 400
         assert "&#x27;rolls_after&#x27; must be" in response.content.decode()
@@ -170,6 +170,28 @@ def test_the_first_roll_of_a_day_starts_a_session_only_where_the_setting_asks(wo
     )
     rolling.record_roll(player, kind="d6", purpose="A new day", rng=random.Random(5))
     assert list(world.campaign.play_sessions.values_list("number", flat=True).order_by("number")) == [1, 2]
+
+
+def test_an_evening_played_past_midnight_is_one_session_and_the_next_evening_another(world, monkeypatch):
+    import datetime
+
+    from django.utils import timezone
+
+    _autostart(world, "UTC")
+    gm, player = world.membership["gm"], world.membership["player"]
+    clock = {"now": datetime.datetime(2026, 12, 7, 20, 0, tzinfo=datetime.UTC)}
+    monkeypatch.setattr(timezone, "now", lambda: clock["now"])
+    rolling.record_roll(player, kind="d6", purpose="Monday, 20:00", rng=random.Random(1))
+    monday = world.campaign.play_sessions.get()
+    clock["now"] = datetime.datetime(2026, 12, 8, 1, 0, tzinfo=datetime.UTC)
+    play_sessions.end(gm, monday)
+    clock["now"] = datetime.datetime(2026, 12, 8, 1, 10, tzinfo=datetime.UTC)
+    rolling.record_roll(player, kind="d6", purpose="Tuesday, 01:10: a straggler", rng=random.Random(2))
+    assert world.campaign.play_sessions.count() == 1
+    clock["now"] = datetime.datetime(2026, 12, 8, 20, 0, tzinfo=datetime.UTC)
+    rolling.record_roll(player, kind="d6", purpose="Tuesday, 20:00", rng=random.Random(3))
+    tuesday = world.campaign.play_sessions.get(number=2)
+    assert tuesday.date == datetime.date(2026, 12, 8) and tuesday.is_open
 
 
 def test_a_roll_kept_out_of_the_tables_log_never_starts_a_session(world):
