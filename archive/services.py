@@ -33,7 +33,7 @@ from archive.sections import (
 from archive.sections import characters as characters_section
 from archive.sections import rolls as rolls_section
 from campaigns import services as campaign_services
-from campaigns.models import PAPER_CHOICES, Campaign, Mission, Roll, time_zone_names
+from campaigns.models import PAPERS, Campaign, Mission, Roll, time_zone_names
 from characters.models import Character
 from characters.systems.wording import possessive, was_were
 
@@ -383,7 +383,7 @@ def _validate_campaign_header(data: Any) -> list[Problem]:
     check.text(data, "module", "campaign", Campaign._meta.get_field("module").max_length)
     check.text(data, "description", "campaign", Campaign._meta.get_field("description").max_length)
     check.kind_of(data, "settings", "campaign", (dict,), "an object")
-    check.choice(data, "paper", "campaign", [key for key, _ in PAPER_CHOICES])
+    check.choice(data, "paper", "campaign", PAPERS)
     check.text(data, "time_zone", "campaign", Campaign._meta.get_field("time_zone").max_length, blank=False)
     if isinstance(data.get("time_zone"), str) and data["time_zone"] not in time_zone_names():
         check.add(join("campaign", "time_zone"), "must be a time zone name, such as Europe/Paris.")

@@ -3,7 +3,7 @@ from __future__ import annotations
 from django import forms
 from django.contrib.auth.forms import UserCreationForm
 
-from campaigns.models import PAPER_CHOICES, time_zone_names, validate_time_zone
+from campaigns.models import PAPER_CHOICES, time_zone_label, time_zone_names
 from characters import display_names
 from characters.systems import SettingSpec, all_systems
 from characters.systems.dice import ROLLER_KINDS
@@ -72,8 +72,7 @@ def settings_form_class(
         )
         fields[TIME_ZONE_FIELD] = forms.ChoiceField(
             label="The group's time zone",
-            choices=[(name, name.replace("_", " ")) for name in time_zone_names()],
-            validators=[validate_time_zone],
+            choices=[(name, time_zone_label(name)) for name in time_zone_names()],
             help_text="A day of play starts at midnight here: play sessions are dated by it.",
         )
         fields[AUTOSTART_FIELD] = forms.BooleanField(

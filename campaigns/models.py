@@ -42,6 +42,11 @@ def time_zone_names() -> tuple[str, ...]:
     return tuple(sorted(zoneinfo.available_timezones() - {"localtime", "Factory"}))
 
 
+def time_zone_label(name: str) -> str:
+    """A time zone's name as words read it: America/New York."""
+    return name.replace("_", " ")
+
+
 def validate_time_zone(value: str) -> None:
     from django.core.exceptions import ValidationError
 
@@ -97,7 +102,7 @@ class Campaign(models.Model):
 
     @property
     def time_zone_label(self) -> str:
-        return self.time_zone.replace("_", " ")
+        return time_zone_label(self.time_zone)
 
     @property
     def system_label(self) -> str:

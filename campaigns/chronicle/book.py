@@ -172,14 +172,16 @@ def record(campaign: Campaign, user, membership: Membership) -> dict[str, Any] |
     # On paper a mention is only its words (_printed drops the links), so the notes are rendered
     # without looking up what they mention: the same words, and no read of any record per chapter
     # (that lookup was a third of the record's time at 100 sessions: bench/chronicle.py).
-    rendered = [(note, notes.render(note.body, {})) for note in readable]
+    rendered: dict[int, list] = {}
+    for note in readable:
+        rendered.setdefault(note.play_session_id, []).append((note, notes.render(note.body, {})))
     chapters = [
         _chapter(
             session,
             campaign,
             user,
             membership,
-            [(n, html) for n, html in rendered if n.play_session_id == session.pk],
+            rendered.get(session.pk, []),
         )
         for session in sessions
     ]
