@@ -115,11 +115,31 @@ def book_record(world, persona: str, repeat: int = 5) -> list[float]:
     return wall
 
 
+def book_render(world, persona: str) -> tuple[float, int, int]:
+    """The chronicle PDF for one reader, made as the worker makes it (sheets.tasks.run_render, in
+    this process): (seconds, pages, chapters). Once: WeasyPrint's time is the figure, not its spread."""
+    from campaigns.models import Campaign, Membership
+    from sheets import services, tasks
+    from sheets.models import SheetKind, SheetRender
+
+    campaign = Campaign.objects.get(pk=world["campaign"])
+    membership = Membership.objects.get(campaign=campaign, user=world[persona])
+    SheetRender.objects.filter(campaign=campaign, kind=SheetKind.CHRONICLE).delete()
+    render, _ = services.request_render(world[persona], SheetKind.CHRONICLE, campaign, membership)
+    begun = time.perf_counter()
+    outcome = tasks.run_render(render.pk)
+    seconds = time.perf_counter() - begun
+    render.refresh_from_db()
+    assert outcome == "done", (outcome, render.error)
+    return seconds, render.pages or 0, len(render.snapshot["pages"][0]["record"]["chapters"])
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--repeat", type=int, default=30)
     parser.add_argument("--debug", action="store_true")
     parser.add_argument("--database-url", default=None)
+    parser.add_argument("--render", action="store_true", help="also render the player's chronicle PDF once per size")
     args = parser.parse_args(argv or [])
     with tempfile.TemporaryDirectory(prefix="dossier-bench-") as var_dir:
         setup_django(var_dir, debug=args.debug, database_url=args.database_url)
@@ -152,6 +172,12 @@ def main(argv: list[str] | None = None) -> None:
                     # the query counts' flatness is tests/campaigns/test_chronicle_costs_flat.py's
                     print(summary(f"{size} sessions, {persona}: {label}", wall))
                 print(summary(f"{size} sessions, {persona}: book's record", book_record(world, persona)))
+            if args.render:
+                seconds, pages, chapters = book_render(world, "player")
+                print(
+                    f"   {size} sessions, player: the chronicle PDF rendered in {seconds:.1f} s, {pages} pages,"
+                    f" {chapters} chapters, {1000 * seconds / max(chapters, 1):.0f} ms a chapter"
+                )
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404
 
 from campaigns.models import Campaign, Membership, Role
+from kernel import zones
 
 NEEDS = {
     "member": Role.OBSERVER,
@@ -38,6 +39,7 @@ def get_membership(user, campaign_id) -> Membership:
     )
     if membership is None:
         raise Http404("No such campaign.")
+    zones.show_times_in(membership.campaign.zone)
     return membership
 
 

@@ -15,6 +15,7 @@ from django.db.models import F, FilteredRelation, Q
 from django.http import Http404
 
 from characters.models import Character
+from kernel import zones
 
 # Role names as stored on campaigns.Membership.role.
 GM, PLAYER, OBSERVER = "gm", "player", "observer"
@@ -128,4 +129,5 @@ def get_character_for_user(
         raise PermissionDenied(REFUSALS["edit"])
     if need == "gm" and membership.role != GM:
         raise PermissionDenied(REFUSALS["gm"])
+    zones.show_times_in(character.campaign.zone)
     return character, membership

@@ -158,7 +158,13 @@ def _timeline(campaign: Campaign, user, membership: Membership) -> dict[str, Any
 
 
 def record(campaign: Campaign, user, membership: Membership) -> dict[str, Any] | None:
-    """The chronicle's fields for this reader, or None when the campaign has no play session yet."""
+    """The chronicle's fields for this reader, or None when the campaign has no play session yet.
+    Its times are the group's (the campaign's time zone), from a page or the API alike."""
+    with timezone.override(campaign.zone):
+        return _record(campaign, user, membership)
+
+
+def _record(campaign: Campaign, user, membership: Membership) -> dict[str, Any] | None:
     sessions = list(campaign.play_sessions.prefetch_related("attendees").order_by("-number")[:MAX_SESSIONS])
     if not sessions:
         return None

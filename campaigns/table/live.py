@@ -27,6 +27,7 @@ from typing import Any
 from django.conf import settings
 from django.db import connection, transaction
 from django.template.loader import render_to_string
+from django.utils import timezone
 
 from campaigns.models import (
     HIDDEN_ROLLS,
@@ -299,13 +300,13 @@ def render_for(campaign_id: int, readers: list[Reader]) -> list[Batch]:
 def _memberships(campaign_id: int, user_ids: set[int]) -> dict[int, Membership]:
     """The campaign's memberships of these users, as they stand now, in one light query."""
     rows = Membership.objects.filter(campaign_id=campaign_id, user_id__in=user_ids).values_list(
-        "id", "user_id", "role", "campaign__system"
+        "id", "user_id", "role", "campaign__system", "campaign__time_zone"
     )
     found = {}
     campaign = None
-    for pk, user_id, role, system in rows:
-        if campaign is None:
-            campaign = Campaign(pk=campaign_id, system=system)
+    for pk, user_id, role, system, zone in rows:
+        if campaign is None:  # the lines' times are in the group's zone (_line)
+            campaign = Campaign(pk=campaign_id, system=system, time_zone=zone)
         found[user_id] = Membership(pk=pk, user_id=user_id, campaign=campaign, role=role)
     return found
 
@@ -367,12 +368,19 @@ _shared_lines: dict[tuple, str] = {}
 
 
 def _line(roll: Roll, membership: Membership) -> str:
+    """The line in the group's time zone: the stream renders outside a page's request (kernel.zones)."""
+    with timezone.override(membership.campaign.zone):
+        return _line_in_zone(roll, membership)
+
+
+def _line_in_zone(roll: Roll, membership: Membership) -> str:
     context = {"r": roll, "membership": membership, "campaign": membership.campaign}
     if membership.is_gm:
         context["csrf_token"] = _CSRF_MARK
         return render_to_string("campaigns/_roll_line.html", context).strip()
     key = (
         roll.pk,
+        membership.campaign.time_zone,
         roll.revealed_at,
         roll.roller.username if roll.roller else None,
         roll.character.name if roll.character else None,
