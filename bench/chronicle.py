@@ -139,7 +139,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--repeat", type=int, default=30)
     parser.add_argument("--debug", action="store_true")
     parser.add_argument("--database-url", default=None)
-    parser.add_argument("--render", action="store_true", help="also render the player's chronicle PDF once per size")
+    parser.add_argument("--render", action="store_true", help="render the player's chronicle PDF once a size")
     args = parser.parse_args(argv or [])
     with tempfile.TemporaryDirectory(prefix="dossier-bench-") as var_dir:
         setup_django(var_dir, debug=args.debug, database_url=args.database_url)
@@ -175,7 +175,7 @@ def main(argv: list[str] | None = None) -> None:
             if args.render:
                 seconds, pages, chapters = book_render(world, "player")
                 print(
-                    f"   {size} sessions, player: the chronicle PDF rendered in {seconds:.1f} s, {pages} pages,"
+                    f"   {size} sessions, player: the chronicle PDF in {seconds:.1f} s, {pages} pages,"
                     f" {chapters} chapters, {1000 * seconds / max(chapters, 1):.0f} ms a chapter"
                 )
 
