@@ -12,10 +12,13 @@ never a rule of their own, and the platform names no system:
   characters the reader sees (``Character.objects.visible_to``), sorted by the system into "who
   advanced" and "who fell" (``ChronicleProvider.entry_highlight``), a character whose engine says
   it died (``Character.Status.DEAD``) also falls without a system's help; the missions whose result
-  was published in the window (the GM also reads those closed and not yet published, marked); and
-  the rolls the system calls notable (``ChronicleProvider.notable_roll``) among the rolls whose
-  result the reader sees: a sealed roll is left out in the query, before any limit, so neither its
-  result nor its being there moves what a player reads;
+  was published in the window (the GM also reads those closed and not yet published, marked); the
+  scenes (a system's play records) that ended in the window, among those the reader may see, told
+  by the system (``ChronicleProvider.scene_highlights``: its own pages' rule for who sees a scene,
+  so a scene the reader may not open is not a line, nor a count); and the rolls the system calls
+  notable (``ChronicleProvider.notable_roll``) among the rolls whose result the reader sees: a
+  sealed roll is left out in the query, before any limit, so neither its result nor its being
+  there moves what a player reads;
 - the timeline: the play sessions on the table's calendar (every member sees every session) and the
   missions (a player: once their result is published; the GM: every mission that has a date, marked
   with its status), then each track the campaign's system adds (``ChronicleProvider
@@ -46,16 +49,18 @@ from characters.models import AdvancementEntry, Character
 
 #: The recap's note line: at most this many characters of the first shared note (cut at a word).
 EXCERPT_CHARS = 280
-#: At most this many highlights of each kind (who advanced, what was published, who fell, rolls).
+#: At most this many highlights of each kind (who advanced, what was published, scenes, who fell,
+#: rolls); a system's ``scene_highlights`` reads no more than this many scenes.
 MAX_HIGHLIGHTS = 6
 #: At most this many of the session's ledger entries and rolls are read for the recap.
 MAX_READ = 300
 
-ADVANCED, PUBLISHED, FELL, ROLL = "advanced", "published", "fell", "roll"
+ADVANCED, PUBLISHED, SCENE, FELL, ROLL = "advanced", "published", "scene", "fell", "roll"
 #: The highlights' kinds in the order the recap shows them, with their heading.
 HIGHLIGHT_KINDS = (
     (ADVANCED, "Who advanced"),
     (PUBLISHED, "Missions"),
+    (SCENE, "How the scenes ended"),
     (FELL, "Who fell"),
     (ROLL, "Rolls to remember"),
 )
@@ -77,6 +82,12 @@ class ChronicleProvider(Protocol):
     def notable_roll(self, roll: Any) -> str:
         """A roll worth remembering, in a sentence (only rolls whose result the reader sees are
         asked); "" for an ordinary one."""
+        ...
+
+    def scene_highlights(
+        self, campaign: Any, user: Any, membership: Any, start: datetime.datetime, stop: datetime.datetime
+    ) -> list[tuple[str, str]]:
+        """The scenes this reader may see that ended in [start, stop]: (sentence, url), oldest first."""
         ...
 
     def timeline_tracks(self, campaign: Any, user: Any, membership: Any) -> list[charts.Chart]:
@@ -146,6 +157,7 @@ def recap(session: PlaySession, user, membership: Membership) -> Recap:
     note, excerpt, more = _first_shared_note(session, campaign, user, membership)
     found = _ledger_highlights(campaign, user, start, stop)
     found += _mission_highlights(campaign, membership, start, stop)
+    found += _scene_highlights(campaign, user, membership, start, stop)
     found += _roll_highlights(session, user, membership)
     groups = []
     for kind, heading in HIGHLIGHT_KINDS:
@@ -262,6 +274,14 @@ def _mission_highlights(campaign, membership: Membership, start, stop) -> list[H
             text = f"{mission.title}: closed ({mission.get_status_display().lower()}), not yet published."
             found.append(Highlight(PUBLISHED, text, url, gm_only=True))
     return found
+
+
+def _scene_highlights(campaign, user, membership: Membership, start, stop) -> list[Highlight]:
+    scenes = _hook(campaign.system, "scene_highlights")
+    if scenes is None:
+        return []
+    told = list(scenes(campaign, user, membership, start, stop) or [])[:MAX_HIGHLIGHTS]
+    return [Highlight(SCENE, text, url) for text, url in told]
 
 
 def _roll_highlights(session, user, membership: Membership) -> list[Highlight]:

@@ -115,6 +115,35 @@ def test_the_gm_reads_the_same_recap_with_what_only_they_see_marked(world, clien
     assert "uncle" not in recap  # a recap tells the shared notes, even to the GM
 
 
+def test_a_systems_scenes_are_a_group_of_their_own_asked_for_the_reader_and_the_window(world, monkeypatch):
+    """ChronicleProvider.scene_highlights: what the system tells of the scenes that ended in the
+    session for this reader is a group after the missions, at most MAX_HIGHLIGHTS lines, linked."""
+    from systems.timemaster import chronicle as tm_chronicle
+
+    made = _evening(world, hidden=False)
+    asked = []
+
+    def scenes(campaign, user, membership, start, stop):
+        asked.append((campaign, user, membership, start, stop))
+        return [(f"{user.username}'s scene {n} ended.", f"/scenes/{n}/") for n in range(9)]
+
+    monkeypatch.setattr(tm_chronicle, "scene_highlights", scenes, raising=False)
+    player = world.membership["player"]
+    told = chronicle.recap(made["session"], world.users["player"], player)
+    headings = [heading for heading, _ in told.groups]
+    assert headings == ["Who advanced", "Missions", "How the scenes ended", "Who fell", "Rolls to remember"]
+    lines = dict(told.groups)["How the scenes ended"]
+    assert [(h.kind, h.text, h.url, h.gm_only) for h in lines] == [
+        ("scene", f"player's scene {n} ended.", f"/scenes/{n}/", False)
+        for n in range(chronicle.MAX_HIGHLIGHTS)
+    ]
+    assert asked == [(world.campaign, world.users["player"], player, *play_sessions.window(made["session"]))]
+    monkeypatch.setattr(tm_chronicle, "scene_highlights", lambda *args: [], raising=False)
+    assert "How the scenes ended" not in dict(
+        chronicle.recap(made["session"], world.users["gm"], world.membership["gm"]).groups
+    )
+
+
 def test_no_recap_before_the_first_session_ends_and_an_open_session_has_no_handout_yet(world, client):
     client.force_login(world.users["player"])
     assert 'data-testid="recap"' not in client.get(f"/campaigns/{world.campaign.pk}/").content.decode()
@@ -179,7 +208,8 @@ def test_a_system_that_supplies_no_track_gets_the_sessions_track(world, client, 
     Membership.objects.create(campaign=d6, user=world.users["player"], role=Role.PLAYER)
     gm = d6.memberships.get(user=world.users["gm"])
     play_sessions.end(gm, play_sessions.start(gm, title="Opening night"))
-    assert chronicle.provider("d6") is None and chronicle.system_tracks(d6, world.users["gm"], gm) == []
+    assert not hasattr(chronicle.provider("d6"), "timeline_tracks")
+    assert chronicle.system_tracks(d6, world.users["gm"], gm) == []
     client.force_login(world.users["player"])
     page = client.get(f"/campaigns/{d6.pk}/timeline/").content.decode()
     assert "Session 1: Opening night" in page and "chart" not in page.split('id="calendar-title"')[1]
