@@ -40,6 +40,7 @@ from typing import Any, Protocol
 
 from django.db.models import Q
 from django.urls import reverse
+from django.utils import timezone
 
 from campaigns import charts
 from campaigns.chronicle import notes, play_sessions
@@ -344,6 +345,7 @@ def calendar(campaign: Campaign, user, membership: Membership) -> list[Month]:
         )
         for session in campaign.play_sessions.only("number", "title", "date", "ended_at", "campaign_id")
     ]
+    zone = campaign.zone
     missions = Mission.objects.filter(campaign=campaign).filter(started_at__isnull=False)
     if not membership.is_gm:
         missions = missions.filter(published_at__isnull=False)
@@ -351,10 +353,11 @@ def calendar(campaign: Campaign, user, membership: Membership) -> list[Month]:
     for mission in missions.only(*fields).order_by("started_at", "id")[:MAX_MISSIONS]:
         url = _mission_url(campaign, mission)
         assert mission.started_at is not None
-        day = mission.started_at.date()
+        day = timezone.localdate(mission.started_at, zone)  # the group's day, as a session's date
         if mission.is_published:
             assert mission.published_at is not None
-            detail = f"{mission.get_status_display()}; result published {mission.published_at:%-d %b %Y}"
+            published = timezone.localdate(mission.published_at, zone)
+            detail = f"{mission.get_status_display()}; result published {published:%-d %b %Y}"
             moments.append(Moment(day, "mission", mission.title, detail, url, order=mission.pk))
         else:
             detail = mission.get_status_display() + ("; not yet published" if mission.is_closed else "")

@@ -36,8 +36,17 @@ def notable_roll(roll: Any) -> str:
     band = detail.get("band")
     if band not in NOTABLE_BANDS:
         return ""
-    who = roll.character.name if roll.character_id else roll.roller.username if roll.roller_id else ""
     role = str(detail.get("role") or "")  # the role's label, or a GM side's name
+    # an agent's roll is named by the agent; a GM side's by its name alone (not the GM's account)
+    who = (
+        roll.character.name
+        if roll.character_id
+        else ""
+        if role
+        else roll.roller.username
+        if roll.roller_id
+        else ""
+    )
     name = detail.get("band_name") or BANDS_BY_KEY[band]["name"]
     total = detail.get("total", roll.total)
     return f"{who + ': ' if who else ''}{role + ', ' if role else ''}{name} ({total})."

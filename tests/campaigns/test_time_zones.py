@@ -86,3 +86,17 @@ def test_the_overview_says_in_which_zone_its_times_are(world, client):
     world.campaign.save(update_fields=["time_zone"])
     page = client.get(f"/campaigns/{world.campaign.pk}/").content.decode()
     assert "times in America/New York time" in page
+
+
+def test_the_timeline_puts_a_mission_on_the_groups_day(world, client):
+    from campaigns.models import Mission
+    from tests.secrets import worlds
+
+    world.campaign.time_zone = "Asia/Tokyo"  # 23:13 UTC on the 6th is the 7th in Tokyo
+    world.campaign.save(update_fields=["time_zone"])
+    harry = worlds._agent(world.campaign, world.users["player"], "Harry Adams")
+    mission = worlds._start(worlds._mission(world.campaign, [harry], "Vienna", 1805, 700), world.users["gm"])
+    Mission.objects.filter(pk=mission.pk).update(started_at=START)
+    client.force_login(world.users["gm"])
+    page = client.get(f"/campaigns/{world.campaign.pk}/timeline/").content.decode()
+    assert 'datetime="2026-12-07"' in page and 'datetime="2026-12-06"' not in page

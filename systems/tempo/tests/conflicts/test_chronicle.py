@@ -90,7 +90,7 @@ def test_the_gm_and_the_player_in_the_conflicts_read_how_they_ended_and_the_roll
     gm_rolls = _groups(session, world.users["gm"], gm)[ROLLS]
     assert sorted(_texts(gm_rolls)) == [
         "Finn Marlowe: Seasoned Soldier, Dramatic Success (22).",
-        "gm: Stasi, Unmitigated Failure (3).",
+        "Stasi, Unmitigated Failure (3).",
     ]
     assert [h.gm_only for h in gm_rolls if "Stasi" in h.text] == [True]
     player_rolls = _groups(session, world.users["player"], world.tempo_membership["player"])[ROLLS]
