@@ -9,7 +9,8 @@ and nothing hidden; the GM's hold both.
 One world per system, parametrised over the registry: a system whose testkit names no evening
 (``BROWSER_EVENING``) fails here.
 
-DOSSIER_SCREENSHOTS=docs/screenshots/chronicle saves each copy's first page (60 dpi) there.
+DOSSIER_SCREENSHOTS=docs/screenshots/chronicle saves each copy's first page (60 dpi) there, and the
+player's recap on the overview at 1280 and 390 px.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from playwright.sync_api import expect
 
 from tests import system_kit
 from tests.e2e.evenings import Table, beside_the_server
-from tests.e2e.test_play_sessions import PASSWORD, SCREENSHOTS, log_in
+from tests.e2e.test_play_sessions import PASSWORD, SCREENSHOTS, log_in, look
 from tests.sheets.conftest import pdf_text
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -145,8 +146,11 @@ def test_an_evening_told_back_to_each_reader(key, new_page, queued, tmp_path, se
     recap = player.get_by_test_id("recap")
     expect(recap.get_by_role("heading", name="Previously on…")).to_be_visible()
     expect(recap).to_contain_text("We crossed the bridge by lantern light")
+    for seen in told.recap:  # the system's highlights (a scene that ended in the session)
+        expect(recap).to_contain_text(seen)
     for secret in (*SECRETS, *told.hidden):
         expect(recap).not_to_contain_text(secret)
+    look(player, f"recap-player-{key}")  # the system's highlights, at 1280 and 390 px (ends at 390)
 
     player.goto(f"/campaigns/{campaign.pk}/search/?q=lantern")
     main = player.locator("main")

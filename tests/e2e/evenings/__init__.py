@@ -36,6 +36,8 @@ class Evening:
     hidden: list[str] = field(default_factory=list)
     #: The steps done through services, not the browser, and why.
     through_services: list[str] = field(default_factory=list)
+    #: Words the player's recap ("Previously on…") must show besides the shared note (a scene ended).
+    recap: list[str] = field(default_factory=list)
 
 
 def beside_the_server(write: Callable[[], T], attempts: int = 4) -> T:

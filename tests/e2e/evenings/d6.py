@@ -1,7 +1,8 @@
 """D6's evening: the GM sets up an encounter with the player's character and a group of thugs (their
 names and statistics are the GM's), starts it and plays the character's first action, on which the
-character spends a Character Point (its ledger's entry). D6 has no page that awards Character Points
-(the rules give them at an adventure's end): the award is written through the ledger's service."""
+character spends a Character Point (its ledger's entry), then ends the scene. D6 has no page that
+awards Character Points (the rules give them at an adventure's end): the award is written through
+the ledger's service."""
 
 from __future__ import annotations
 
@@ -54,7 +55,13 @@ def play(table: Table) -> Evening:
     gm.get_by_label("Result", exact=True).fill("the first thug goes into the river")
     gm.get_by_role("button", name="Announce the result").click()
     expect(gm.get_by_test_id("log")).to_contain_text("the first thug goes into the river")
+    # the scene ends (asked first, in a dialog): the recap tells how it ended
+    gm.get_by_label("Why the scene ends").fill("the thugs scatter")
+    gm.get_by_role("button", name="End the scene").click()
+    gm.get_by_role("dialog").get_by_role("button", name="End the scene").click()
+    expect(gm.get_by_test_id("log")).to_contain_text("the thugs scatter")
     return Evening(
+        recap=["Ambush at the bridge ended after 1 round: the thugs scatter."],
         shown=["Encounter set up: Ambush at the bridge", "Encounter played: Ambush at the bridge"]
         + ["Kim Lark: character points gained", "Kim Lark: character points spent"],
         hidden=["Thug Ardo", "4D+2"],

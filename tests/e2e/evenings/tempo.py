@@ -1,5 +1,5 @@
 """Tempo's evening: the GM gives the player's agent a fate point on the agent's page (the system's
-award) and starts a conflict with the agent on one side, rolling its first exchange."""
+award) and starts a conflict with the agent on one side, rolls its first exchange and ends it."""
 
 from __future__ import annotations
 
@@ -30,4 +30,12 @@ def play(table: Table) -> Evening:
     gm.locator("#rating-b").fill("0")
     gm.get_by_role("button", name="Roll both sides").click()
     expect(gm.get_by_test_id("conflict-log")).to_contain_text("Round 1")
-    return Evening(shown=["Kim Lark: Gained a fate point", "Conflict started: The harbour chase"])
+    # the GM ends it (asked first, in a dialog): the recap tells how it ended
+    gm.get_by_label("Why", exact=True).fill("the tide turns")
+    gm.get_by_role("button", name="End", exact=True).click()
+    gm.get_by_role("dialog").get_by_role("button", name="End the conflict").click()
+    expect(gm.get_by_test_id("conflict-log")).to_contain_text("the tide turns")
+    return Evening(
+        shown=["Kim Lark: Gained a fate point", "Conflict started: The harbour chase"],
+        recap=["The harbour chase: the GM ended it (the tide turns)."],
+    )
