@@ -34,7 +34,19 @@ class OneBlockASGIHandler(ASGIHandler):
         return await sync_to_async(self.get_response, thread_sensitive=True)(request)
 
 
+def warm_url_resolver() -> None:
+    """Build the URL conf's reverse tables before the first request. Django builds them lazily,
+    on the first ``reverse()`` (a ``{% url %}`` in a page), and every thread that finds them not
+    yet built builds its own: the first rolls of a busy server (each request in a thread of its
+    own) each built them at once, every step through the lock asgiref puts on the active
+    language, and held 100 threads for seconds (docs/live.md, "sixth")."""
+    from django.urls import get_resolver
+
+    get_resolver().reverse_dict  # noqa: B018 (reading it builds it)
+
+
 django.setup(set_prefix=False)
+warm_url_resolver()
 django_application = OneBlockASGIHandler()
 
 from campaigns.table.live_asgi import LiveFeedRoute  # noqa: E402 (after Django is set up)
