@@ -29,10 +29,7 @@ def with_play_sessions(campaign: Campaign, gm, users: dict, heroes: list, play) 
     system's demo play (``play()``, so its page gathers the rolls, ledger and missions it made),
     the second a few rolls after it. A campaign that has sessions already gets none (the demo is
     safe to run again); its play is still run (the system's demo makes only what it lacks)."""
-    import datetime
     import random
-
-    from django.utils import timezone
 
     from campaigns.chronicle import notes, play_sessions
     from campaigns.models import NPC, Note, NoteVisibility
@@ -40,8 +37,9 @@ def with_play_sessions(campaign: Campaign, gm, users: dict, heroes: list, play) 
     if campaign.play_sessions.exists():
         play()
         return
-    today = timezone.localdate()
-    first = play_sessions.start(gm, title="Into the field", date=today - datetime.timedelta(days=7))
+    # Both are dated by the day they are played on, today: the demo's play is made now, and a
+    # session dated a week back would read "played from 20:31 to 20:31" (stop 57's walk).
+    first = play_sessions.start(gm, title="Into the field")
     play()
     play_sessions.end(gm, first)
     alice, bob = (hero.name for hero in heroes)
@@ -84,7 +82,7 @@ def with_play_sessions(campaign: Campaign, gm, users: dict, heroes: list, play) 
     )
     note(first, users["bob"], "I owe the table snacks. **Remember the dice bag.**", title="Bob's list")
 
-    second = play_sessions.start(gm, title="Loose ends", date=today)
+    second = play_sessions.start(gm, title="Loose ends")
     members = {m.user.username: m for m in campaign.memberships.select_related("user", "campaign")}
     rng = random.Random(50)
     rolling.record_roll(members["alice"], kind="d6", count=2, purpose="Search the room", rng=rng)

@@ -79,8 +79,9 @@ def settings_form_class(
             label="The first roll of a day starts a play session",
             required=False,
             help_text=(
-                "When no session is under way and none has started that day, a roll the whole "
-                "table sees starts one. The game master can still start and end them by hand."
+                "When no session is under way and none has started that day, the first roll the "
+                "whole table knows of starts one: a secret roll the players are told of counts, one "
+                "kept from them does not. The game master can still start and end them by hand."
             ),
         )
     for spec in specs:

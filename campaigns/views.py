@@ -229,8 +229,22 @@ def campaign_settings(request, pk):
             else:
                 messages.success(request, "Settings saved.")
                 return redirect("campaign-detail", campaign.pk)
+        _show_saved_choices(form, initial)
         return campaign_settings_page(request, campaign, form=form, status=400)
     return campaign_settings_page(request, campaign, form=form)
+
+
+def _show_saved_choices(form, initial) -> None:
+    """A refused choice that is not on its list (an edited form) would show the list's first entry,
+    as if chosen, and a second save would keep it (stop 57's walk: a time zone refused showed
+    Africa/Abidjan): the saved value is shown instead, beside the error naming what was sent."""
+    from django import forms as django_forms
+
+    data = form.data.copy()
+    for name, field in form.fields.items():
+        if isinstance(field, django_forms.ChoiceField) and name in form.errors and name in initial:
+            data[name] = initial[name]
+    form.data = data
 
 
 def campaign_settings_page(request, campaign, *, form=None, status=200):

@@ -53,6 +53,23 @@ def test_a_record_that_is_not_there_is_the_products_page(debug, world):
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize("position", ["abc", "1", "-5"])
+def test_a_refused_page_position_is_the_products_400_page(debug, world, position):
+    """Stop 57's walk: a session page's ``?rolls_after=abc`` showed Django's technical page (the
+    traceback, local variables, the server's paths) to a player under `make run`."""
+    from campaigns.chronicle import play_sessions
+
+    play_sessions.start(world.membership["gm"])
+    client = Client()
+    client.force_login(world.users["player"])
+    response = client.get(f"/campaigns/{world.campaign.pk}/play-sessions/1/?rolls_after={position}")
+    page = response.content.decode()
+    assert response.status_code == 400
+    assert "rolls_after" in page and "Traceback" not in page and "Request Method" not in page
+    assert "Log out player" in page  # the product's own frame
+
+
+@pytest.mark.django_db
 def test_the_api_answers_its_json_error(debug):
     response = Client().get("/api/v1/no-such-endpoint/")
     assert response.status_code == 404 and response["Content-Type"] == "application/json"

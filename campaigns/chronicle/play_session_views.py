@@ -171,7 +171,15 @@ def play_session_end(request, pk, number):
             for sentence in done:
                 messages.success(request, sentence)
             return redirect("play-session-detail", campaign.pk, session.number)
-    context = {"campaign": campaign, "membership": membership, "session": session, "choices": choices}
+    context = {
+        "campaign": campaign,
+        "membership": membership,
+        "session": session,
+        # ticked, done as the session ends; the others are pages of their own (an award form),
+        # listed apart: following one does not end the session (stop 57's walk)
+        "actions": [choice for choice in choices if choice.is_action],
+        "pages": [choice for choice in choices if not choice.is_action],
+    }
     return render(request, "campaigns/play_session_end.html", context)
 
 

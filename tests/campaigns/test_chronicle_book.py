@@ -210,10 +210,10 @@ def test_the_book_opens_with_the_timeline_each_reader_s_timeline_page_shows(worl
         "harry adams: 1805 a.d.",
     ):
         assert seen in timeline, seen
-    for hidden in ("rome", "london", "not yet published", "1st century b.c.", "game master only"):
+    for hidden in ("rome", "london", "not yet published", "1st century b.c.", "not on the players' timeline"):
         assert hidden not in timeline, hidden
     timeline = printed_timeline("gm")
-    for seen in ("rome", "london", "not yet published", "1st century b.c.", "game master only"):
+    for seen in ("rome", "london", "not yet published", "1st century b.c.", "not on the players' timeline"):
         assert seen in timeline, seen
 
 
@@ -240,3 +240,26 @@ def test_a_players_book_timeline_is_the_same_whatever_the_gm_keeps_back(world, c
     without = test_chronicle._world_copy(world, client, monkeypatch, hidden=False)
     assert "Vienna" in with_hidden["timeline"] and "Harry Adams: 1805 A.D." in with_hidden["timeline"]
     assert with_hidden == without
+
+
+def test_a_note_of_one_long_word_wraps_inside_the_page(world):
+    """Stop 57's walk: a note of one 20,000-character word (a long address is the real case) ran
+    past the right margin of the chronicle PDF and was cut off; the web page wraps it."""
+    from sheets import rendering
+    from sheets import services as sheet_services
+    from sheets.models import SheetKind
+    from sheets.pages import page_sources
+
+    session = play_sessions.start(world.membership["gm"], title="The long word")
+    address = "https://example.org/" + "a" * 600
+    _note(world, "gm", session, f"See {address} and a [link]({address}).", NoteVisibility.SHARED)
+    rolling.record_roll(world.membership["player"], kind="d6", purpose="x" * 200, rng=random.Random(1))
+    render, _ = sheet_services.request_render(
+        world.users["player"], SheetKind.CHRONICLE, world.campaign, world.membership["player"]
+    )
+    pages = [
+        rendering.SheetPage(p.sheet, campaign=p.campaign, character=p.character, revision=p.revision)
+        for p in page_sources(render)
+    ]
+    report = rendering.layout_report(pages)
+    assert report.overflows == [] and report.wide_tables == []

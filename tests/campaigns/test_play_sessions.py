@@ -238,6 +238,8 @@ def test_the_gm_sets_where_the_group_plays_and_the_session_start_and_a_wrong_zon
         url, {**fields, "group_time_zone": "Mars/Olympus_Mons", "group_sessions_start_on_roll": "on"}
     )
     assert refused.status_code == 400 and "Mars/Olympus_Mons" in refused.content.decode()
+    # the menu shows the saved zone again, not the list's first (stop 57's walk: Africa/Abidjan)
+    assert '<option value="UTC" selected>' in refused.content.decode()
     assert (
         Campaign.objects.get(pk=world.campaign.pk).time_zone,
         Campaign.objects.get(pk=world.campaign.pk).sessions_start_on_roll,
@@ -441,6 +443,11 @@ def test_a_timemaster_session_end_links_each_agents_bonus_award_for_that_session
     client.force_login(world.users["gm"])
     page = client.get(f"/campaigns/{world.campaign.pk}/play-sessions/1/end/").content.decode()
     assert 'name="choice" value="reveal_seed"' in page and f"/characters/{hero.pk}/bonus/" in page
+    # the award is a page of its own, listed apart from the ticked choices (stop 57's walk: it sat
+    # among them as a link under "each only if ticked")
+    form_part, pages_part = page.split('class="card end-pages"', 1)
+    assert 'value="reveal_seed"' in form_part and f"/characters/{hero.pk}/bonus/" not in form_part
+    assert f"/characters/{hero.pk}/bonus/" in pages_part and "does not end the session" in pages_part
     # showing the choices does none of them (a template calls what it reads: it reads is_action)
     from campaigns.table import fairness
 
