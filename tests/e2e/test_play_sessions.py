@@ -126,6 +126,7 @@ def test_a_session_played_with_the_keyboard_and_read_on_a_phone(new_page, transa
     keyboard_to(gm, gm.get_by_role("link", name="End the session"))
     gm.keyboard.press("Enter")
     expect(gm.get_by_label("Reveal the fair dice's seed and start a new one")).not_to_be_checked()
+    look(gm, "session-end-gm")  # the ticked choices, each hint under its label; the award pages apart
     keyboard_to(gm, gm.get_by_label("Reveal the fair dice's seed and start a new one"))
     gm.keyboard.press("Space")
     keyboard_to(gm, gm.get_by_role("button", name="End the session"))
