@@ -163,7 +163,13 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--repeat", type=int, default=60)
     parser.add_argument("--database-url", default=os.environ.get("DATABASE_URL"))
+    parser.add_argument(
+        "--analyzed-only",
+        action="store_true",
+        help="measure only with planner statistics (what autovacuum gives a database in use)",
+    )
     args = parser.parse_args(argv)
+    os.environ.setdefault("REQUEST_LOG_LEVEL", "WARNING")  # the figures, not a line per request
     with tempfile.TemporaryDirectory(prefix="dossier-bench-search-") as var_dir:
         setup_django(var_dir, debug=False, database_url=args.database_url)
         from django.db import connection
@@ -172,7 +178,8 @@ def main(argv: list[str] | None = None) -> None:
             "10 sessions, 5k rolls": seed("search-small", 10, 5_000),
             "100 sessions, 50k rolls": seed("search-large", 100, 50_000),
         }
-        run(worlds, args.repeat, "fresh database (no planner statistics)")
+        if not args.analyzed_only:
+            run(worlds, args.repeat, "fresh database (no planner statistics)")
         with connection.cursor() as cursor:
             cursor.execute("ANALYZE")
         run(worlds, args.repeat, "after ANALYZE")

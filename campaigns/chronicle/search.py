@@ -31,6 +31,7 @@ from django.db import connection
 from django.db.models import Q
 from django.db.models.expressions import RawSQL
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 
@@ -286,24 +287,37 @@ def _characters(reader: Reader, query: Query, ids) -> list[Hit]:
     ]
 
 
-#: Below this many matching rolls, SQLite reads them by id and sorts them.
+#: Below this many matching rolls, the database reads them by id and sorts them.
 FEW_ROLLS = 300
+
+#: The roll log's order as an expression no index holds, per engine (see ``_newest_first``).
+_UNINDEXED_ORDER = {
+    "sqlite": '+"campaigns_roll"."created_at"',
+    "postgresql": '("campaigns_roll"."created_at" + interval \'0 seconds\')',
+}
 
 
 def _newest_first(ids) -> tuple[Any, ...]:
-    """The roll log's order, newest first, and on SQLite the plan that reads it fastest. Without
-    planner statistics SQLite walks the campaign's log down its order index, testing each roll
-    against the matches: quick when they are many (it stops at the 21st), a walk of the whole log
-    when they are few (30 ms at 50,000 rolls for a word found nowhere). When the index names
-    fewer than FEW_ROLLS matches (hidden ones included: this picks a plan, never a result), the
-    order is given as an expression (``+created_at``) that no index holds, so SQLite reads the
-    matches by id and sorts those (bench/search.py). The rows and their order are the same."""
+    """The roll log's order, newest first, and the plan that reads it fastest. The planner cannot
+    tell how many rolls a word matches (SQLite without statistics, PostgreSQL with them: its guess
+    for a text search is a fixed share of the rows), so for a word found in few rolls both walked
+    the campaign's log down its order index, testing each roll against the matches: 30 ms on
+    SQLite and 165-180 ms on PostgreSQL at 50,000 rolls for a word found nowhere (bench/search.py).
+    When the index names fewer than FEW_ROLLS matches (hidden ones included: this picks a plan,
+    never a result), the order is given as an expression no index holds, so the database reads the
+    matches through the text index and sorts those. The rows and their order are the same."""
+    unindexed = _UNINDEXED_ORDER.get(connection.vendor)
+    if unindexed is None:
+        return ("-created_at", "-id")
     if connection.vendor == "sqlite":
         sql, params = ids.as_sql(None, connection)
-        with connection.cursor() as cursor:
-            cursor.execute(f"SELECT COUNT(*) FROM ({sql[1:-1]} LIMIT {FEW_ROLLS})", params)
-            if cursor.fetchone()[0] < FEW_ROLLS:
-                return (RawSQL('+"campaigns_roll"."created_at"', []).desc(), "-id")
+        sql = sql[1:-1]
+    else:
+        sql, params = ids.query.sql_with_params()
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT COUNT(*) FROM ({sql} LIMIT {FEW_ROLLS}) few", params)
+        if cursor.fetchone()[0] < FEW_ROLLS:
+            return (RawSQL(unindexed, []).desc(), "-id")
     return ("-created_at", "-id")
 
 
@@ -337,7 +351,7 @@ def _rolls(reader: Reader, query: Query, ids) -> list[Hit]:
             ("secret roll, " if roll.secret and reader.is_gm else "")
             + f"{roll.kind} = {result}"
             + (f", {who}" if who else "")
-            + f", {roll.created_at:%d %b %Y %H:%M}"
+            + f", {timezone.localtime(roll.created_at):%d %b %Y %H:%M}"  # the page's zone (kernel.zones)
         )
         hits.append(Hit("roll", roll.purpose or roll.kind, url, snippet([roll.purpose], query), meta))
     return hits

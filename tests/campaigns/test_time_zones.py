@@ -100,3 +100,12 @@ def test_the_timeline_puts_a_mission_on_the_groups_day(world, client):
     client.force_login(world.users["gm"])
     page = client.get(f"/campaigns/{world.campaign.pk}/timeline/").content.decode()
     assert 'datetime="2026-12-07"' in page and 'datetime="2026-12-06"' not in page
+
+
+def test_a_roll_found_by_search_is_dated_in_the_groups_time(world, client):
+    _group_in(world, "America/New_York")
+    roll = rolling.record_roll(world.membership["player"], kind="d6", purpose="Lantern", rng=random.Random(1))
+    Roll.objects.filter(pk=roll.pk).update(created_at=START)
+    client.force_login(world.users["player"])
+    page = client.get(f"/campaigns/{world.campaign.pk}/search/?q=lantern").content.decode()
+    assert "06 Dec 2026 18:13" in page and "23:13" not in page
