@@ -30,8 +30,10 @@ from campaigns.table.log_words import roll_words
 from characters import registry
 from characters.models import AdvancementEntry, Character
 
-#: At most this many rolls are listed per chapter (the dice log has them all), like the session page.
-MAX_ROLLS = play_sessions.MAX_ROLLS
+#: At most this many rolls are listed per chapter, as the session page's first page shows them
+#: (the dice log has them all). It was the 300 the API lists: at 100 sessions of 500 rolls that made
+#: a 227-page book and 15 ms of the print request a chapter (bench/chronicle.py --render, stop 57).
+MAX_ROLLS = play_sessions.ROLLS_PER_PAGE
 #: At most this many sessions are printed (the newest); a longer campaign prints its last ones.
 MAX_SESSIONS = 200
 
