@@ -101,10 +101,15 @@ def seed(name: str, sessions: int, rolls: int) -> dict:
             Roll(
                 campaign=campaign, kind="percent", total=rng.randint(1, 100), faces=[1], purpose=purpose,
                 secret=secret, announced=not (secret and i % 100 == 0), roller=gm,
-                created_at=session.started_at + timedelta(seconds=i % per_session),
             )
         )  # fmt: skip
-    Roll.objects.bulk_create(batch, batch_size=2000)
+    made_rolls = Roll.objects.bulk_create(batch, batch_size=2000)
+    # bulk_create stamps created_at with the moment of writing (auto_now_add); bulk_update writes
+    # the time given: each roll in its session (until stop 57 every roll was "now").
+    for i, roll in enumerate(made_rolls):
+        session = made[min(i // per_session, sessions - 1)]
+        roll.created_at = session.started_at + timedelta(seconds=i % per_session)
+    Roll.objects.bulk_update(made_rolls, ["created_at"], batch_size=1000)
     NPC.objects.bulk_create(
         NPC(campaign=campaign, system="timemaster", name=f"Contact {i}", revealed=i % 2 == 0,
             public_description="A face in the crowd.", gm_notes="Knows the cipher." if i % 10 == 0 else "")

@@ -338,7 +338,7 @@ def test_the_engine_is_the_databases_own(world):
     found = search_index.matching(world.campaign.pk, "note", ["table"], ["x"], False)
     if connection.vendor == "postgresql":
         sql = str(found.query)
-        assert "to_tsvector" in sql and "@@" in sql
+        assert f'"{search_index.PG_VECTOR}" @@ to_tsquery' in sql  # the stored vector (0022)
     else:
         sql, params = found.as_sql(None, connection)
         assert search_index.FTS_TABLE in sql and "MATCH" in sql
@@ -364,3 +364,32 @@ def test_the_roll_plan_never_changes_the_rolls_found_or_their_order(world, monke
     results = search.search(world.campaign, world.users["player"], player, query)
     rolls = next(group for group in results.groups if group.kind == "roll")
     assert [hit.title for hit in rolls.hits] == [f"Lantern climb {i}" for i in reversed(range(matching))]
+
+
+def test_postgresql_keeps_each_entrys_vector_stored_and_indexed(world):
+    """Migration 0022: the text vector is a stored, generated column with its GIN index (the
+    expression index gone); it follows the text when an entry changes. SQLite has no such column."""
+    from django.db import connection as conn
+
+    note = _note(world, "gm", play_sessions.start(world.membership["gm"]), "Lantern light")
+    with conn.cursor() as cursor:
+        if conn.vendor != "postgresql":
+            columns = [
+                col.name for col in conn.introspection.get_table_description(cursor, "campaigns_searchentry")
+            ]
+            assert search_index.PG_VECTOR not in columns
+            return
+        cursor.execute(
+            "SELECT indexname FROM pg_indexes"
+            " WHERE tablename = 'campaigns_searchentry' AND indexname IN (%s, %s)",
+            [search_index.PG_VECTOR_INDEX, search_index.GIN_INDEX],
+        )
+        assert [row[0] for row in cursor.fetchall()] == [search_index.PG_VECTOR_INDEX]
+        Note.objects.filter(pk=note.pk).update(body="Candle light")
+        cursor.execute(
+            f"SELECT {search_index.PG_VECTOR}::text FROM campaigns_searchentry"
+            " WHERE kind = 'note' AND object_id = %s",
+            [note.pk],
+        )
+        (vector,) = cursor.fetchone()
+        assert "'candle'" in vector and "'lantern'" not in vector
