@@ -905,7 +905,9 @@ class SearchEntry(models.Model):
     NPC's name and public description), ``gm`` what only the GM reads of it (an NPC's GM notes).
     Written by database triggers on the records' own tables (installed by migration 0020 for the
     database in use), so every way a record is written keeps it in step; read through SQLite's
-    FTS5 table ``campaigns_searchentry_fts`` or PostgreSQL's GIN index on its text. A search never
+    FTS5 table ``campaigns_searchentry_fts`` or, on PostgreSQL, a stored generated ``tsvector``
+    column ``document`` with its GIN index (migration 0022; not a field of this model, so Django's
+    INSERTs never name it; a change of ``text``'s type would first have to drop it). A search never
     answers from these rows alone: each kind's matches are read back through the record's own
     visibility queryset."""
 

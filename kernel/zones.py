@@ -33,7 +33,7 @@ class TimeZonePerRequestMiddleware:
         self.get_response = get_response
 
     def __call__(self, request):
-        token = _page.set(not request.path.startswith("/api/"))
+        token = _page.set(not request.path_info.startswith("/api/"))  # under a URL prefix too
         timezone.deactivate()
         try:
             return self.get_response(request)

@@ -172,7 +172,13 @@ class SheetRender(models.Model):
             from django.utils.text import slugify
 
             name = slugify(self.snapshot.get("campaign", "") or "campaign")[:60].strip("-") or "campaign"
-            day = timezone.localdate(self.queued_at) if self.queued_at else timezone.localdate()
+            # the group's day (the campaign's time zone), the same from the page and the API
+            zone = self.campaign.zone
+            day = (
+                timezone.localdate(self.queued_at, zone)
+                if self.queued_at
+                else timezone.localdate(timezone=zone)
+            )
             word = "report" if self.kind == SheetKind.CAMPAIGN_REPORT else "chronicle"
             return f"{name}-{word}-{day:%Y-%m-%d}.pdf"
         return download_name(

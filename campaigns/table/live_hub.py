@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import hashlib
 import logging
 import time
@@ -319,9 +320,15 @@ class Hub:
         if not (self.loop is loop and self.tasks and not all(t.done() for t in self.tasks)):
             # No await before the tasks exist: two first subscribers at once start them once.
             self.loop, self.ready = loop, asyncio.Event()
-            self.tasks = [loop.create_task(self._poll()), loop.create_task(self._guard())]
+
+            # In a context of their own: not the first subscriber's (its request's time zone and
+            # page flag, kernel/zones.py), which every later fan-out would otherwise inherit.
+            def task(coro):
+                return loop.create_task(coro, context=contextvars.Context())
+
+            self.tasks = [task(self._poll()), task(self._guard())]
             if settings.LIVE_REDIS_URL:
-                self.tasks.append(loop.create_task(self._listen_redis(settings.LIVE_REDIS_URL)))
+                self.tasks.append(task(self._listen_redis(settings.LIVE_REDIS_URL)))
         # The poll's starting point is read before any subscriber reads its first batch: an event
         # is then either in that batch or after the starting point.
         await self.ready.wait()

@@ -109,3 +109,19 @@ def test_a_roll_found_by_search_is_dated_in_the_groups_time(world, client):
     client.force_login(world.users["player"])
     page = client.get(f"/campaigns/{world.campaign.pk}/search/?q=lantern").content.decode()
     assert "06 Dec 2026 18:13" in page and "23:13" not in page
+
+
+def test_a_chronicles_file_is_named_by_the_groups_day_from_the_page_and_the_api_alike(world):
+    from sheets.models import SheetKind, SheetRender
+
+    world.campaign.time_zone = "Asia/Tokyo"  # 23:13 UTC on the 6th is the 7th in Tokyo
+    world.campaign.save(update_fields=["time_zone"])
+    render = SheetRender(
+        kind=SheetKind.CHRONICLE,
+        campaign=world.campaign,
+        snapshot={"campaign": "Time Corps"},
+        queued_at=START,
+    )
+    assert render.download_name() == "time-corps-chronicle-2026-12-07.pdf"  # UTC active (the API)
+    with timezone.override("America/Chicago"):  # whatever zone a page has active
+        assert render.download_name() == "time-corps-chronicle-2026-12-07.pdf"
