@@ -114,6 +114,20 @@ def resolve(names: list[str], campaign, user, membership: Membership | None) -> 
     return found
 
 
+def unmatched(text: str, campaign, user, membership: Membership) -> list[str]:
+    """The ``[[mentions]]`` of a text that name nothing this writer may see, as written (the note's
+    page then shows them as plain words): what the writer is told after saving (stop 57's walk: a
+    mistyped name went by without a word). Read as the writer reads, so a name of something the
+    writer may not see is unmatched like a name of nothing: the warning tells no more than the page."""
+    written: dict[str, str] = {}
+    for match in MENTION.finditer(text):
+        name = match.group(1).strip()
+        if name:
+            written.setdefault(name.casefold(), name)
+    found = resolve(list(written)[:MAX_NAMES], campaign, user, membership)
+    return [name for key, name in list(written.items())[:MAX_NAMES] if key not in found]
+
+
 def _missions_have_pages(campaign) -> bool:
     """Whether the campaign's system shows missions on pages of their own (its mission rules)."""
     app = registry.get(campaign.system)

@@ -197,6 +197,7 @@ def note_add(request, pk, number):
             _errors(request, error)
         else:
             messages.success(request, "Note saved.")
+            _tell_unmatched(request, note, membership)
             return redirect(f"{_detail_url(campaign, session)}#note-{note.pk}")
     else:
         for field, problems in form.errors.items():
@@ -205,6 +206,20 @@ def note_add(request, pk, number):
                     request, f"{form.fields[field].label if field in form.fields else ''}: {problem}"
                 )
     return redirect("play-session-detail", campaign.pk, session.number)
+
+
+def _tell_unmatched(request, note, membership) -> None:
+    """Say which of a saved note's mentions name nothing the writer may see (notes.unmatched)."""
+    names = notes.unmatched(note.body, note.campaign, request.user, membership)
+    if names:
+        listed = ", ".join(f"[[{name}]]" for name in names[:10]) + (" …" if len(names) > 10 else "")
+        messages.warning(
+            request,
+            f"{listed}: no character, NPC or mission you can see has "
+            f"{'this name' if len(names) == 1 else 'these names'}, so "
+            f"{'it shows' if len(names) == 1 else 'they show'} as plain words. "
+            "Check the spelling, or edit the note once the record exists.",
+        )
 
 
 def _detail_url(campaign, session) -> str:
@@ -231,6 +246,7 @@ def note_edit(request, pk, note_pk):
             setattr(note, name, value)
         notes.save_note(note)
         messages.success(request, "Note saved.")
+        _tell_unmatched(request, note, membership)
         return redirect(f"{_detail_url(campaign, note.play_session)}#note-{note.pk}")
     status = 400 if request.method == "POST" else 200
     context = {"campaign": campaign, "membership": membership, "note": note, "form": form}

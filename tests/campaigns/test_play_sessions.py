@@ -499,3 +499,31 @@ def test_the_demos_first_session_gathers_the_systems_play_for_a_player(client):
     assert "Recap" in page and "Plans" not in page and "To ask" in page  # alice's own private note
     second = client.get(f"/campaigns/{campaign.pk}/play-sessions/2/").content.decode()
     assert "Search the room" in second and "Is anyone following?" not in second
+
+
+def test_a_saved_note_says_which_mentions_name_nothing_the_writer_may_see(world, client):
+    """Stop 57's walk: ``[[Nobody Known]]`` went by without a word. The writer is told, as the
+    writer reads: a hidden NPC's name is unmatched for a player exactly like a name of nothing (the
+    warning tells no more than the page), and matched for the GM."""
+    gm = world.users["gm"]
+    npc_services.create_npc(
+        world.campaign, gm, {"name": "Senator Vale", "revealed": True, "significance_rating": 4}
+    )
+    npc_services.create_npc(
+        world.campaign, gm, {"name": "The Mole", "revealed": False, "significance_rating": 7}
+    )
+    _start(world)
+    url = f"/campaigns/{world.campaign.pk}/play-sessions/1/notes/"
+    body = "We met [[senator vale]], [[The Mole]] and [[Nobody Known]]."
+    client.force_login(world.users["player"])
+    done = client.post(url, {"title": "", "body": body, "visibility": "shared"}, follow=True)
+    said = [str(message) for message in done.context["messages"]]
+    assert said[0] == "Note saved."
+    assert said[1].startswith("[[The Mole]], [[Nobody Known]]: no character, NPC or mission you can see")
+    assert "senator" not in said[1].lower()
+    client.force_login(gm)
+    done = client.post(url, {"title": "", "body": body, "visibility": "gm"}, follow=True)
+    said = [str(message) for message in done.context["messages"]]
+    assert said[1].startswith("[[Nobody Known]]: no character") and "this name" in said[1]
+    done = client.post(url, {"title": "", "body": "[[Senator Vale]] only.", "visibility": "gm"}, follow=True)
+    assert [str(message) for message in done.context["messages"]] == ["Note saved."]
