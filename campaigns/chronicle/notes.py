@@ -64,14 +64,20 @@ def sanitise(html: str) -> str:
     )
 
 
-def mention_names(text: str) -> list[str]:
-    """The distinct names a text's ``[[mentions]]`` give, in order, trimmed."""
-    seen: dict[str, None] = {}
+def _written(text: str) -> dict[str, str]:
+    """The distinct names a text's ``[[mentions]]`` give, in order, trimmed: casefolded -> as first
+    written."""
+    seen: dict[str, str] = {}
     for match in MENTION.finditer(text):
         name = match.group(1).strip()
         if name:
-            seen.setdefault(name.casefold(), None)
-    return list(seen)[:MAX_NAMES]
+            seen.setdefault(name.casefold(), name)
+    return seen
+
+
+def mention_names(text: str) -> list[str]:
+    """The distinct names a text's ``[[mentions]]`` give, in order, trimmed (casefolded)."""
+    return list(_written(text))[:MAX_NAMES]
 
 
 @dataclass(frozen=True)
@@ -119,13 +125,10 @@ def unmatched(text: str, campaign, user, membership: Membership) -> list[str]:
     page then shows them as plain words): what the writer is told after saving (stop 57's walk: a
     mistyped name went by without a word). Read as the writer reads, so a name of something the
     writer may not see is unmatched like a name of nothing: the warning tells no more than the page."""
-    written: dict[str, str] = {}
-    for match in MENTION.finditer(text):
-        name = match.group(1).strip()
-        if name:
-            written.setdefault(name.casefold(), name)
-    found = resolve(list(written)[:MAX_NAMES], campaign, user, membership)
-    return [name for key, name in list(written.items())[:MAX_NAMES] if key not in found]
+    written = _written(text)
+    names = mention_names(text)
+    found = resolve(names, campaign, user, membership)
+    return [written[key] for key in names if key not in found]
 
 
 def _missions_have_pages(campaign) -> bool:

@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from html import unescape
 from typing import Any, Protocol
 
-from django.db.models import Q
+from django.db.models import Max, Q
 from django.urls import reverse
 from django.utils import timezone
 
@@ -88,7 +88,8 @@ class ChronicleProvider(Protocol):
     def scene_highlights(
         self, campaign: Any, user: Any, membership: Any, start: datetime.datetime, stop: datetime.datetime
     ) -> list[tuple[str, str]]:
-        """The scenes this reader may see that ended in [start, stop]: (sentence, url), oldest first."""
+        """The scenes this reader may see that ended in [start, stop]: (sentence, url), oldest first
+        (``ended_scenes`` reads them from the system's play records)."""
         ...
 
     def timeline_tracks(self, campaign: Any, user: Any, membership: Any) -> list[charts.Chart]:
@@ -281,8 +282,24 @@ def _scene_highlights(campaign, user, membership: Membership, start, stop) -> li
     scenes = _hook(campaign.system, "scene_highlights")
     if scenes is None:
         return []
-    told = list(scenes(campaign, user, membership, start, stop) or [])[:MAX_HIGHLIGHTS]
-    return [Highlight(SCENE, text, url) for text, url in told]
+    return [
+        Highlight(SCENE, text, url) for text, url in scenes(campaign, user, membership, start, stop) or []
+    ]
+
+
+def ended_scenes(visible, start, stop, *fields: str):
+    """For a system's ``scene_highlights``: the play records of ``visible`` (its queryset of the
+    records this reader may see) that are over and whose last event falls in [start, stop], oldest
+    end first, at most MAX_HIGHLIGHTS, with ``fields`` read: one query, whatever their number. A
+    play record here has ``status`` with ``Status.OVER`` and ``events`` with ``created_at``."""
+    model = visible.model
+    return (
+        model.objects.filter(pk__in=visible.values("pk"), status=model.Status.OVER)
+        .annotate(ended_at=Max("events__created_at"))
+        .filter(ended_at__gte=start, ended_at__lte=stop)
+        .only("id", *fields)
+        .order_by("ended_at", "id")[:MAX_HIGHLIGHTS]
+    )
 
 
 def _roll_highlights(session, user, membership: Membership) -> list[Highlight]:

@@ -368,16 +368,10 @@ _shared_lines: dict[tuple, str] = {}
 
 
 def _line(roll: Roll, membership: Membership) -> str:
-    """The line in the group's time zone: the stream renders outside a page's request (kernel.zones)."""
-    with timezone.override(membership.campaign.zone):
-        return _line_in_zone(roll, membership)
-
-
-def _line_in_zone(roll: Roll, membership: Membership) -> str:
     context = {"r": roll, "membership": membership, "campaign": membership.campaign}
     if membership.is_gm:
         context["csrf_token"] = _CSRF_MARK
-        return render_to_string("campaigns/_roll_line.html", context).strip()
+        return _rendered(context)
     key = (
         roll.pk,
         membership.campaign.time_zone,
@@ -390,8 +384,15 @@ def _line_in_zone(roll: Roll, membership: Membership) -> str:
     if line is None:
         if len(_shared_lines) > 4096:
             _shared_lines.clear()
-        line = _shared_lines[key] = render_to_string("campaigns/_roll_line.html", context).strip()
+        line = _shared_lines[key] = _rendered(context)
     return line
+
+
+def _rendered(context: dict[str, Any]) -> str:
+    """A roll line in the group's time zone: the stream renders outside a page's request
+    (kernel.zones), so the zone is set here, around the render alone (a line kept is not)."""
+    with timezone.override(context["campaign"].zone):
+        return render_to_string("campaigns/_roll_line.html", context).strip()
 
 
 def newest_in(campaign_id: int, after: int) -> int:

@@ -17,10 +17,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Max, Q
+from django.db.models import Q
 from django.urls import reverse
 
-from campaigns.chronicle.recap import MAX_HIGHLIGHTS
+from campaigns.chronicle.recap import ended_scenes
 from characters.systems import RuleError
 from systems.d6.engine.dicecode import format_code, parse
 from systems.d6.models import Encounter
@@ -104,13 +104,7 @@ def outcome_sentence(encounter: Encounter) -> str:
 def scene_highlights(campaign, user, membership, start, stop) -> list[tuple[str, str]]:
     """The encounters that ended in the window: over, their last event in it, oldest first."""
     visible = Encounter.objects.visible_to(user).filter(campaign=campaign)
-    ended = (
-        Encounter.objects.filter(pk__in=visible.values("pk"), status=Encounter.Status.OVER)
-        .annotate(ended_at=Max("events__created_at"))
-        .filter(ended_at__gte=start, ended_at__lte=stop)
-        .only("id", "name", "state")
-        .order_by("ended_at", "id")[:MAX_HIGHLIGHTS]
-    )
+    ended = ended_scenes(visible, start, stop, "name", "state")
     return [
         (outcome_sentence(encounter), reverse("d6-encounter-detail", args=[campaign.pk, encounter.pk]))
         for encounter in ended

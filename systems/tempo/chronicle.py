@@ -17,10 +17,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Max, Q
+from django.db.models import Q
 from django.urls import reverse
 
-from campaigns.chronicle.recap import MAX_HIGHLIGHTS
+from campaigns.chronicle.recap import ended_scenes
 from systems.tempo.engine.tables import BANDS_BY_KEY, CRIT_BAND, FUMBLE_BAND
 from systems.tempo.models import Conflict
 
@@ -82,13 +82,7 @@ def outcome_sentence(conflict: Conflict) -> str:
 def scene_highlights(campaign, user, membership, start, stop) -> list[tuple[str, str]]:
     """The conflicts this reader sees that ended in the window: over, their last event in it."""
     visible = Conflict.objects.visible_to(user, membership).filter(campaign=campaign)
-    ended = (
-        Conflict.objects.filter(pk__in=visible.values("pk"), status=Conflict.Status.OVER)
-        .annotate(ended_at=Max("events__created_at"))
-        .filter(ended_at__gte=start, ended_at__lte=stop)
-        .only("id", "title", "state")
-        .order_by("ended_at", "id")[:MAX_HIGHLIGHTS]
-    )
+    ended = ended_scenes(visible, start, stop, "title", "state")
     return [
         (outcome_sentence(conflict), reverse("tempo-conflict-detail", args=[conflict.pk]))
         for conflict in ended
